@@ -1,0 +1,383 @@
+#!/usr/bin/env bash
+# The local stack without Docker: Apache Kafka (KRaft), Apicurio Registry (Confluent-compatible
+# API), mongo-java-server (MongoDB wire protocol, H2 file backend) and Redis, each installed
+# from Maven Central or Debian and run as a plain process. Downloads, data, logs and pid files
+# live under .stack/ (git-ignored).
+#
+#   stack.sh up [part…]     install what is missing, start, wait until healthy (idempotent)
+#   stack.sh down           stop every part this script started; no process or port left
+#   stack.sh status         say which part is up, down or external, and where
+#   stack.sh reset          down, then delete data and logs (downloads are kept)
+#   stack.sh logs [part]    last lines of a part's log (all parts without an argument)
+#   stack.sh install        download everything, start nothing (CI warms its cache with it)
+#   stack.sh env            print the four addresses as export lines
+#   stack.sh exec -- CMD…   run CMD with the four addresses in its environment
+#
+# Parts: kafka, registry, mongo, redis. When KAFKA_BROKERS, SCHEMA_REGISTRY_URL, MONGODB_URI or
+# REDIS_URL is set to anything but the local address, that part is external: the script uses
+# it and does not start it.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+# shellcheck source=stack.env
+source "$HERE/stack.env"
+
+STATE=${TT_STACK_DIR:-$ROOT/.stack}
+LIB=$STATE/lib
+DATA=$STATE/data
+LOGS=$STATE/logs
+RUN=$STATE/run
+CONF=$STATE/conf
+
+PARTS=(kafka registry mongo redis)
+START_TIMEOUT_S=${TT_START_TIMEOUT_S:-180}
+STOP_TIMEOUT_S=${TT_STOP_TIMEOUT_S:-30}
+
+KAFKA_LIB=$LIB/kafka-$TT_KAFKA_VERSION
+REGISTRY_LIB=$LIB/apicurio-registry-$TT_APICURIO_VERSION
+MONGO_LIB=$LIB/mongo-java-server-$TT_MONGO_JAVA_SERVER_VERSION
+
+say() { printf '[stack] %s\n' "$*" >&2; }
+die() { printf '[stack] error: %s\n' "$*" >&2; exit 1; }
+
+# --- addresses ----------------------------------------------------------------------------------
+
+env_var() {
+  case $1 in
+    kafka) echo KAFKA_BROKERS ;;
+    registry) echo SCHEMA_REGISTRY_URL ;;
+    mongo) echo MONGODB_URI ;;
+    redis) echo REDIS_URL ;;
+    *) die "unknown part '$1' (parts: ${PARTS[*]})" ;;
+  esac
+}
+
+local_address() {
+  case $1 in
+    kafka) echo "127.0.0.1:$TT_KAFKA_PORT" ;;
+    registry) echo "http://127.0.0.1:$TT_REGISTRY_PORT/apis/ccompat/v7" ;;
+    mongo) echo "mongodb://127.0.0.1:$TT_MONGO_PORT" ;;
+    redis) echo "redis://127.0.0.1:$TT_REDIS_PORT" ;;
+  esac
+}
+
+local_port() {
+  case $1 in
+    kafka) echo "$TT_KAFKA_PORT" ;;
+    registry) echo "$TT_REGISTRY_PORT" ;;
+    mongo) echo "$TT_MONGO_PORT" ;;
+    redis) echo "$TT_REDIS_PORT" ;;
+  esac
+}
+
+is_external() {
+  local var value
+  var=$(env_var "$1")
+  value=${!var:-}
+  [[ -n $value && $value != "$(local_address "$1")" ]]
+}
+
+address() {
+  local var
+  var=$(env_var "$1")
+  if is_external "$1"; then echo "${!var}"; else local_address "$1"; fi
+}
+
+# --- process helpers ----------------------------------------------------------------------------
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+pid_of() {
+  local file=$RUN/$1.pid pid
+  [[ -f $file ]] || return 1
+  pid=$(<"$file")
+  if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then echo "$pid"; else return 1; fi
+}
+
+# Starts a command in its own session so it outlives this script and the shell that ran it;
+# the pid file holds the pid of the exec'd program itself.
+launch() {
+  local part=$1
+  shift
+  mkdir -p "$RUN" "$LOGS"
+  [[ -f $LOGS/$part.log ]] && mv -f "$LOGS/$part.log" "$LOGS/$part.log.1"
+  setsid bash -c 'echo $$ > "$0"; exec "$@"' "$RUN/$part.pid" "$@" \
+    >"$LOGS/$part.log" 2>&1 </dev/null &
+  # setsid may fork; wait until the pid file names the real process.
+  local i
+  for i in $(seq 1 50); do
+    [[ -s $RUN/$part.pid ]] && return 0
+    sleep 0.1
+  done
+  die "$part did not start (no pid file)"
+}
+
+require() {
+  command -v "$1" >/dev/null 2>&1 || die "$1 is not installed ($2)"
+}
+
+# --- install ------------------------------------------------------------------------------------
+
+mvn_quiet() { mvn -q -B -ntp "$@" >"$STATE/mvn.log" 2>&1 || { cat "$STATE/mvn.log" >&2; die "maven failed: $*"; }; }
+
+install_kafka() {
+  [[ -f $KAFKA_LIB/.complete ]] && return 0
+  require mvn "apt-get install maven"
+  say "kafka: downloading org.apache.kafka:kafka_2.13:$TT_KAFKA_VERSION from Maven Central"
+  rm -rf "$KAFKA_LIB"
+  mvn_quiet -f "$HERE/kafka/pom.xml" -Dkafka.version="$TT_KAFKA_VERSION" \
+    dependency:copy-dependencies -DoutputDirectory="$KAFKA_LIB"
+  touch "$KAFKA_LIB/.complete"
+}
+
+install_registry() {
+  [[ -f $REGISTRY_LIB/.complete ]] && return 0
+  require mvn "apt-get install maven"
+  say "registry: downloading io.apicurio:apicurio-registry-app:$TT_APICURIO_VERSION (all) from Maven Central"
+  rm -rf "$REGISTRY_LIB"
+  mkdir -p "$REGISTRY_LIB"
+  mvn_quiet dependency:copy \
+    -Dartifact="io.apicurio:apicurio-registry-app:$TT_APICURIO_VERSION:tar.gz:all" \
+    -DoutputDirectory="$REGISTRY_LIB"
+  tar -xzf "$REGISTRY_LIB"/apicurio-registry-app-*-all.tar.gz -C "$REGISTRY_LIB"
+  rm -f "$REGISTRY_LIB"/apicurio-registry-app-*-all.tar.gz
+  touch "$REGISTRY_LIB/.complete"
+}
+
+install_mongo() {
+  [[ -f $MONGO_LIB/.complete ]] && return 0
+  require mvn "apt-get install maven"
+  require javac "apt-get install openjdk-17-jdk-headless"
+  say "mongo: downloading de.bwaldvogel:mongo-java-server-h2-backend:$TT_MONGO_JAVA_SERVER_VERSION from Maven Central"
+  rm -rf "$MONGO_LIB"
+  mvn_quiet -f "$HERE/mongo/pom.xml" -Dmongo-java-server.version="$TT_MONGO_JAVA_SERVER_VERSION" \
+    dependency:copy-dependencies -DoutputDirectory="$MONGO_LIB"
+  javac -cp "$MONGO_LIB/*" -d "$MONGO_LIB/launcher" "$HERE/mongo/MongoStandIn.java"
+  touch "$MONGO_LIB/.complete"
+}
+
+install_redis() {
+  command -v redis-server >/dev/null 2>&1 && return 0
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    say "redis: installing redis-server from Debian"
+    apt-get update -qq >"$STATE/apt.log" 2>&1
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >>"$STATE/apt.log" 2>&1 ||
+      { cat "$STATE/apt.log" >&2; die "apt-get install redis-server failed"; }
+  else
+    die "redis-server is not installed; run: sudo apt-get install redis-server"
+  fi
+}
+
+install_part() {
+  mkdir -p "$STATE" "$LIB"
+  "install_$1"
+}
+
+# --- start --------------------------------------------------------------------------------------
+
+registry_runner() {
+  local jar
+  for jar in "$REGISTRY_LIB"/quarkus-run.jar "$REGISTRY_LIB"/*-runner.jar; do
+    [[ -f $jar ]] && { echo "$jar"; return 0; }
+  done
+  die "no runnable jar in $REGISTRY_LIB"
+}
+
+start_kafka() {
+  local dir=$DATA/kafka conf=$CONF/kafka.properties
+  mkdir -p "$dir" "$CONF"
+  sed -e "s|@PORT@|$TT_KAFKA_PORT|g" -e "s|@CONTROLLER_PORT@|$TT_KAFKA_CONTROLLER_PORT|g" \
+    -e "s|@DATA_DIR@|$dir|g" "$HERE/kafka/server.properties.template" >"$conf"
+  local java_opts=(-Xms256m "-Xmx$TT_KAFKA_HEAP" -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true
+    "-Dlog4j.configuration=file:$HERE/kafka/log4j.properties" -cp "$KAFKA_LIB/*")
+  if [[ ! -f $dir/meta.properties ]]; then
+    local cluster_id
+    cluster_id=$(java "${java_opts[@]}" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n 1)
+    java "${java_opts[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$conf" \
+      >"$STATE/kafka-format.log" 2>&1 || { cat "$STATE/kafka-format.log" >&2; die "kafka storage format failed"; }
+  fi
+  launch kafka java "${java_opts[@]}" kafka.Kafka "$conf"
+}
+
+start_registry() {
+  mkdir -p "$DATA/registry"
+  launch registry java "-Xmx$TT_REGISTRY_HEAP" -XX:+ExitOnOutOfMemoryError \
+    -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$TT_REGISTRY_PORT" \
+    -Dapicurio.storage.kind=sql -Dapicurio.storage.sql.kind=h2 \
+    "-Dapicurio.datasource.url=jdbc:h2:file:$DATA/registry/registry" \
+    -Dapicurio.datasource.username=sa -Dapicurio.datasource.password=sa \
+    -jar "$(registry_runner)"
+}
+
+start_mongo() {
+  mkdir -p "$DATA/mongo"
+  launch mongo java "-Xmx$TT_MONGO_HEAP" -XX:+ExitOnOutOfMemoryError \
+    -cp "$MONGO_LIB/*:$MONGO_LIB/launcher" MongoStandIn 127.0.0.1 "$TT_MONGO_PORT" "$DATA/mongo/mongo.mv"
+}
+
+start_redis() {
+  mkdir -p "$DATA/redis"
+  launch redis redis-server --bind 127.0.0.1 --port "$TT_REDIS_PORT" --dir "$DATA/redis" \
+    --appendonly yes --save '' --daemonize no --protected-mode yes
+}
+
+healthy() {
+  case $1 in
+    kafka) port_open "$TT_KAFKA_PORT" && grep -q 'Kafka Server started' "$LOGS/kafka.log" 2>/dev/null ;;
+    registry) curl -sf -o /dev/null "$(local_address registry)/subjects" ;;
+    mongo) port_open "$TT_MONGO_PORT" ;;
+    redis) [[ $(redis-cli -p "$TT_REDIS_PORT" ping 2>/dev/null) == PONG ]] ;;
+  esac
+}
+
+wait_healthy() {
+  local part=$1 started=$2 pid
+  while ! healthy "$part"; do
+    if ! pid=$(pid_of "$part"); then
+      tail -n 40 "$LOGS/$part.log" >&2 || true
+      die "$part exited during start (log: $LOGS/$part.log)"
+    fi
+    if ((SECONDS - started > START_TIMEOUT_S)); then
+      tail -n 40 "$LOGS/$part.log" >&2 || true
+      die "$part not healthy after ${START_TIMEOUT_S}s (log: $LOGS/$part.log)"
+    fi
+    sleep 0.5
+  done
+}
+
+cmd_up() {
+  local parts=("$@") part pid to_wait=() began=$SECONDS
+  ((${#parts[@]})) || parts=("${PARTS[@]}")
+  require java "apt-get install openjdk-17-jre-headless"
+  require curl "apt-get install curl"
+  for part in "${parts[@]}"; do
+    if is_external "$part"; then
+      say "$part: external at $(address "$part"), not started"
+      continue
+    fi
+    install_part "$part"
+    if pid=$(pid_of "$part"); then
+      say "$part: already running (pid $pid)"
+    else
+      port_open "$(local_port "$part")" &&
+        die "$part: port $(local_port "$part") is taken by another process; stop it or set TT_${part^^}_PORT"
+      say "$part: starting"
+      "start_$part"
+    fi
+    to_wait+=("$part")
+  done
+  for part in "${to_wait[@]}"; do
+    wait_healthy "$part" "$began"
+    say "$part: up at $(address "$part")"
+  done
+  say "stack up (${SECONDS}s since this command started, $((SECONDS - began))s of them starting)"
+}
+
+# --- stop ---------------------------------------------------------------------------------------
+
+stop_part() {
+  local part=$1 pid
+  if pid=$(pid_of "$part"); then
+    say "$part: stopping (pid $pid)"
+    kill -TERM "$pid" 2>/dev/null || true
+    local waited=0
+    while kill -0 "$pid" 2>/dev/null; do
+      if ((waited >= STOP_TIMEOUT_S * 10)); then
+        say "$part: did not stop in ${STOP_TIMEOUT_S}s, killing"
+        kill -KILL "$pid" 2>/dev/null || true
+        break
+      fi
+      sleep 0.1
+      waited=$((waited + 1))
+    done
+  fi
+  rm -f "$RUN/$part.pid"
+}
+
+cmd_down() {
+  local part
+  for part in "${PARTS[@]}"; do stop_part "$part"; done
+  # Stragglers whose pid file was lost (e.g. a deleted .stack/run): every JVM we start names
+  # $STATE in its classpath.
+  local strays
+  strays=$(pgrep -f -- "$LIB/" || true)
+  if [[ -n $strays ]]; then
+    say "stopping stray processes: $strays"
+    # shellcheck disable=SC2086
+    kill -TERM $strays 2>/dev/null || true
+    sleep 2
+    # shellcheck disable=SC2086
+    kill -KILL $strays 2>/dev/null || true
+  fi
+  for part in "${PARTS[@]}"; do
+    is_external "$part" && continue
+    if port_open "$(local_port "$part")"; then
+      say "warning: port $(local_port "$part") ($part) is still open, held by a process this script did not start"
+    fi
+  done
+  say "stack down"
+}
+
+# --- status, logs, env --------------------------------------------------------------------------
+
+cmd_status() {
+  local part pid all_up=0
+  for part in "${PARTS[@]}"; do
+    if is_external "$part"; then
+      printf '%-9s external  %s\n' "$part" "$(address "$part")"
+    elif pid=$(pid_of "$part") && healthy "$part"; then
+      printf '%-9s up        %s (pid %s)\n' "$part" "$(address "$part")" "$pid"
+    elif pid=$(pid_of "$part"); then
+      printf '%-9s starting  %s (pid %s)\n' "$part" "$(address "$part")" "$pid"
+      all_up=1
+    else
+      printf '%-9s down\n' "$part"
+      all_up=1
+    fi
+  done
+  return $all_up
+}
+
+cmd_logs() {
+  local parts=("$@") part
+  ((${#parts[@]})) || parts=("${PARTS[@]}")
+  for part in "${parts[@]}"; do
+    env_var "$part" >/dev/null
+    printf '==> %s (%s) <==\n' "$part" "$LOGS/$part.log"
+    tail -n "${TT_LOG_LINES:-50}" "$LOGS/$part.log" 2>/dev/null || echo "(no log yet)"
+  done
+}
+
+cmd_env() {
+  local part
+  for part in "${PARTS[@]}"; do
+    printf 'export %s=%q\n' "$(env_var "$part")" "$(address "$part")"
+  done
+}
+
+cmd_exec() {
+  [[ ${1:-} == -- ]] && shift
+  (($#)) || die "usage: stack.sh exec -- COMMAND [ARGS…]"
+  local part
+  for part in "${PARTS[@]}"; do export "$(env_var "$part")=$(address "$part")"; done
+  exec "$@"
+}
+
+main() {
+  local cmd=${1:-}
+  shift || true
+  case $cmd in
+    up) cmd_up "$@" ;;
+    down) cmd_down ;;
+    status) cmd_status ;;
+    reset) cmd_down && rm -rf "$DATA" "$LOGS" "$CONF" && say "data and logs deleted" ;;
+    logs) cmd_logs "$@" ;;
+    install) for part in "${PARTS[@]}"; do is_external "$part" || install_part "$part"; done ;;
+    env) cmd_env ;;
+    exec) cmd_exec "$@" ;;
+    *) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; [[ -z $cmd || $cmd == help ]] || exit 2 ;;
+  esac
+}
+
+main "$@"

@@ -1,0 +1,109 @@
+import { DependencyUnreachableError, withDeadline } from '@tickertape/errors';
+import type { Logger } from '@tickertape/logger';
+import { redactUrl } from '@tickertape/logger';
+import { createKafka } from './kafka.js';
+import { createMongoClient } from './mongo.js';
+import { createRedis } from './redis.js';
+
+export interface ProbeTargets {
+  KAFKA_BROKERS?: readonly string[];
+  SCHEMA_REGISTRY_URL?: string;
+  MONGODB_URI?: string;
+  REDIS_URL?: string;
+}
+
+async function probeKafka(brokers: readonly string[], logger: Logger, timeoutMs: number) {
+  const admin = createKafka({
+    brokers,
+    clientId: 'tickertape-probe',
+    logger: logger.child({ level: 'silent' }),
+    connectionTimeoutMs: Math.min(timeoutMs, 3000),
+    retry: { retries: 1, initialRetryTime: 200 },
+  }).admin();
+  try {
+    await withDeadline(timeoutMs, 'kafka', async () => {
+      await admin.connect();
+      await admin.describeCluster();
+    });
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+async function probeRegistry(url: string, timeoutMs: number) {
+  const response = await fetch(`${url.replace(/\/$/, '')}/subjects`, {
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  if (!response.ok) throw new Error(`GET /subjects answered ${response.status}`);
+}
+
+async function probeMongo(uri: string, logger: Logger, timeoutMs: number) {
+  const client = createMongoClient({
+    uri,
+    appName: 'tickertape-probe',
+    logger,
+    serverSelectionTimeoutMs: timeoutMs,
+  });
+  try {
+    await client.connect();
+    await client.db('admin').command({ ping: 1 });
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+async function probeRedis(url: string, logger: Logger, timeoutMs: number) {
+  const redis = createRedis({
+    url,
+    logger: logger.child({ level: 'silent' }),
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    extra: { connectTimeout: timeoutMs, retryStrategy: () => null },
+  });
+  try {
+    await withDeadline(timeoutMs, 'redis', async () => {
+      await redis.connect();
+      await redis.ping();
+    });
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * Checks, in parallel, that every configured dependency answers. A service calls it at start so
+ * a wrong or dead address stops it at once with the variable's name, instead of retrying
+ * quietly forever.
+ */
+export async function probeDependencies(
+  targets: ProbeTargets,
+  logger: Logger,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const checks: Promise<void>[] = [];
+  const check = (variable: string, address: string, work: () => Promise<void>) =>
+    checks.push(
+      work().catch((err: unknown) => {
+        throw new DependencyUnreachableError(variable, redactUrl(address), err);
+      }),
+    );
+  if (targets.KAFKA_BROKERS) {
+    const brokers = targets.KAFKA_BROKERS;
+    check('KAFKA_BROKERS', brokers.join(','), () => probeKafka(brokers, logger, timeoutMs));
+  }
+  if (targets.SCHEMA_REGISTRY_URL) {
+    const url = targets.SCHEMA_REGISTRY_URL;
+    check('SCHEMA_REGISTRY_URL', url, () => probeRegistry(url, timeoutMs));
+  }
+  if (targets.MONGODB_URI) {
+    const uri = targets.MONGODB_URI;
+    check('MONGODB_URI', uri, () => probeMongo(uri, logger, timeoutMs));
+  }
+  if (targets.REDIS_URL) {
+    const url = targets.REDIS_URL;
+    check('REDIS_URL', url, () => probeRedis(url, logger, timeoutMs));
+  }
+  const results = await Promise.allSettled(checks);
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}

@@ -1,0 +1,15 @@
+export { loadEnv, parseEnv, type EnvSource } from './parse-env.js';
+export {
+  durationMs,
+  flag,
+  httpUrl,
+  kafkaBrokers,
+  logLevel,
+  mongoUri,
+  port,
+  positiveInt,
+  redisUrl,
+  stackEnvSchema,
+  stackShape,
+  type StackEnv,
+} from './fields.js';

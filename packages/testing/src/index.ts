@@ -1,0 +1,3 @@
+export { TestStack, type TopicSpec } from './test-stack.js';
+export { uniqueName } from './unique-name.js';
+export { waitFor, type WaitForOptions } from './wait-for.js';

@@ -1,0 +1,146 @@
+import {
+  createKafka,
+  createMongoClient,
+  createRedis,
+  createRegistry,
+} from '@tickertape/clients';
+import { loadEnv, logLevel, stackShape, type StackEnv } from '@tickertape/config';
+import { createLogger, type Logger } from '@tickertape/logger';
+import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import type { Admin, Kafka } from 'kafkajs';
+import type { Db, MongoClient } from 'mongodb';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { uniqueName } from './unique-name.js';
+
+const testEnvSchema = z.object({ ...stackShape, LOG_LEVEL: logLevel().default('warn') });
+
+export interface TopicSpec {
+  partitions?: number;
+  config?: Record<string, string>;
+}
+
+/**
+ * Clients for the real stack plus bookkeeping: every topic, database, subject and Redis prefix a
+ * test makes through it gets a unique name and is removed by `close()`, through each system's
+ * own API.
+ */
+export class TestStack {
+  readonly env: StackEnv;
+  readonly logger: Logger;
+  readonly kafka: Kafka;
+  readonly registry: SchemaRegistry;
+  readonly mongo: MongoClient;
+  private adminClient: Admin | undefined;
+  private redisClient: Redis | undefined;
+  private readonly topics: string[] = [];
+  private readonly databases: string[] = [];
+  private readonly subjects: string[] = [];
+  private readonly redisPrefixes: string[] = [];
+
+  private constructor(readonly label: string) {
+    const env = loadEnv(testEnvSchema);
+    this.env = env;
+    this.logger = createLogger({ name: `test:${label}`, level: env.LOG_LEVEL });
+    this.kafka = createKafka({ brokers: env.KAFKA_BROKERS, clientId: uniqueName(label), logger: this.logger });
+    this.registry = createRegistry({ url: env.SCHEMA_REGISTRY_URL });
+    this.mongo = createMongoClient({ uri: env.MONGODB_URI, appName: `test-${label}`, logger: this.logger });
+  }
+
+  static async open(label: string): Promise<TestStack> {
+    const stack = new TestStack(label);
+    await stack.mongo.connect();
+    return stack;
+  }
+
+  name(kind: string): string {
+    return uniqueName(`${this.label}-${kind}`);
+  }
+
+  async admin(): Promise<Admin> {
+    if (!this.adminClient) {
+      this.adminClient = this.kafka.admin();
+      await this.adminClient.connect();
+    }
+    return this.adminClient;
+  }
+
+  get redis(): Redis {
+    this.redisClient ??= createRedis({ url: this.env.REDIS_URL, logger: this.logger });
+    return this.redisClient;
+  }
+
+  /** A new Redis connection BullMQ can own (it needs `maxRetriesPerRequest: null`). */
+  bullConnection(): Redis {
+    return createRedis({ url: this.env.REDIS_URL, logger: this.logger, maxRetriesPerRequest: null });
+  }
+
+  async createTopic(spec: TopicSpec = {}): Promise<string> {
+    const topic = this.name('topic');
+    const admin = await this.admin();
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: [
+        {
+          topic,
+          numPartitions: spec.partitions ?? 1,
+          configEntries: Object.entries(spec.config ?? {}).map(([name, value]) => ({ name, value })),
+        },
+      ],
+    });
+    this.topics.push(topic);
+    return topic;
+  }
+
+  database(): Db {
+    const name = this.name('db');
+    this.databases.push(name);
+    return this.mongo.db(name);
+  }
+
+  subject(): string {
+    const subject = `${this.name('subject')}-value`;
+    this.subjects.push(subject);
+    return subject;
+  }
+
+  /** A unique key prefix (BullMQ `prefix`, raw keys); every key under it is deleted on close. */
+  redisPrefix(): string {
+    const prefix = this.name('bull');
+    this.redisPrefixes.push(prefix);
+    return prefix;
+  }
+
+  async close(): Promise<void> {
+    const admin = this.topics.length > 0 ? await this.admin() : this.adminClient;
+    if (admin && this.topics.length > 0) await admin.deleteTopics({ topics: this.topics });
+    await admin?.disconnect();
+    for (const name of this.databases) await this.mongo.db(name).dropDatabase();
+    await this.mongo.close();
+    for (const subject of this.subjects) await this.deleteSubject(subject);
+    if (this.redisPrefixes.length > 0) {
+      for (const prefix of this.redisPrefixes) await this.deleteRedisPrefix(prefix);
+    }
+    this.redisClient?.disconnect();
+  }
+
+  private async deleteSubject(subject: string): Promise<void> {
+    const base = `${this.env.SCHEMA_REGISTRY_URL}/subjects/${encodeURIComponent(subject)}`;
+    // Confluent semantics: a soft delete first, then a permanent one.
+    for (const url of [base, `${base}?permanent=true`]) {
+      const response = await fetch(url, { method: 'DELETE' });
+      if (!response.ok && response.status !== 404) {
+        throw new Error(`DELETE ${url} answered ${response.status}: ${await response.text()}`);
+      }
+    }
+  }
+
+  private async deleteRedisPrefix(prefix: string): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length > 0) await this.redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError } from '@tickertape/errors';
+import { parseCliEnv } from '../../src/env.js';
+
+const stack = {
+  KAFKA_BROKERS: '127.0.0.1:19092',
+  SCHEMA_REGISTRY_URL: 'http://127.0.0.1:18081/apis/ccompat/v7',
+  MONGODB_URI: 'mongodb://127.0.0.1:27117',
+  REDIS_URL: 'redis://127.0.0.1:16379',
+};
+
+describe('cli env', () => {
+  it('parses the stack and defaults', () => {
+    expect(parseCliEnv(stack)).toMatchObject({ LOG_LEVEL: 'warn', STARTUP_TIMEOUT_MS: 10_000 });
+  });
+
+  it('stops on a malformed MONGODB_URI, naming it', () => {
+    expect(() => parseCliEnv({ ...stack, MONGODB_URI: 'mongo://nope' })).toThrow(ConfigError);
+    expect(() => parseCliEnv({ ...stack, MONGODB_URI: 'mongo://nope' })).toThrow(/MONGODB_URI/);
+  });
+});

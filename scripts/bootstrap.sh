@@ -3,10 +3,10 @@
 export COREPACK_ENABLE_DOWNLOAD_PROMPT=0
 export TURBO_TELEMETRY_DISABLED=1
 if ! pnpm --version >/dev/null 2>&1; then
-  # Corepack < 0.31 cannot verify the registry's current signing keys; a pinned newer one can.
-  if [[ $(corepack --version 2>/dev/null || echo 0) < 0.31 ]]; then
-    npm install --global --silent corepack@0.36.0
-  fi
+  # The corepack bundled with Node 20 cannot verify the npm registry's current signing keys
+  # ("No compatible signature found"); a newer corepack from the registry can.
+  npm install --global --silent corepack@0.36.0
   corepack enable
+  pnpm --version >/dev/null
 fi
 pnpm install --frozen-lockfile --reporter=silent

@@ -23,10 +23,14 @@ export function createMongoClient(options: MongoOptions): MongoClient {
   client.on('serverHeartbeatFailed', (event) => {
     if (failing.has(event.connectionId)) return;
     failing.add(event.connectionId);
-    log.warn({ address: event.connectionId, err: event.failure.message }, 'mongodb server unreachable');
+    log.warn(
+      { address: event.connectionId, err: event.failure.message },
+      'mongodb server unreachable',
+    );
   });
   client.on('serverHeartbeatSucceeded', (event) => {
-    if (failing.delete(event.connectionId)) log.info({ address: event.connectionId }, 'mongodb server reachable again');
+    if (failing.delete(event.connectionId))
+      log.info({ address: event.connectionId }, 'mongodb server reachable again');
   });
   client.on('topologyClosed', () => log.debug('mongodb topology closed'));
   return client;

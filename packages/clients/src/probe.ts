@@ -16,7 +16,7 @@ async function probeKafka(brokers: readonly string[], logger: Logger, timeoutMs:
   const admin = createKafka({
     brokers,
     clientId: 'tickertape-probe',
-    logger: logger.child({ level: 'silent' }),
+    logger: logger.child({}, { level: 'silent' }),
     connectionTimeoutMs: Math.min(timeoutMs, 3000),
     retry: { retries: 1, initialRetryTime: 200 },
   }).admin();
@@ -55,7 +55,7 @@ async function probeMongo(uri: string, logger: Logger, timeoutMs: number) {
 async function probeRedis(url: string, logger: Logger, timeoutMs: number) {
   const redis = createRedis({
     url,
-    logger: logger.child({ level: 'silent' }),
+    logger: logger.child({}, { level: 'silent' }),
     lazyConnect: true,
     maxRetriesPerRequest: 0,
     extra: { connectTimeout: timeoutMs, retryStrategy: () => null },
@@ -104,6 +104,8 @@ export async function probeDependencies(
     check('REDIS_URL', url, () => probeRedis(url, logger, timeoutMs));
   }
   const results = await Promise.allSettled(checks);
-  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  const failed = results.find(
+    (result): result is PromiseRejectedResult => result.status === 'rejected',
+  );
   if (failed) throw failed.reason;
 }

@@ -15,7 +15,8 @@ export interface RedisClientOptions {
 
 export function createRedis(options: RedisClientOptions): Redis {
   const redis = new Redis(options.url, {
-    maxRetriesPerRequest: options.maxRetriesPerRequest === undefined ? 20 : options.maxRetriesPerRequest,
+    maxRetriesPerRequest:
+      options.maxRetriesPerRequest === undefined ? 20 : options.maxRetriesPerRequest,
     lazyConnect: options.lazyConnect ?? false,
     ...options.extra,
   });

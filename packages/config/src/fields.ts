@@ -12,15 +12,28 @@ function validPort(text: string): boolean {
 export const kafkaBrokers = () =>
   z
     .string()
-    .transform((text) => text.split(',').map((part) => part.trim()).filter((part) => part !== ''))
+    .transform((text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    )
     .check((ctx) => {
       if (ctx.value.length === 0) {
-        ctx.issues.push({ code: 'custom', input: ctx.value, message: 'needs at least one host:port' });
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          message: 'needs at least one host:port',
+        });
       }
       for (const broker of ctx.value) {
         const match = HOST_PORT.exec(broker);
         if (!match?.groups?.port || !validPort(match.groups.port)) {
-          ctx.issues.push({ code: 'custom', input: broker, message: `"${broker}" is not host:port` });
+          ctx.issues.push({
+            code: 'custom',
+            input: broker,
+            message: `"${broker}" is not host:port`,
+          });
         }
       }
     });
@@ -57,7 +70,11 @@ export const mongoUri = () =>
       new MongoClient(ctx.value);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      ctx.issues.push({ code: 'custom', input: ctx.value, message: `is not a MongoDB URI (${reason})` });
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        message: `is not a MongoDB URI (${reason})`,
+      });
     }
   });
 

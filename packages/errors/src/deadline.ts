@@ -9,7 +9,11 @@ export class TimeoutError extends TickertapeError {
 }
 
 /** Settles with `work`, or rejects with a TimeoutError after `ms`; the timer never leaks. */
-export async function withDeadline<T>(ms: number, what: string, work: Promise<T> | (() => Promise<T>)): Promise<T> {
+export async function withDeadline<T>(
+  ms: number,
+  what: string,
+  work: Promise<T> | (() => Promise<T>),
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new TimeoutError(what, ms)), ms);

@@ -20,7 +20,10 @@ export function isRetriable(err: unknown): boolean {
     if (current instanceof TickertapeError) return current.retriable;
     if ((current as { retriable?: unknown }).retriable === true) return true;
     const labels = (current as { errorLabels?: unknown }).errorLabels;
-    if (labels instanceof Set && (labels.has('RetryableWriteError') || labels.has('TransientTransactionError'))) {
+    if (
+      labels instanceof Set &&
+      (labels.has('RetryableWriteError') || labels.has('TransientTransactionError'))
+    ) {
       return true;
     }
     current = current.cause;

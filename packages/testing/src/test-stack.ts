@@ -1,9 +1,4 @@
-import {
-  createKafka,
-  createMongoClient,
-  createRedis,
-  createRegistry,
-} from '@tickertape/clients';
+import { createKafka, createMongoClient, createRedis, createRegistry } from '@tickertape/clients';
 import { loadEnv, logLevel, stackShape, type StackEnv } from '@tickertape/config';
 import { createLogger, type Logger } from '@tickertape/logger';
 import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
@@ -42,9 +37,17 @@ export class TestStack {
     const env = loadEnv(testEnvSchema);
     this.env = env;
     this.logger = createLogger({ name: `test:${label}`, level: env.LOG_LEVEL });
-    this.kafka = createKafka({ brokers: env.KAFKA_BROKERS, clientId: uniqueName(label), logger: this.logger });
+    this.kafka = createKafka({
+      brokers: env.KAFKA_BROKERS,
+      clientId: uniqueName(label),
+      logger: this.logger,
+    });
     this.registry = createRegistry({ url: env.SCHEMA_REGISTRY_URL });
-    this.mongo = createMongoClient({ uri: env.MONGODB_URI, appName: `test-${label}`, logger: this.logger });
+    this.mongo = createMongoClient({
+      uri: env.MONGODB_URI,
+      appName: `test-${label}`,
+      logger: this.logger,
+    });
   }
 
   static async open(label: string): Promise<TestStack> {
@@ -72,7 +75,11 @@ export class TestStack {
 
   /** A new Redis connection BullMQ can own (it needs `maxRetriesPerRequest: null`). */
   bullConnection(): Redis {
-    return createRedis({ url: this.env.REDIS_URL, logger: this.logger, maxRetriesPerRequest: null });
+    return createRedis({
+      url: this.env.REDIS_URL,
+      logger: this.logger,
+      maxRetriesPerRequest: null,
+    });
   }
 
   async createTopic(spec: TopicSpec = {}): Promise<string> {
@@ -84,7 +91,10 @@ export class TestStack {
         {
           topic,
           numPartitions: spec.partitions ?? 1,
-          configEntries: Object.entries(spec.config ?? {}).map(([name, value]) => ({ name, value })),
+          configEntries: Object.entries(spec.config ?? {}).map(([name, value]) => ({
+            name,
+            value,
+          })),
         },
       ],
     });

@@ -8,7 +8,10 @@ let counter = 0;
  */
 export function uniqueName(prefix: string): string {
   counter += 1;
-  const safePrefix = prefix.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 16);
+  const safePrefix = prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .slice(0, 16);
   const stamp = Date.now().toString(36).slice(-5);
   return `tt-${safePrefix}-${stamp}${counter.toString(36)}${randomBytes(3).toString('hex')}`;
 }

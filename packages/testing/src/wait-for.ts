@@ -28,7 +28,9 @@ export async function waitFor<T>(
     }
     if (Date.now() >= deadline) {
       const seen = last instanceof Error ? last.message : JSON.stringify(last);
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${options.description} (last: ${seen})`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${options.description} (last: ${seen})`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }

@@ -1,6 +1,9 @@
 import type { RoundtripOptions, RoundtripResult } from './commands/roundtrip.js';
 
-export function formatRoundtrip(result: RoundtripResult, options: Pick<RoundtripOptions, 'topic' | 'database'>): string {
+export function formatRoundtrip(
+  result: RoundtripResult,
+  options: Pick<RoundtripOptions, 'topic' | 'database'>,
+): string {
   const lines = [
     'round trip ok',
     `  published   ${result.tick.metric} ${JSON.stringify(result.tick.fields)} at ${new Date(result.tick.ts).toISOString()}`,

@@ -9,16 +9,23 @@ import { formatRoundtrip } from './format.js';
 
 function positiveInt(text: string): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) throw new InvalidArgumentError('must be a positive integer');
+  if (!Number.isInteger(value) || value <= 0)
+    throw new InvalidArgumentError('must be a positive integer');
   return value;
 }
 
 async function main(argv: string[]): Promise<void> {
   const env = parseCliEnv(process.env);
   // Diagnostics go to stderr so stdout stays the command's answer (pipeable, CSV/JSON later).
-  const logger = createLogger({ name: 'tickertape', level: env.LOG_LEVEL, destination: pino.destination(2) });
+  const logger = createLogger({
+    name: 'tickertape',
+    level: env.LOG_LEVEL,
+    destination: pino.destination(2),
+  });
 
-  const program = new Command('tickertape').description('tickertape: Kafka → MongoDB time-series rollups');
+  const program = new Command('tickertape').description(
+    'tickertape: Kafka → MongoDB time-series rollups',
+  );
   program
     .command('roundtrip')
     .description('publish one Avro tick, read it back from Kafka and upsert it into MongoDB')
@@ -34,7 +41,11 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv).catch((err: unknown) => {
   // Our own errors carry a message written for the operator; anything else gets its stack.
-  const text = isTickertapeError(err) ? `${err.code}: ${err.message}` : err instanceof Error ? (err.stack ?? err.message) : String(err);
+  const text = isTickertapeError(err)
+    ? `${err.code}: ${err.message}`
+    : err instanceof Error
+      ? (err.stack ?? err.message)
+      : String(err);
   process.stderr.write(`tickertape: ${text}\n`);
   process.exitCode = 1;
 });

@@ -60,8 +60,15 @@ describe('field helpers', () => {
   });
 
   it('applies defaults and coercion', () => {
-    expect(parseEnv(schema, {})).toEqual({ PORT: 8080, FLUSH_MS: 500, SHELLS: false, LOG_LEVEL: 'info' });
-    expect(parseEnv(schema, { PORT: '9000', FLUSH_MS: '0', SHELLS: 'yes', LOG_LEVEL: 'debug' })).toEqual({
+    expect(parseEnv(schema, {})).toEqual({
+      PORT: 8080,
+      FLUSH_MS: 500,
+      SHELLS: false,
+      LOG_LEVEL: 'info',
+    });
+    expect(
+      parseEnv(schema, { PORT: '9000', FLUSH_MS: '0', SHELLS: 'yes', LOG_LEVEL: 'debug' }),
+    ).toEqual({
       PORT: 9000,
       FLUSH_MS: 0,
       SHELLS: true,
@@ -78,6 +85,8 @@ describe('field helpers', () => {
     ['SHELLS', 'maybe'],
     ['LOG_LEVEL', 'loud'],
   ])('rejects %s=%j', (variable, value) => {
-    expect(configErrorOf(() => parseEnv(schema, { [variable]: value })).variables).toEqual([variable]);
+    expect(configErrorOf(() => parseEnv(schema, { [variable]: value })).variables).toEqual([
+      variable,
+    ]);
   });
 });

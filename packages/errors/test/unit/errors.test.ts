@@ -13,7 +13,10 @@ import {
 describe('TickertapeError', () => {
   it('carries code, retriable flag and cause', () => {
     const cause = new Error('socket closed');
-    const err = new TickertapeError('WRITE_FAILED', 'bulk write failed', { retriable: true, cause });
+    const err = new TickertapeError('WRITE_FAILED', 'bulk write failed', {
+      retriable: true,
+      cause,
+    });
     expect(err.code).toBe('WRITE_FAILED');
     expect(err.retriable).toBe(true);
     expect(err.cause).toBe(cause);
@@ -43,7 +46,11 @@ describe('isRetriable', () => {
   it.each([
     ['a retriable TickertapeError', new TickertapeError('X', 'x', { retriable: true }), true],
     ['a fatal TickertapeError', new TickertapeError('X', 'x'), false],
-    ['an unreachable dependency', new DependencyUnreachableError('REDIS_URL', 'redis://h', 'refused'), true],
+    [
+      'an unreachable dependency',
+      new DependencyUnreachableError('REDIS_URL', 'redis://h', 'refused'),
+      true,
+    ],
     ['a kafkajs-style retriable error', Object.assign(new Error('x'), { retriable: true }), true],
     [
       'a mongodb-style labelled error',
@@ -52,7 +59,11 @@ describe('isRetriable', () => {
     ],
     ['a plain error', new Error('x'), false],
     ['a string', 'x', false],
-    ['a wrapped retriable cause', new Error('outer', { cause: Object.assign(new Error('x'), { retriable: true }) }), true],
+    [
+      'a wrapped retriable cause',
+      new Error('outer', { cause: Object.assign(new Error('x'), { retriable: true }) }),
+      true,
+    ],
   ])('%s → %s', (_label, err, expected) => {
     expect(isRetriable(err)).toBe(expected);
   });

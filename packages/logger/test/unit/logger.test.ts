@@ -18,23 +18,38 @@ describe('createLogger', () => {
     const { lines, destination } = capture();
     createLogger({ name: 'rollup-worker', destination }).info({ batch: 3 }, 'flushed');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ name: 'rollup-worker', level: 'info', batch: 3, msg: 'flushed' });
+    expect(lines[0]).toMatchObject({
+      name: 'rollup-worker',
+      level: 'info',
+      batch: 3,
+      msg: 'flushed',
+    });
     expect(String(lines[0]?.time)).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
 
   it('censors secrets at the top level and one object down', () => {
     const { lines, destination } = capture();
     const log = createLogger({ name: 't', destination });
-    log.info({ password: 'hunter2', kafka: { sasl: { username: 'u', password: 'p' } }, api: { token: 'abc' } });
+    log.info({
+      password: 'hunter2',
+      kafka: { sasl: { username: 'u', password: 'p' } },
+      api: { token: 'abc' },
+    });
     const text = JSON.stringify(lines);
     expect(text).not.toContain('hunter2');
     expect(text).not.toContain('"abc"');
-    expect(lines[0]).toMatchObject({ password: '[redacted]', kafka: { sasl: '[redacted]' }, api: { token: '[redacted]' } });
+    expect(lines[0]).toMatchObject({
+      password: '[redacted]',
+      kafka: { sasl: '[redacted]' },
+      api: { token: '[redacted]' },
+    });
   });
 
   it('censors authorization headers of requests', () => {
     const { lines, destination } = capture();
-    createLogger({ name: 't', destination }).info({ req: { headers: { authorization: 'Bearer s3cret' } } });
+    createLogger({ name: 't', destination }).info({
+      req: { headers: { authorization: 'Bearer s3cret' } },
+    });
     expect(JSON.stringify(lines)).not.toContain('s3cret');
   });
 

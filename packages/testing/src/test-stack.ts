@@ -108,8 +108,9 @@ export class TestStack {
     return this.mongo.db(name);
   }
 
-  subject(): string {
-    const subject = `${this.name('subject')}-value`;
+  /** A unique subject, or `name` (e.g. the `<topic>-value` a worker registers); deleted on close. */
+  subject(name?: string): string {
+    const subject = name ?? `${this.name('subject')}-value`;
     this.subjects.push(subject);
     return subject;
   }

@@ -1,0 +1,19 @@
+export {
+  LEVELS,
+  LEVEL_SPECS,
+  isLevel,
+  type Level,
+  type LevelSpec,
+  type PartitionSpan,
+} from './levels.js';
+export { bucketId, slotEnd, slotStart, stamp, subSlot } from './slots.js';
+export {
+  nextPartition,
+  parsePartitionName,
+  partitionOf,
+  type PartitionRange,
+} from './partitions.js';
+export { earlier, isBefore, later, type Mark } from './marks.js';
+export { addMark, aggregateOf, type Aggregate } from './aggregate.js';
+export { foldBatch, type BucketDelta, type FieldDelta, type FoldInput } from './fold.js';
+export { appliedPath, guardedUpdate, type GuardedUpdate, type UpdateDocument } from './update.js';

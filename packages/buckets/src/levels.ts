@@ -1,0 +1,62 @@
+/**
+ * Rollup levels. Each level has a slot (the time one bucket covers), a sub-slot (what the bucket
+ * keys its nested values by) and a partition span (the time one collection covers), as in the
+ * seeds: minute buckets keyed by second in daily collections, hour buckets keyed by minute in
+ * monthly collections, day buckets keyed by hour in yearly collections.
+ */
+export const LEVELS = ['minute', 'hour', 'day'] as const;
+export type Level = (typeof LEVELS)[number];
+
+export type PartitionSpan = 'day' | 'month' | 'year';
+
+export interface LevelSpec {
+  readonly level: Level;
+  readonly slotMs: number;
+  readonly subSlotMs: number;
+  /** Sub-slots per slot: 60 seconds, 60 minutes, 24 hours. */
+  readonly subSlots: number;
+  /** Name of the nested per-sub-slot map in a bucket field. */
+  readonly subKey: 'v' | 'm' | 'h';
+  readonly partitionSpan: PartitionSpan;
+  /** Characters of `YYYYMMDDHHmm` a bucket id keeps: minute 12, hour 10, day 8. */
+  readonly stampLength: number;
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
+  minute: {
+    level: 'minute',
+    slotMs: MINUTE,
+    subSlotMs: SECOND,
+    subSlots: 60,
+    subKey: 'v',
+    partitionSpan: 'day',
+    stampLength: 12,
+  },
+  hour: {
+    level: 'hour',
+    slotMs: HOUR,
+    subSlotMs: MINUTE,
+    subSlots: 60,
+    subKey: 'm',
+    partitionSpan: 'month',
+    stampLength: 10,
+  },
+  day: {
+    level: 'day',
+    slotMs: DAY,
+    subSlotMs: HOUR,
+    subSlots: 24,
+    subKey: 'h',
+    partitionSpan: 'year',
+    stampLength: 8,
+  },
+};
+
+export function isLevel(text: string): text is Level {
+  return (LEVELS as readonly string[]).includes(text);
+}

@@ -1,0 +1,47 @@
+import { LEVEL_SPECS, type Level } from './levels.js';
+
+/**
+ * Slot arithmetic on epoch milliseconds (UTC). Every function is pure and integer-only; floor
+ * division keeps instants before 1970 in the right slot too, though validation rejects them.
+ */
+
+function floorTo(ms: number, unit: number): number {
+  return Math.floor(ms / unit) * unit;
+}
+
+/** Start of the slot of `level` that holds instant `ts`. */
+export function slotStart(level: Level, ts: number): number {
+  return floorTo(ts, LEVEL_SPECS[level].slotMs);
+}
+
+/** Index of `ts` inside its slot: the second of the minute, minute of the hour, hour of the day. */
+export function subSlot(level: Level, ts: number): number {
+  const spec = LEVEL_SPECS[level];
+  return Math.floor((ts - floorTo(ts, spec.slotMs)) / spec.subSlotMs);
+}
+
+/** End (exclusive) of the slot that starts at `start`. */
+export function slotEnd(level: Level, start: number): number {
+  return start + LEVEL_SPECS[level].slotMs;
+}
+
+function pad(value: number, width: number): string {
+  return String(value).padStart(width, '0');
+}
+
+/** `YYYYMMDDHHmm` of an instant, in UTC. */
+export function stamp(ts: number): string {
+  const d = new Date(ts);
+  return (
+    pad(d.getUTCFullYear(), 4) +
+    pad(d.getUTCMonth() + 1, 2) +
+    pad(d.getUTCDate(), 2) +
+    pad(d.getUTCHours(), 2) +
+    pad(d.getUTCMinutes(), 2)
+  );
+}
+
+/** A bucket's `_id`: `<seriesKey>:<stamp>` — left-anchored prefix queries find a series' buckets in time order. */
+export function bucketId(level: Level, seriesKey: string, start: number): string {
+  return `${seriesKey}:${stamp(start).slice(0, LEVEL_SPECS[level].stampLength)}`;
+}

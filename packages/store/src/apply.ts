@@ -1,0 +1,176 @@
+import {
+  bucketId,
+  foldBatch,
+  guardedUpdate,
+  slotStart,
+  type BucketDelta,
+  type FoldInput,
+  type Level,
+} from '@tickertape/buckets';
+import { isRetriable } from '@tickertape/errors';
+import {
+  MongoBulkWriteError,
+  MongoNetworkError,
+  MongoServerSelectionError,
+  type AnyBulkWriteOperation,
+  type WriteError,
+  type Db,
+  type Document,
+} from 'mongodb';
+import { StoreErrorCode, StoreWriteError } from './store-error.js';
+
+const DUPLICATE_KEY = 11000;
+
+export interface ApplyStats {
+  /** Buckets the flush touched (distinct per Kafka partition). */
+  buckets: number;
+  /** Update operations sent, including conflict retries. */
+  operations: number;
+  /** Bulk writes sent (one per partition collection per round). */
+  bulkWrites: number;
+  /** Buckets that had already absorbed some of the flush (replays). */
+  conflicts: number;
+}
+
+type BucketDoc = Document & { _id: string };
+
+function operationFor(delta: BucketDelta): AnyBulkWriteOperation<BucketDoc> {
+  const { filter, update } = guardedUpdate(delta);
+  return { updateOne: { filter, update, upsert: true } };
+}
+
+function byCollection(deltas: Iterable<BucketDelta>): Map<string, BucketDelta[]> {
+  const groups = new Map<string, BucketDelta[]>();
+  for (const delta of deltas) {
+    const group = groups.get(delta.collection);
+    if (group) group.push(delta);
+    else groups.set(delta.collection, [delta]);
+  }
+  return groups;
+}
+
+/** Writes one collection's deltas in one unordered bulk write; returns the deltas that hit the guard. */
+async function writeGroup(
+  db: Db,
+  collection: string,
+  deltas: BucketDelta[],
+): Promise<BucketDelta[]> {
+  try {
+    await db
+      .collection<BucketDoc>(collection)
+      .bulkWrite(deltas.map(operationFor), { ordered: false });
+    return [];
+  } catch (err) {
+    if (!(err instanceof MongoBulkWriteError)) {
+      throw new StoreWriteError(StoreErrorCode.WriteFailed, `bulk write to ${collection} failed`, {
+        retriable:
+          isRetriable(err) ||
+          err instanceof MongoNetworkError ||
+          err instanceof MongoServerSelectionError,
+        cause: err,
+      });
+    }
+    const raw: unknown = err.writeErrors;
+    const errors = (Array.isArray(raw) ? raw : [raw]) as WriteError[];
+    const other = errors.find((e) => e.code !== DUPLICATE_KEY);
+    if (other) {
+      throw new StoreWriteError(
+        StoreErrorCode.WriteFailed,
+        `bulk write to ${collection} failed: ${other.errmsg ?? other.code}`,
+        {
+          cause: err,
+        },
+      );
+    }
+    return errors.map((e) => deltas[e.index]!);
+  }
+}
+
+/**
+ * The records of `inputs` that the bucket has not absorbed yet, given its applied offset: the
+ * prefix property (docs/exactly-once.md) makes one number per partition enough.
+ */
+function unapplied(
+  level: Level,
+  inputs: readonly FoldInput[],
+  delta: BucketDelta,
+  applied: number,
+): FoldInput[] {
+  return inputs.filter(
+    (input) =>
+      input.kafkaPartition === delta.kafkaPartition &&
+      input.offset > applied &&
+      bucketId(level, input.seriesKey, slotStart(level, input.ts)) === delta.id,
+  );
+}
+
+async function appliedOffsets(
+  db: Db,
+  collection: string,
+  conflicted: BucketDelta[],
+): Promise<Map<string, Document>> {
+  const docs = await db
+    .collection<BucketDoc>(collection)
+    .find({ _id: { $in: conflicted.map((d) => d.id) } }, { projection: { ap: 1 } })
+    .toArray();
+  return new Map(docs.map((doc) => [doc._id, (doc.ap ?? {}) as Document]));
+}
+
+/** Called once per partition collection before the first write into it. */
+export type EnsureCollection = (collection: string, delta: BucketDelta) => Promise<void>;
+
+/**
+ * Applies one flush: folds the records into one delta per bucket, writes each partition
+ * collection's deltas with one unordered bulk write (collections in parallel), and resolves
+ * replays — buckets that already hold part of the flush — by re-folding only what they lack.
+ * Resolves when every record is durably in its bucket; the caller commits offsets after that.
+ */
+export async function applyFlush(
+  db: Db,
+  level: Level,
+  inputs: readonly FoldInput[],
+  ensure: EnsureCollection = () => Promise.resolve(),
+): Promise<ApplyStats> {
+  const deltas = foldBatch(level, inputs);
+  const stats: ApplyStats = {
+    buckets: deltas.size,
+    operations: deltas.size,
+    bulkWrites: 0,
+    conflicts: 0,
+  };
+  let pending = byCollection(deltas.values());
+  await Promise.all([...pending].map(([collection, group]) => ensure(collection, group[0]!)));
+  for (let round = 0; pending.size > 0; round++) {
+    if (round > 2) {
+      throw new StoreWriteError(
+        StoreErrorCode.ConflictUnresolved,
+        'buckets kept conflicting after re-folding; two writers for one Kafka partition?',
+        {
+          retriable: true,
+        },
+      );
+    }
+    const next = new Map<string, BucketDelta[]>();
+    await Promise.all(
+      [...pending].map(async ([collection, group]) => {
+        stats.bulkWrites += 1;
+        const conflicted = await writeGroup(db, collection, group);
+        if (conflicted.length === 0) return;
+        stats.conflicts += conflicted.length;
+        const applied = await appliedOffsets(db, collection, conflicted);
+        const retries: BucketDelta[] = [];
+        for (const delta of conflicted) {
+          const mark = applied.get(delta.id)?.[String(delta.kafkaPartition)] as number | undefined;
+          const rest = unapplied(level, inputs, delta, mark ?? -1);
+          retries.push(...foldBatch(level, rest).values());
+        }
+        if (retries.length > 0) {
+          stats.operations += retries.length;
+          next.set(collection, retries);
+        }
+      }),
+    );
+    pending = next;
+  }
+  return stats;
+}

@@ -1,0 +1,4 @@
+export { applyFlush, type ApplyStats, type EnsureCollection } from './apply.js';
+export { PARTITION_INDEXES, ensurePartition, listPartitionNames } from './partitions.js';
+export { RollupWriter } from './rollup-writer.js';
+export { StoreErrorCode, StoreWriteError } from './store-error.js';

@@ -1,0 +1,36 @@
+export type { Tick } from './tick.js';
+export {
+  DEFAULT_SUBJECT,
+  DEFAULT_TOPIC,
+  TICK_SCHEMA_V1,
+  TICK_SCHEMA_V2,
+  TICK_SCHEMAS,
+  valueSubject,
+  type AvroField,
+  type TickAvroSchema,
+  type TickSchemaVersion,
+} from './schema.js';
+export { parseSeriesKey, seriesKey, SeriesKeyError, type Series } from './series-key.js';
+export {
+  DEFAULT_TICK_LIMITS,
+  MAX_TICK_TS,
+  MIN_TICK_TS,
+  resolveLimits,
+  type TickLimits,
+} from './limits.js';
+export {
+  isTickRejected,
+  TICK_REJECTION_REASONS,
+  TickRejectedError,
+  type TickRejectionReason,
+} from './rejection.js';
+export { TickErrorCode } from './codes.js';
+export { validateTick } from './validate.js';
+export { HEADER_BYTES, MAGIC_BYTE, readFrameHeader } from './wire-frame.js';
+export { RegistryRequestError } from './registry-error.js';
+export {
+  setSubjectCompatibility,
+  type Compatibility,
+  type RegistryEndpoint,
+} from './subject-config.js';
+export { TickCodec, type RegisterTickSchemaOptions, type TickCodecOptions } from './codec.js';

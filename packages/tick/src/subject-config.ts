@@ -1,0 +1,50 @@
+import { RegistryRequestError } from './registry-error.js';
+
+const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
+
+export interface RegistryEndpoint {
+  /** Base URL of the Confluent-compatible API, e.g. http://host:8080/apis/ccompat/v7. */
+  url: string;
+  username?: string;
+  password?: string;
+  /** Per request; default 10 s. */
+  timeoutMs?: number;
+}
+
+export type Compatibility = 'BACKWARD' | 'BACKWARD_TRANSITIVE' | 'FORWARD' | 'FULL' | 'NONE';
+
+/**
+ * `PUT /config/{subject}`. Apicurio reports the global level (NONE) for a subject without its
+ * own setting where Confluent answers 404, and the registry client's `register()` then refuses
+ * the subject ("BACKWARD != NONE"); setting the level first works on both (docs/local-stack.md).
+ * The answer's body differs too (`compatibilityLevel` vs `compatibility`), so only the status
+ * is read.
+ */
+export async function setSubjectCompatibility(
+  endpoint: RegistryEndpoint,
+  subject: string,
+  compatibility: Compatibility,
+): Promise<void> {
+  const url = `${endpoint.url.replace(/\/+$/, '')}/config/${encodeURIComponent(subject)}`;
+  const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPE, Accept: CONTENT_TYPE };
+  if (endpoint.username !== undefined) {
+    const credentials = `${endpoint.username}:${endpoint.password ?? ''}`;
+    headers.Authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  }
+  const what = `PUT /config/${subject}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ compatibility }),
+      signal: AbortSignal.timeout(endpoint.timeoutMs ?? 10_000),
+    });
+  } catch (err) {
+    throw new RegistryRequestError(what, undefined, err);
+  }
+  if (!response.ok) {
+    const body = await response.text().catch(() => '');
+    throw new RegistryRequestError(what, response.status, body);
+  }
+}

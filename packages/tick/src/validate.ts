@@ -1,0 +1,72 @@
+import { DEFAULT_TICK_LIMITS, MAX_TICK_TS, MIN_TICK_TS, type TickLimits } from './limits.js';
+import { TickRejectedError } from './rejection.js';
+import type { Tick } from './tick.js';
+
+type Plain = Record<string, unknown>;
+
+function isPlain(value: unknown): value is Plain {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A map whose values all have `kind`; anything else is a shape Avro would never produce. */
+function mapOf<T>(value: unknown, kind: 'string' | 'number', name: string): Record<string, T> {
+  if (!isPlain(value)) throw new TickRejectedError('DECODE_ERROR', `${name} is not a map`);
+  for (const [key, inner] of Object.entries(value)) {
+    if (typeof inner !== kind) {
+      throw new TickRejectedError('DECODE_ERROR', `${name}.${key} is not a ${kind}`);
+    }
+  }
+  return value as Record<string, T>;
+}
+
+/**
+ * Checks a decoded (or hand-built) tick and returns it as a plain Tick, `strings` defaulting to
+ * `{}` and `source` to `null`. Pure: the size and wire-header checks happen before decoding
+ * (`readFrameHeader`). The first failing check decides the reason, in this order: shape
+ * (DECODE_ERROR), MISSING_METRIC, TIMESTAMP_OUT_OF_RANGE, TOO_MANY_TAGS, NO_FIELDS,
+ * TOO_MANY_FIELDS, INVALID_VALUE.
+ */
+export function validateTick(raw: unknown, limits: TickLimits = DEFAULT_TICK_LIMITS): Tick {
+  if (!isPlain(raw)) throw new TickRejectedError('DECODE_ERROR', 'not a record');
+  const { metric, ts, source } = raw;
+  if (metric !== undefined && metric !== null && typeof metric !== 'string') {
+    throw new TickRejectedError('DECODE_ERROR', 'metric is not a string');
+  }
+  if (typeof ts !== 'number') throw new TickRejectedError('DECODE_ERROR', 'ts is not a number');
+  if (source !== undefined && source !== null && typeof source !== 'string') {
+    throw new TickRejectedError('DECODE_ERROR', 'source is not a string');
+  }
+  const tags = mapOf<string>(raw.tags, 'string', 'tags');
+  const fields = mapOf<number>(raw.fields, 'number', 'fields');
+  const strings = raw.strings === undefined ? {} : mapOf<string>(raw.strings, 'string', 'strings');
+
+  if (typeof metric !== 'string' || metric.trim() === '') {
+    throw new TickRejectedError('MISSING_METRIC', 'metric is empty');
+  }
+  if (!Number.isInteger(ts) || ts < MIN_TICK_TS || ts > MAX_TICK_TS) {
+    throw new TickRejectedError(
+      'TIMESTAMP_OUT_OF_RANGE',
+      `ts ${ts} is not an integer ms time in 1970-01-01..2100-01-01 UTC`,
+    );
+  }
+  const tagCount = Object.keys(tags).length;
+  if (tagCount > limits.maxTags) {
+    throw new TickRejectedError('TOO_MANY_TAGS', `${tagCount} tags, at most ${limits.maxTags}`);
+  }
+  const numeric = Object.entries(fields);
+  if (numeric.length === 0) throw new TickRejectedError('NO_FIELDS', 'no numeric field');
+  const fieldCount = numeric.length + Object.keys(strings).length;
+  if (fieldCount > limits.maxFields) {
+    throw new TickRejectedError(
+      'TOO_MANY_FIELDS',
+      `${fieldCount} fields, at most ${limits.maxFields}`,
+    );
+  }
+  for (const [name, value] of numeric) {
+    // NaN and ±Infinity poison sums, min and max for the whole bucket, at every level.
+    if (!Number.isFinite(value)) {
+      throw new TickRejectedError('INVALID_VALUE', `fields.${name} is ${value}`);
+    }
+  }
+  return { metric, tags, ts, fields, strings, source: source ?? null };
+}

@@ -1,0 +1,62 @@
+import {
+  durationMs,
+  logLevel,
+  parseEnv,
+  positiveInt,
+  stackShape,
+  type EnvSource,
+} from '@tickertape/config';
+import { LEVELS } from '@tickertape/buckets';
+import { z } from 'zod';
+
+/** The rollup worker's whole configuration, parsed once at start. */
+export const workerEnvSchema = z.object({
+  KAFKA_BROKERS: stackShape.KAFKA_BROKERS,
+  SCHEMA_REGISTRY_URL: stackShape.SCHEMA_REGISTRY_URL,
+  MONGODB_URI: stackShape.MONGODB_URI,
+  /** Database holding the rollup partitions. */
+  MONGODB_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,38}$/, 'letters, digits, _ or -, at most 38')
+    .default('tickertape'),
+  /** The level this process rolls up; run one process (or several replicas) per level. */
+  ROLLUP_LEVEL: z.enum(LEVELS),
+  /** Consumer group; defaults to tickertape-rollup-<level> so each level replays on its own. */
+  GROUP_ID: z.string().min(1).optional(),
+  TOPIC: z.string().min(1).default('raw-ticks'),
+  DLQ_TOPIC: z.string().min(1).default('raw-ticks-dlq'),
+  /**
+   * Every level sees every bad record; only the workers of this level dead-letter them, so each
+   * bad record lands in the DLQ once. The others count and skip.
+   */
+  DLQ_OWNER_LEVEL: z.enum(LEVELS).default('minute'),
+  /** Tick schema version this worker reads into (it decodes any registered version). */
+  TICK_SCHEMA_VERSION: z.coerce
+    .number()
+    .pipe(z.union([z.literal(1), z.literal(2)]))
+    .default(2),
+  /** Most ticks in one flush; a fetched batch larger than this is written in several flushes. */
+  FLUSH_MAX_TICKS: positiveInt().default(5000),
+  /** A fetch waits this long for FLUSH_MIN_BYTES before a flush of whatever arrived. */
+  FLUSH_MAX_WAIT_MS: durationMs().default(500),
+  FLUSH_MIN_BYTES: positiveInt().default(64 * 1024),
+  /** Ticks whose event time is older than this (wall clock) go to the DLQ as TOO_LATE. */
+  MAX_LATENESS_MS: durationMs().default(6 * 3_600_000),
+  /** Ticks from further in the future than this go to the DLQ as TIMESTAMP_OUT_OF_RANGE. */
+  MAX_FUTURE_MS: durationMs().default(5 * 60_000),
+  /** Port of /metrics and /health; 0 picks a free one. */
+  HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9400),
+  LOG_LEVEL: logLevel(),
+  STARTUP_TIMEOUT_MS: positiveInt().default(10_000),
+  /**
+   * Fault injection for crash tests: after this many flushes have been written, the process
+   * kills itself with SIGKILL before committing the offsets of the last one.
+   */
+  FAULT_CRASH_AFTER_WRITES: positiveInt().optional(),
+});
+
+export type WorkerEnv = z.output<typeof workerEnvSchema>;
+
+export function parseWorkerEnv(source: EnvSource): WorkerEnv {
+  return parseEnv(workerEnvSchema, source);
+}

@@ -1,0 +1,126 @@
+import {
+  createKafka,
+  createMongoClient,
+  createRegistry,
+  probeDependencies,
+} from '@tickertape/clients';
+import type { Logger } from '@tickertape/logger';
+import { RollupWriter } from '@tickertape/store';
+import { TickCodec, valueSubject } from '@tickertape/tick';
+import { Partitioners } from 'kafkajs';
+import type { WorkerEnv } from './env.js';
+import { startHttpServer } from './http-server.js';
+import { createWorkerMetrics } from './metrics.js';
+import { RollupConsumer } from './rollup-consumer.js';
+
+export interface WorkerHandle {
+  /** Port of /metrics and /health. */
+  port: number;
+  metrics: ReturnType<typeof createWorkerMetrics>;
+  /** Stops consuming (an unfinished flush is abandoned uncommitted) and closes every client. */
+  stop(): Promise<void>;
+}
+
+export interface WorkerHooks {
+  clock?: () => number;
+  /** What FAULT_CRASH_AFTER_WRITES does when it fires; main.ts passes a SIGKILL of itself. */
+  crash?: () => void;
+}
+
+export async function startWorker(
+  env: WorkerEnv,
+  logger: Logger,
+  hooks: WorkerHooks = {},
+): Promise<WorkerHandle> {
+  await probeDependencies(
+    {
+      KAFKA_BROKERS: env.KAFKA_BROKERS,
+      SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
+      MONGODB_URI: env.MONGODB_URI,
+    },
+    logger,
+    env.STARTUP_TIMEOUT_MS,
+  );
+  const level = env.ROLLUP_LEVEL;
+  const groupId = env.GROUP_ID ?? `tickertape-rollup-${level}`;
+  const kafka = createKafka({
+    brokers: env.KAFKA_BROKERS,
+    clientId: `tickertape-rollup-${level}`,
+    logger,
+  });
+  const registry = createRegistry({ url: env.SCHEMA_REGISTRY_URL });
+  const mongo = createMongoClient({
+    uri: env.MONGODB_URI,
+    appName: `tickertape-rollup-${level}`,
+    logger,
+  });
+  const consumer = kafka.consumer({
+    groupId,
+    minBytes: env.FLUSH_MIN_BYTES,
+    maxWaitTimeInMs: env.FLUSH_MAX_WAIT_MS,
+    maxBytesPerPartition: Math.max(env.FLUSH_MIN_BYTES * 16, 1024 * 1024),
+  });
+  const producer = kafka.producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+    allowAutoTopicCreation: false,
+  });
+  const metrics = createWorkerMetrics(level);
+
+  let joined = false;
+  consumer.on(consumer.events.GROUP_JOIN, (event) => {
+    joined = true;
+    logger.info({ groupId, assignment: event.payload.memberAssignment }, 'joined consumer group');
+  });
+  consumer.on(consumer.events.CRASH, (event) => {
+    joined = false;
+    logger.error({ err: event.payload.error, restart: event.payload.restart }, 'consumer crashed');
+  });
+
+  await Promise.all([mongo.connect(), consumer.connect(), producer.connect()]);
+  const codec = await TickCodec.register(registry, {
+    registry: { url: env.SCHEMA_REGISTRY_URL },
+    version: env.TICK_SCHEMA_VERSION,
+    subject: valueSubject(env.TOPIC),
+  });
+  const writer = new RollupWriter(mongo.db(env.MONGODB_DATABASE), level);
+  const crashAfter = env.FAULT_CRASH_AFTER_WRITES;
+  const rollups = new RollupConsumer(
+    { consumer, producer, codec, writer, metrics, logger, clock: hooks.clock ?? Date.now },
+    {
+      topic: env.TOPIC,
+      dlqTopic: env.DLQ_TOPIC,
+      ownsDeadLetters: env.DLQ_OWNER_LEVEL === level,
+      flushMaxTicks: env.FLUSH_MAX_TICKS,
+      maxLatenessMs: env.MAX_LATENESS_MS,
+      maxFutureMs: env.MAX_FUTURE_MS,
+      afterWrite:
+        crashAfter === undefined
+          ? undefined
+          : (written) => {
+              if (written < crashAfter) return;
+              logger.warn(
+                { written },
+                'fault injection: crashing after the write, before the commit',
+              );
+              (hooks.crash ?? (() => process.kill(process.pid, 'SIGKILL')))();
+            },
+    },
+  );
+  const http = await startHttpServer(env.HTTP_PORT, metrics.registry, () => joined);
+  await rollups.start();
+  logger.info({ level, groupId, topic: env.TOPIC, port: http.port }, 'rollup worker started');
+
+  return {
+    port: http.port,
+    metrics,
+    async stop() {
+      // kafkajs lets the running eachBatch finish; it sees isRunning() false and stops before
+      // committing anything it has not written.
+      await consumer.disconnect();
+      await producer.disconnect();
+      await mongo.close();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      logger.info('rollup worker stopped');
+    },
+  };
+}

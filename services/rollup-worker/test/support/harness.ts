@@ -1,0 +1,172 @@
+import { partitionOf, type Level } from '@tickertape/buckets';
+import { createLogger } from '@tickertape/logger';
+import type { TestStack} from '@tickertape/testing';
+import { waitFor } from '@tickertape/testing';
+import { TickCodec, valueSubject, type Tick } from '@tickertape/tick';
+import { Partitioners } from 'kafkajs';
+import { seriesKey } from '@tickertape/tick';
+import type { Db, Document } from 'mongodb';
+import { parseWorkerEnv, type WorkerEnv } from '../../src/env.js';
+import { startWorker, type WorkerHandle, type WorkerHooks } from '../../src/worker.js';
+import type { ExpectedBucket } from './ticks.js';
+
+/** One isolated pipeline on the real stack: its own topic, DLQ topic, subject and database. */
+export class Pipeline {
+  private readonly workers: WorkerHandle[] = [];
+
+  private constructor(
+    readonly stack: TestStack,
+    readonly topic: string,
+    readonly dlqTopic: string,
+    readonly db: Db,
+    readonly codec: TickCodec,
+  ) {}
+
+  static async create(stack: TestStack, partitions = 4): Promise<Pipeline> {
+    const topic = await stack.createTopic({ partitions });
+    const dlqTopic = await stack.createTopic();
+    const subject = stack.subject(valueSubject(topic));
+    const codec = await TickCodec.register(stack.registry, {
+      registry: { url: stack.env.SCHEMA_REGISTRY_URL },
+      version: 2,
+      subject,
+    });
+    return new Pipeline(stack, topic, dlqTopic, stack.database(), codec);
+  }
+
+  env(level: Level, overrides: Record<string, string> = {}): WorkerEnv {
+    return parseWorkerEnv(this.rawEnv(level, overrides));
+  }
+
+  /** The same configuration as environment strings, for a worker run as a process. */
+  rawEnv(level: Level, overrides: Record<string, string> = {}): Record<string, string> {
+    return {
+      KAFKA_BROKERS: this.stack.env.KAFKA_BROKERS.join(','),
+      SCHEMA_REGISTRY_URL: this.stack.env.SCHEMA_REGISTRY_URL,
+      MONGODB_URI: this.stack.env.MONGODB_URI,
+      MONGODB_DATABASE: this.db.databaseName,
+      ROLLUP_LEVEL: level,
+      TOPIC: this.topic,
+      DLQ_TOPIC: this.dlqTopic,
+      GROUP_ID: this.stack.name(`group-${level}`),
+      HTTP_PORT: '0',
+      FLUSH_MAX_WAIT_MS: '100',
+      FLUSH_MIN_BYTES: '1',
+      FLUSH_MAX_TICKS: '200',
+      LOG_LEVEL: 'warn',
+      ...overrides,
+    };
+  }
+
+  async startWorker(env: WorkerEnv, hooks: WorkerHooks = {}): Promise<WorkerHandle> {
+    const logger = createLogger({ name: `test-worker-${env.ROLLUP_LEVEL}`, level: env.LOG_LEVEL });
+    const worker = await startWorker(env, logger, hooks);
+    this.workers.push(worker);
+    return worker;
+  }
+
+  async stopWorkers(): Promise<void> {
+    await Promise.all(this.workers.splice(0).map((w) => w.stop()));
+  }
+
+  /** Publishes keyed by series key, as the producer SDK does. */
+  async publish(ticks: readonly Tick[]): Promise<void> {
+    const producer = this.stack.kafka.producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    await producer.connect();
+    try {
+      const messages = await Promise.all(
+        ticks.map(async (tick) => ({
+          key: seriesKey(tick.metric, tick.tags),
+          value: await this.codec.encode(tick),
+        })),
+      );
+      for (let i = 0; i < messages.length; i += 500)
+        await producer.send({ topic: this.topic, messages: messages.slice(i, i + 500) });
+    } finally {
+      await producer.disconnect();
+    }
+  }
+
+  /** Publishes raw bytes (bad input), keyed so they share partitions with good ticks. */
+  async publishRaw(messages: { key: string; value: Buffer | null }[]): Promise<void> {
+    const producer = this.stack.kafka.producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    await producer.connect();
+    try {
+      await producer.send({ topic: this.topic, messages });
+    } finally {
+      await producer.disconnect();
+    }
+  }
+
+  /** Waits until `groupId` has committed every partition up to its end: all records handled. */
+  async waitCaughtUp(groupId: string, timeoutMs = 60_000): Promise<void> {
+    const admin = await this.stack.admin();
+    await waitFor(
+      async () => {
+        const [ends, [committed]] = await Promise.all([
+          admin.fetchTopicOffsets(this.topic),
+          admin.fetchOffsets({ groupId, topics: [this.topic] }),
+        ]);
+        const done = new Map(committed?.partitions.map((p) => [p.partition, p.offset]) ?? []);
+        // An empty partition has nothing to commit.
+        return ends.every((end) => end.high === '0' || done.get(end.partition) === end.high);
+      },
+      {
+        description: `group ${groupId} to commit every partition of ${this.topic}`,
+        timeoutMs,
+        intervalMs: 200,
+      },
+    );
+  }
+
+  /** Every bucket of a level, by id, reduced to what the expectations cover. */
+  async buckets(level: Level, ticks: readonly Tick[]): Promise<Map<string, ExpectedBucket>> {
+    const names = new Set(ticks.map((t) => partitionOf(level, t.ts).name));
+    const out = new Map<string, ExpectedBucket>();
+    for (const name of names) {
+      for (const doc of await this.db
+        .collection<Document & { _id: string }>(name)
+        .find()
+        .toArray()) {
+        const speed = (doc.f as Document).speed as {
+          n: number;
+          sum: number;
+          min: number;
+          max: number;
+          first: { v: number };
+          last: { v: number };
+          v?: Record<string, { v: number }>;
+        };
+        out.set(doc._id, {
+          n: doc.n as number,
+          speed: {
+            n: speed.n,
+            sum: speed.sum,
+            min: speed.min,
+            max: speed.max,
+            first: speed.first.v,
+            last: speed.last.v,
+          },
+          seconds:
+            speed.v === undefined
+              ? undefined
+              : Object.fromEntries(Object.entries(speed.v).map(([k, m]) => [k, m.v])),
+        });
+      }
+    }
+    return out;
+  }
+}
+
+/** A counter's current value from a worker's own metrics registry. */
+export async function counter(worker: WorkerHandle, name: string): Promise<number> {
+  const metric = await worker.metrics.registry.getSingleMetricAsString(name);
+  return metric
+    .split('\n')
+    .filter((line) => line.startsWith(name))
+    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+}

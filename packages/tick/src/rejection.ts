@@ -16,6 +16,7 @@ export const TICK_REJECTION_REASONS = [
   'OVERSIZED',
   'TIMESTAMP_OUT_OF_RANGE',
   'NO_FIELDS',
+  'INVALID_NAME',
 ] as const;
 export type TickRejectionReason = (typeof TICK_REJECTION_REASONS)[number];
 

@@ -4,6 +4,13 @@ import type { Tick } from './tick.js';
 
 type Plain = Record<string, unknown>;
 
+/**
+ * Field, string-field and tag names become MongoDB paths (`f.<name>.sum`) and keys: a dot would
+ * nest, a leading `$` is an operator, and `__proto__` does not survive a plain object.
+ */
+const SAFE_NAME = /^(?!\$)(?!__proto__$)[^.]{1,64}$/;
+const NAME_RULE = 'must be 1-64 characters, without "." or a leading "$"';
+
 function isPlain(value: unknown): value is Plain {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -24,7 +31,7 @@ function mapOf<T>(value: unknown, kind: 'string' | 'number', name: string): Reco
  * `{}` and `source` to `null`. Pure: the size and wire-header checks happen before decoding
  * (`readFrameHeader`). The first failing check decides the reason, in this order: shape
  * (DECODE_ERROR), MISSING_METRIC, TIMESTAMP_OUT_OF_RANGE, TOO_MANY_TAGS, NO_FIELDS,
- * TOO_MANY_FIELDS, INVALID_VALUE.
+ * TOO_MANY_FIELDS, INVALID_NAME, INVALID_VALUE.
  */
 export function validateTick(raw: unknown, limits: TickLimits = DEFAULT_TICK_LIMITS): Tick {
   if (!isPlain(raw)) throw new TickRejectedError('DECODE_ERROR', 'not a record');
@@ -61,6 +68,20 @@ export function validateTick(raw: unknown, limits: TickLimits = DEFAULT_TICK_LIM
       'TOO_MANY_FIELDS',
       `${fieldCount} fields, at most ${limits.maxFields}`,
     );
+  }
+  for (const [where, names] of [
+    ['tags', Object.keys(tags)],
+    ['fields', numeric.map(([name]) => name)],
+    ['strings', Object.keys(strings)],
+  ] as const) {
+    for (const name of names) {
+      if (!SAFE_NAME.test(name) || name.includes('\u0000')) {
+        throw new TickRejectedError(
+          'INVALID_NAME',
+          `${where} name ${JSON.stringify(name)} ${NAME_RULE}`,
+        );
+      }
+    }
   }
   for (const [name, value] of numeric) {
     // NaN and ±Infinity poison sums, min and max for the whole bucket, at every level.

@@ -44,6 +44,11 @@ export const workerEnvSchema = z.object({
   MAX_LATENESS_MS: durationMs().default(6 * 3_600_000),
   /** Ticks from further in the future than this go to the DLQ as TIMESTAMP_OUT_OF_RANGE. */
   MAX_FUTURE_MS: durationMs().default(5 * 60_000),
+  /**
+   * How long the group waits for a silent member before giving its partitions to others: after
+   * a crash, its uncommitted work is redone this much later. The broker allows 6 s at least.
+   */
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).default(30_000),
   /** Port of /metrics and /health; 0 picks a free one. */
   HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9400),
   LOG_LEVEL: logLevel(),

@@ -56,6 +56,8 @@ export async function startWorker(
   });
   const consumer = kafka.consumer({
     groupId,
+    sessionTimeout: env.KAFKA_SESSION_TIMEOUT_MS,
+    heartbeatInterval: Math.min(3000, Math.floor(env.KAFKA_SESSION_TIMEOUT_MS / 3)),
     minBytes: env.FLUSH_MIN_BYTES,
     maxWaitTimeInMs: env.FLUSH_MAX_WAIT_MS,
     maxBytesPerPartition: Math.max(env.FLUSH_MIN_BYTES * 16, 1024 * 1024),

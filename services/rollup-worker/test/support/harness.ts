@@ -1,6 +1,6 @@
 import { partitionOf, type Level } from '@tickertape/buckets';
 import { createLogger } from '@tickertape/logger';
-import type { TestStack} from '@tickertape/testing';
+import type { TestStack } from '@tickertape/testing';
 import { waitFor } from '@tickertape/testing';
 import { TickCodec, valueSubject, type Tick } from '@tickertape/tick';
 import { Partitioners } from 'kafkajs';
@@ -54,6 +54,7 @@ export class Pipeline {
       FLUSH_MIN_BYTES: '1',
       FLUSH_MAX_TICKS: '200',
       LOG_LEVEL: 'warn',
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
       ...overrides,
     };
   }

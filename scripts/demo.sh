@@ -1,9 +1,50 @@
 #!/usr/bin/env bash
 # README's first command: on a fresh machine, install what is missing, start the local stack,
-# build, and run the demo against it. Safe to run again.
+# build, start one rollup worker per level, run the two load profiles for a while, and print
+# what happened. Safe to run again (topics and consumer groups are reused; workers resume).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/bootstrap.sh
+
+DURATION=${DEMO_DURATION:-20s}
+LEVELS=(minute hour day)
+PORTS=(9401 9402 9403)
+LOGS=.stack/logs
+
 bash infra/local/stack.sh up
 pnpm exec turbo run build --output-logs=errors-only
-bash infra/local/stack.sh exec -- node services/cli/dist/main.js roundtrip
+tickertape() { bash infra/local/stack.sh exec -- node services/cli/dist/main.js "$@"; }
+
+tickertape topics create --partitions 4
+
+pids=()
+stop_workers() {
+  ((${#pids[@]})) || return 0
+  kill -TERM "${pids[@]}" 2>/dev/null || true
+  wait "${pids[@]}" 2>/dev/null || true
+}
+trap stop_workers EXIT
+for i in "${!LEVELS[@]}"; do
+  ROLLUP_LEVEL=${LEVELS[$i]} HTTP_PORT=${PORTS[$i]} \
+    bash infra/local/stack.sh exec -- node services/rollup-worker/dist/main.js \
+    >"$LOGS/rollup-${LEVELS[$i]}.log" 2>&1 &
+  pids+=($!)
+done
+for i in "${!LEVELS[@]}"; do
+  for _ in $(seq 1 120); do
+    curl -sf -o /dev/null "http://127.0.0.1:${PORTS[$i]}/health" && break
+    kill -0 "${pids[$i]}" 2>/dev/null || { tail -n 20 "$LOGS/rollup-${LEVELS[$i]}.log"; exit 1; }
+    sleep 0.5
+  done
+  echo "rollup worker ${LEVELS[$i]}: up, metrics on http://127.0.0.1:${PORTS[$i]}/metrics (log: $LOGS/rollup-${LEVELS[$i]}.log)"
+done
+
+echo "publishing for $DURATION: 50 traffic sensors and 10 stock symbols"
+tickertape loadgen --profile stocks --series 10 --rate 300 --duration "$DURATION" --no-progress >"$LOGS/loadgen-stocks.log" &
+stocks=$!
+tickertape loadgen --profile traffic --series 50 --rate 700 --duration "$DURATION" >"$LOGS/loadgen-traffic.log"
+wait "$stocks"
+grep -h -m1 'ticks sent' "$LOGS/loadgen-traffic.log" "$LOGS/loadgen-stocks.log" || true
+
+echo
+tickertape summary --wait-for-groups tickertape-rollup-minute,tickertape-rollup-hour,tickertape-rollup-day

@@ -1,4 +1,4 @@
-import { logLevel, parseEnv, stackShape, type EnvSource } from '@tickertape/config';
+import { loadEnv, logLevel, parseEnv, stackShape, type EnvSource } from '@tickertape/config';
 import { z } from 'zod';
 
 /** Everything the `tickertape` command reads from the environment, checked once at start. */
@@ -14,4 +14,9 @@ export type CliEnv = z.output<typeof cliEnvSchema>;
 
 export function parseCliEnv(source: EnvSource): CliEnv {
   return parseEnv(cliEnvSchema, source);
+}
+
+/** The process environment, checked: the one place the CLI reads `process.env`. */
+export function loadCliEnv(): CliEnv {
+  return loadEnv(cliEnvSchema);
 }

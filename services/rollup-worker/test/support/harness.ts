@@ -1,4 +1,5 @@
 import { partitionOf, type Level } from '@tickertape/buckets';
+import { consumerLag } from '@tickertape/clients';
 import { createLogger } from '@tickertape/logger';
 import type { TestStack } from '@tickertape/testing';
 import { waitFor } from '@tickertape/testing';
@@ -103,25 +104,14 @@ export class Pipeline {
     }
   }
 
-  /** Waits until `groupId` has committed every partition up to its end: all records handled. */
+  /** Waits until `groupId` has committed every record of the topic: all handled. */
   async waitCaughtUp(groupId: string, timeoutMs = 60_000): Promise<void> {
     const admin = await this.stack.admin();
-    await waitFor(
-      async () => {
-        const [ends, [committed]] = await Promise.all([
-          admin.fetchTopicOffsets(this.topic),
-          admin.fetchOffsets({ groupId, topics: [this.topic] }),
-        ]);
-        const done = new Map(committed?.partitions.map((p) => [p.partition, p.offset]) ?? []);
-        // An empty partition has nothing to commit.
-        return ends.every((end) => end.high === '0' || done.get(end.partition) === end.high);
-      },
-      {
-        description: `group ${groupId} to commit every partition of ${this.topic}`,
-        timeoutMs,
-        intervalMs: 200,
-      },
-    );
+    await waitFor(async () => (await consumerLag(admin, groupId, this.topic)).total === 0, {
+      description: `group ${groupId} to commit every partition of ${this.topic}`,
+      timeoutMs,
+      intervalMs: 200,
+    });
   }
 
   /** Every bucket of a level, by id, reduced to what the expectations cover. */

@@ -1,0 +1,8 @@
+export const ProducerErrorCode = {
+  Closed: 'PRODUCER_CLOSED',
+  ProduceFailed: 'PRODUCE_FAILED',
+  TopicMissing: 'TOPIC_MISSING',
+  InvalidTopicLayout: 'INVALID_TOPIC_LAYOUT',
+  RedriveFailed: 'REDRIVE_FAILED',
+} as const;
+export type ProducerErrorCode = (typeof ProducerErrorCode)[keyof typeof ProducerErrorCode];

@@ -1,0 +1,48 @@
+import { TICK_REJECTION_REASONS } from '@tickertape/tick';
+import type { IHeaders } from 'kafkajs';
+
+/**
+ * The headers the rollup worker puts on every dead letter. A copy, not an import: the producer
+ * SDK must not depend on a service. They MUST match DLQ_HEADERS in
+ * services/rollup-worker/src/dead-letter.ts — the redrive integration test writes records with
+ * these names the way the worker does, so a rename on one side only shows up there.
+ */
+export const DLQ_HEADERS = {
+  reason: 'tickertape-dlq-reason',
+  detail: 'tickertape-dlq-detail',
+  topic: 'tickertape-source-topic',
+  partition: 'tickertape-source-partition',
+  offset: 'tickertape-source-offset',
+  at: 'tickertape-dlq-at',
+} as const;
+
+/** Added to a redriven record: where in the DLQ it came from, for tracing a second failure. */
+export const REDRIVEN_FROM_HEADER = 'tickertape-redriven-from';
+
+/** Reasons the worker writes today: the tick's rejection reasons plus its own lateness check. */
+export const KNOWN_DLQ_REASONS: readonly string[] = Object.freeze([
+  ...TICK_REJECTION_REASONS,
+  'TOO_LATE',
+]);
+
+const DLQ_HEADER_NAMES = new Set<string>([...Object.values(DLQ_HEADERS), REDRIVEN_FROM_HEADER]);
+
+/** A header as text: kafkajs hands them over as Buffers (or arrays when repeated; last wins). */
+export function headerText(headers: IHeaders | undefined, name: string): string | undefined {
+  const raw = headers?.[name];
+  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : value.toString('utf8');
+}
+
+/**
+ * The headers the record had before it was dead-lettered: the worker copies the original ones
+ * and adds its own, so dropping ours gives back the original set.
+ */
+export function originalHeaders(headers: IHeaders | undefined): IHeaders {
+  const kept: IHeaders = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (!DLQ_HEADER_NAMES.has(name) && value !== undefined) kept[name] = value;
+  }
+  return kept;
+}

@@ -1,0 +1,113 @@
+import type { Admin, ITopicConfig } from 'kafkajs';
+import { TopicLayoutError, TopicMissingError } from './errors.js';
+
+/** The worker's default DLQ topic (DLQ_TOPIC), next to `raw-ticks`. */
+export const DEFAULT_DLQ_TOPIC = 'raw-ticks-dlq';
+
+export interface TopicLayout {
+  /** The raw tick topic, e.g. `raw-ticks`. */
+  topic: string;
+  partitions: number;
+  /** Its dead-letter topic, e.g. `raw-ticks-dlq`. */
+  dlqTopic: string;
+  /** Default 1: dead letters are few, and redrive reads every partition anyway. */
+  dlqPartitions?: number;
+  /** Default: the broker's `default.replication.factor`. */
+  replicationFactor?: number;
+}
+
+export interface TopicState {
+  topic: string;
+  /** What the topic has now. */
+  partitions: number;
+  /** What the layout asked for. */
+  wanted: number;
+  created: boolean;
+}
+
+export interface EnsureTopicsResult {
+  /** The raw topic, then the DLQ topic. */
+  topics: TopicState[];
+  created: string[];
+  /** Existing topics whose partition count differs from the layout; left as they are. */
+  mismatched: TopicState[];
+}
+
+function checkLayout(layout: TopicLayout): Required<Omit<TopicLayout, 'replicationFactor'>> {
+  const dlqPartitions = layout.dlqPartitions ?? 1;
+  for (const [name, count] of [
+    ['partitions', layout.partitions],
+    ['dlqPartitions', dlqPartitions],
+  ] as const) {
+    if (!Number.isInteger(count) || count < 1) {
+      throw new TopicLayoutError(`${name} must be a positive integer, not ${count}`);
+    }
+  }
+  if (layout.topic === '' || layout.dlqTopic === '') {
+    throw new TopicLayoutError('topic names must not be empty');
+  }
+  if (layout.topic === layout.dlqTopic) {
+    throw new TopicLayoutError(`the DLQ topic must differ from the topic (${layout.topic})`);
+  }
+  return {
+    topic: layout.topic,
+    partitions: layout.partitions,
+    dlqTopic: layout.dlqTopic,
+    dlqPartitions,
+  };
+}
+
+async function partitionCounts(admin: Admin, topics: string[]): Promise<Map<string, number>> {
+  if (topics.length === 0) return new Map();
+  const { topics: described } = await admin.fetchTopicMetadata({ topics });
+  return new Map(described.map((topic) => [topic.name, topic.partitions.length]));
+}
+
+/**
+ * Creates the raw and DLQ topics when missing and reports what exists. An existing topic's
+ * partition count is never changed, only reported when it differs: adding partitions moves
+ * series to other partitions, which the exactly-once protocol does not cover
+ * (docs/exactly-once.md, "Repartitioning the topic"). Safe to run again and from several
+ * places at once.
+ */
+export async function ensureTopics(admin: Admin, layout: TopicLayout): Promise<EnsureTopicsResult> {
+  const { topic, partitions, dlqTopic, dlqPartitions } = checkLayout(layout);
+  const wanted = new Map([
+    [topic, partitions],
+    [dlqTopic, dlqPartitions],
+  ]);
+  // Listing first keeps kafkajs from logging TOPIC_ALREADY_EXISTS for every rerun.
+  const existing = new Set(await admin.listTopics());
+  const missing = [...wanted.keys()].filter((name) => !existing.has(name));
+  const created: string[] = [];
+  if (missing.length > 0) {
+    const specs: ITopicConfig[] = missing.map((name) => ({
+      topic: name,
+      numPartitions: wanted.get(name)!,
+      replicationFactor: layout.replicationFactor ?? -1,
+    }));
+    // false when another process created them between our list and our create: fine, they
+    // are then described below like any existing topic.
+    const createdAll = await admin.createTopics({ topics: specs, waitForLeaders: true });
+    if (createdAll) created.push(...missing);
+  }
+  const counts = await partitionCounts(admin, [...wanted.keys()]);
+  const topics = [...wanted].map(([name, want]) => ({
+    topic: name,
+    partitions: counts.get(name) ?? want,
+    wanted: want,
+    created: created.includes(name),
+  }));
+  return {
+    topics,
+    created,
+    mismatched: topics.filter((state) => state.partitions !== state.wanted),
+  };
+}
+
+/** The topic's partition count; a TopicMissingError when it does not exist. */
+export async function topicPartitions(admin: Admin, topic: string): Promise<number> {
+  if (!(await admin.listTopics()).includes(topic)) throw new TopicMissingError(topic);
+  const counts = await partitionCounts(admin, [topic]);
+  return counts.get(topic) ?? 0;
+}

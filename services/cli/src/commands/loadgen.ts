@@ -1,0 +1,125 @@
+import type { Logger } from '@tickertape/logger';
+import {
+  createProfile,
+  DEFAULT_SERIES,
+  runLoad,
+  TickProducer,
+  topicPartitions,
+  type LoadSummary,
+  type ProfileName,
+} from '@tickertape/producer';
+import cliProgress from 'cli-progress';
+import { openKafka, tickCodecFor } from '../connect.js';
+import { formatDuration } from '../duration.js';
+import type { CliEnv } from '../env.js';
+import { plural } from '../plural.js';
+import { formatTable } from '../table.js';
+
+export interface LoadgenOptions {
+  profile: ProfileName;
+  rate: number;
+  durationMs: number;
+  /** Default per profile (DEFAULT_SERIES). */
+  series?: number;
+  topic: string;
+  seed: number;
+}
+
+export interface LoadgenIo {
+  /** Where the progress bar is drawn (cli-progress draws only on a terminal); none if absent. */
+  progress?: NodeJS.WritableStream;
+  /** Stops the run early; what was sent is still flushed and summarised. */
+  signal?: AbortSignal;
+}
+
+export interface LoadgenResult extends LoadSummary {
+  topic: string;
+  rate: number;
+  seed: number;
+}
+
+export const LOADGEN_HELP = `
+Profiles (both seeded: the same --seed gives the same series and values):
+  stocks   metric stock.tick, tags symbol (ACME, GLBX, ...) and exchange, fields price (a random
+           walk, in cents) and volume; 50 symbols by default, so 40 ticks a second each at 2000/s.
+  traffic  metric traffic, tags sensor (900000, ...) and segment (I80_mile34, ...), fields speed
+           (mph) and travel_time (s), string field conditions (clear, rain, fog, snow).
+The series are visited round robin, so each gets one reading every series/rate seconds. Event
+time is the wall clock when a tick is generated. Exactly rate x duration ticks are sent; if the
+broker cannot keep up the run takes longer, and the summary's achieved rate says so.
+`;
+
+/**
+ * Generates a profile's ticks at a target rate and publishes them, drawing a progress bar on
+ * stderr, and returns the run's summary.
+ */
+export async function loadgen(
+  env: CliEnv,
+  options: LoadgenOptions,
+  logger: Logger,
+  io: LoadgenIo = {},
+): Promise<LoadgenResult> {
+  const kafka = await openKafka(env, logger, 'tickertape-loadgen', { registry: true });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await topicPartitions(admin, options.topic);
+  } finally {
+    await admin.disconnect();
+  }
+  const codec = await tickCodecFor(env, options.topic);
+  const profile = createProfile(options.profile, {
+    series: options.series ?? DEFAULT_SERIES[options.profile],
+    seed: options.seed,
+  });
+  const producer = await TickProducer.connect(kafka, codec, {
+    topic: options.topic,
+    source: `tickertape-loadgen/${options.profile}`,
+  });
+  const bar =
+    io.progress === undefined
+      ? undefined
+      : new cliProgress.SingleBar(
+          {
+            stream: io.progress,
+            format: `${options.profile} {bar} {percentage}% | {value}/{total} ticks | {duration_formatted} | ETA {eta_formatted}`,
+            hideCursor: true,
+            etaBuffer: 50,
+          },
+          cliProgress.Presets.shades_classic,
+        );
+  let summary: LoadSummary;
+  try {
+    bar?.start(0, 0);
+    summary = await runLoad(producer, profile, {
+      ratePerSec: options.rate,
+      durationMs: options.durationMs,
+      signal: io.signal,
+      onProgress: ({ generated, total }) => {
+        bar?.setTotal(total);
+        bar?.update(generated);
+      },
+    });
+  } finally {
+    bar?.stop();
+    await producer.close();
+  }
+  return { ...summary, topic: options.topic, rate: options.rate, seed: options.seed };
+}
+
+export function formatLoadgen(result: LoadgenResult): string {
+  const achieved = Math.round(result.achievedRate);
+  const lines = [
+    `loadgen ${result.profile}: ${plural(result.acknowledged, 'tick')} sent to ${result.topic} in ` +
+      `${formatDuration(result.elapsedMs)} (${achieved}/s achieved, ${result.rate}/s target), ` +
+      `${result.perSeries.size} series, seed ${result.seed}`,
+  ];
+  if (result.aborted) lines.push(`stopped early: ${result.generated} of ${result.total} generated`);
+  if (result.failed > 0) {
+    lines.push(`${plural(result.failed, 'tick')} not acknowledged by the broker`);
+  }
+  return `${lines.join('\n')}\n${formatTable(
+    ['series', 'ticks'],
+    [...result.perSeries].map(([key, count]) => [key, count]),
+  )}`;
+}

@@ -1,0 +1,164 @@
+import type { Logger } from '@tickertape/logger';
+import { InFlight, TickProducer, topicPartitions } from '@tickertape/producer';
+import { isTickRejected, seriesKey, type Tick } from '@tickertape/tick';
+import type { Readable } from 'node:stream';
+import { openKafka, tickCodecFor } from '../connect.js';
+import { formatDuration } from '../duration.js';
+import type { CliEnv } from '../env.js';
+import { parseCsvHeader, parseCsvTick, type CsvLayout } from '../input/csv.js';
+import { BadLineError } from '../input/input-error.js';
+import { parseJsonTick } from '../input/jsonl.js';
+import { readLines } from '../input/lines.js';
+import { plural } from '../plural.js';
+
+export const INPUT_FORMATS = ['jsonl', 'csv'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+
+export interface PublishOptions {
+  format: InputFormat;
+  topic: string;
+  input: Readable;
+}
+
+export interface PublishResult {
+  topic: string;
+  /** Ticks the broker acknowledged. */
+  published: number;
+  /** Lines skipped: not a tick, or a tick a worker would dead-letter. */
+  bad: number;
+  /** Ticks taken but not acknowledged. */
+  failed: number;
+  firstFailure?: string;
+  series: number;
+  batches: number;
+  bytes: number;
+  elapsedMs: number;
+}
+
+/** Ticks buffered or in flight before the reader waits for acknowledgements. */
+const MAX_PENDING = 10_000;
+const SOURCE = 'tickertape-publish';
+
+export const PUBLISH_HELP = `
+Input, one tick a line (blank lines are skipped):
+  jsonl  a JSON object a line; tags, strings and source may be left out:
+           {"metric":"traffic","tags":{"sensor":"900006","segment":"I80_mile34"},
+            "ts":"2026-11-21T08:00:00Z","fields":{"speed":63,"travel_time":57},
+            "strings":{"conditions":"rain"}}
+  csv    a header line, then one tick a line:
+           metric,ts,tag:<key>...,field:<key>...,string:<key>...
+         metric and ts once each, any number of tag:, field: and string: columns, in any order;
+         e.g.
+           metric,ts,tag:sensor,tag:segment,field:speed,field:travel_time,string:conditions
+           traffic,2026-11-21T08:00:00Z,900006,I80_mile34,63,57,rain
+         An empty cell leaves that tag, field or string out. Quote a cell holding a comma
+         ("a,b"); a quoted cell cannot span lines.
+  ts is milliseconds since the epoch or an ISO-8601 time with a zone (Z or +01:00).
+  The format defaults to csv for a FILE ending in .csv, jsonl otherwise.
+
+Ticks are keyed by series key, so a series always lands in one partition. A bad line (not a
+tick, or one a worker would dead-letter) is reported on stderr with its line number and reason
+and skipped; the command exits 1 at the end if there was any.
+`;
+
+/** The format named, or the one the file's extension suggests. */
+export function inputFormat(explicit: InputFormat | undefined, file: string): InputFormat {
+  if (explicit !== undefined) return explicit;
+  return file.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl';
+}
+
+/**
+ * Publishes ticks from JSON or CSV lines. Each line's problems are reported through `onBadLine`
+ * as soon as they are found; nothing stops the run but an unusable input (a bad CSV header, an
+ * unreadable file) or the broker.
+ */
+export async function publish(
+  env: CliEnv,
+  options: PublishOptions,
+  logger: Logger,
+  onBadLine: (line: number, reason: string) => void,
+): Promise<PublishResult> {
+  const started = Date.now();
+  const kafka = await openKafka(env, logger, 'tickertape-publish', { registry: true });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await topicPartitions(admin, options.topic);
+  } finally {
+    await admin.disconnect();
+  }
+  const codec = await tickCodecFor(env, options.topic);
+  const producer = await TickProducer.connect(kafka, codec, {
+    topic: options.topic,
+    source: SOURCE,
+  });
+  const inFlight = new InFlight();
+  const series = new Set<string>();
+  let bad = 0;
+  let firstFailure: string | undefined;
+  const reportBad = (line: number, reason: string) => {
+    bad += 1;
+    onBadLine(line, reason);
+  };
+
+  try {
+    let layout: CsvLayout | undefined;
+    for await (const { number, text } of readLines(options.input)) {
+      if (text.trim() === '') continue;
+      if (options.format === 'csv' && layout === undefined) {
+        layout = parseCsvHeader(text);
+        continue;
+      }
+      let tick: Tick;
+      try {
+        tick = layout === undefined ? parseJsonTick(text) : parseCsvTick(layout, text);
+      } catch (err) {
+        if (!(err instanceof BadLineError)) throw err;
+        reportBad(number, err.message);
+        continue;
+      }
+      const sent = producer.send(tick).then(
+        () => {
+          series.add(seriesKey(tick.metric, tick.tags));
+        },
+        (err: unknown) => {
+          if (isTickRejected(err)) {
+            reportBad(number, err.message);
+          } else {
+            firstFailure ??= `line ${number}: ${err instanceof Error ? err.message : String(err)}`;
+          }
+        },
+      );
+      inFlight.track(sent);
+      if (inFlight.size >= MAX_PENDING) await inFlight.atMost(MAX_PENDING / 2);
+    }
+  } finally {
+    await producer.close();
+    await inFlight.atMost(0);
+  }
+  const stats = producer.stats;
+  return {
+    topic: options.topic,
+    published: stats.sent,
+    bad,
+    failed: stats.failed,
+    ...(firstFailure === undefined ? {} : { firstFailure }),
+    series: series.size,
+    batches: stats.batches,
+    bytes: stats.bytes,
+    elapsedMs: Date.now() - started,
+  };
+}
+
+export function formatPublish(result: PublishResult): string {
+  const kb = (result.bytes / 1024).toFixed(1);
+  const lines = [
+    `published ${plural(result.published, 'tick')} to ${result.topic} (${result.series} series, ` +
+      `${plural(result.batches, 'batch', 'batches')}, ${kb} KiB) in ${formatDuration(result.elapsedMs)}`,
+  ];
+  if (result.bad > 0) lines.push(`${plural(result.bad, 'bad line')} skipped`);
+  if (result.failed > 0) {
+    lines.push(`${plural(result.failed, 'tick')} not acknowledged by the broker`);
+  }
+  return `${lines.join('\n')}\n`;
+}

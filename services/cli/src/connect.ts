@@ -1,0 +1,35 @@
+import { createKafka, createRegistry, probeDependencies } from '@tickertape/clients';
+import type { Logger } from '@tickertape/logger';
+import { TickCodec, valueSubject } from '@tickertape/tick';
+import type { Kafka } from 'kafkajs';
+import type { CliEnv } from './env.js';
+
+/**
+ * Checks the dependencies a command needs (so a wrong address stops it at once, naming the
+ * variable) and returns a Kafka client.
+ */
+export async function openKafka(
+  env: CliEnv,
+  logger: Logger,
+  clientId: string,
+  needs: { registry: boolean },
+): Promise<Kafka> {
+  await probeDependencies(
+    {
+      KAFKA_BROKERS: env.KAFKA_BROKERS,
+      ...(needs.registry ? { SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL } : {}),
+    },
+    logger,
+    env.STARTUP_TIMEOUT_MS,
+  );
+  return createKafka({ brokers: env.KAFKA_BROKERS, clientId, logger });
+}
+
+/** The tick codec for `topic`: schema v2 under `<topic>-value`, registered if it is not yet. */
+export function tickCodecFor(env: CliEnv, topic: string): Promise<TickCodec> {
+  return TickCodec.register(createRegistry({ url: env.SCHEMA_REGISTRY_URL }), {
+    registry: { url: env.SCHEMA_REGISTRY_URL },
+    version: 2,
+    subject: valueSubject(topic),
+  });
+}

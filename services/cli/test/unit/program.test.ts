@@ -1,0 +1,113 @@
+import { describe, expect, it } from '@jest/globals';
+import { createLogger } from '@tickertape/logger';
+import type { RedriveReport } from '@tickertape/producer';
+import { Readable } from 'node:stream';
+import { formatRedrive, unknownReasons } from '../../src/commands/redrive.js';
+import { formatTopics } from '../../src/commands/topics-create.js';
+import { inputFormat } from '../../src/commands/publish.js';
+import { buildProgram } from '../../src/program.js';
+import { formatTable } from '../../src/table.js';
+
+/** Runs the program in-process on arguments that fail before any environment is read. */
+async function usage(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  let envRead = false;
+  const program = buildProgram(
+    {
+      loadEnv: () => {
+        envRead = true;
+        throw new Error('no environment in unit tests');
+      },
+      makeLogger: () => createLogger({ name: 'test', level: 'silent' }),
+      stdin: Readable.from([]),
+      stdout: (text) => (stdout += text),
+      stderr: (text) => (stderr += text),
+      setExitCode: () => undefined,
+    },
+    { exitOverride: true },
+  );
+  const error: unknown = await program.parseAsync(['node', 'tickertape', ...args]).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  return { stdout, stderr, error, envRead };
+}
+
+describe('the tickertape program', () => {
+  it('shows help without reading the environment', async () => {
+    const { stdout, envRead } = await usage(['publish', '--help']);
+    expect(stdout).toContain('metric,ts,tag:<key>...,field:<key>...,string:<key>...');
+    expect(envRead).toBe(false);
+  });
+
+  it.each([
+    [['loadgen'], /required option '--profile <name>' not specified/],
+    [['loadgen', '--profile', 'crypto'], /Allowed choices are stocks, traffic/],
+    [['loadgen', '--profile', 'stocks', '--rate', '0'], /must be above 0/],
+    [['loadgen', '--profile', 'stocks', '--duration', 'soon'], /must be a duration/],
+    [['publish', '--format', 'xml'], /Allowed choices are jsonl, csv/],
+    [['topics', 'create', '--partitions', '0'], /must be a positive integer/],
+    [['redrive', '--from-offset', '-1'], /must be an offset/],
+    [['redrive', '--max', '1.5'], /must be zero or a positive integer/],
+  ])('refuses %j before touching anything', async (args, message) => {
+    const { stderr, error, envRead } = await usage(args);
+    expect(error).toBeDefined();
+    expect(stderr).toMatch(message);
+    expect(envRead).toBe(false);
+  });
+});
+
+describe('formats', () => {
+  it('aligns tables: text left, numbers right', () => {
+    expect(
+      formatTable(
+        ['reason', 'seen'],
+        [
+          ['TOO_LATE', 12],
+          ['total', 3],
+        ],
+      ),
+    ).toBe('reason    seen\nTOO_LATE    12\ntotal        3\n');
+  });
+
+  it('picks the input format from the flag, else the file name', () => {
+    expect(inputFormat(undefined, 'ticks.CSV')).toBe('csv');
+    expect(inputFormat(undefined, 'ticks.jsonl')).toBe('jsonl');
+    expect(inputFormat(undefined, '-')).toBe('jsonl');
+    expect(inputFormat('jsonl', 'ticks.csv')).toBe('jsonl');
+  });
+
+  it('lists topics with what was done to each', () => {
+    const text = formatTopics({
+      topics: [
+        { topic: 'raw-ticks', partitions: 3, wanted: 6, created: false },
+        { topic: 'raw-ticks-dlq', partitions: 1, wanted: 1, created: true },
+      ],
+      created: ['raw-ticks-dlq'],
+      mismatched: [{ topic: 'raw-ticks', partitions: 3, wanted: 6, created: false }],
+    });
+    expect(text).toMatch(/^raw-ticks\s+3\s+exists, 6 asked: left as is$/m);
+    expect(text).toMatch(/^raw-ticks-dlq\s+1\s+created$/m);
+  });
+
+  it('tallies a redrive by reason', () => {
+    const report: RedriveReport = {
+      dlqTopic: 'raw-ticks-dlq',
+      dryRun: true,
+      partitions: [{ partition: 0, start: '0', end: '5' }],
+      byReason: [{ reason: 'TOO_LATE', seen: 5, redriven: 3, skipped: 2 }],
+      total: { reason: 'total', seen: 5, redriven: 3, skipped: 2 },
+      skipped: { duplicate: 1, filtered: 0, overMax: 1, noSourceTopic: 0 },
+    };
+    const text = formatRedrive(report);
+    expect(text).toContain('dry run: redrive from raw-ticks-dlq (partition 0 offsets 0..5)');
+    expect(text).toMatch(/^reason\s+seen\s+would redrive\s+skipped$/m);
+    expect(text).toMatch(/^TOO_LATE\s+5\s+3\s+2$/m);
+    expect(text).toContain('skipped: 1 duplicate, 0 not matching --reason, 1 over --max');
+  });
+
+  it('flags reasons no worker writes', () => {
+    expect(unknownReasons(['TOO_LATE', 'TOO_LAET', 'INVALID_VALUE'])).toEqual(['TOO_LAET']);
+  });
+});

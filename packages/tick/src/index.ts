@@ -34,3 +34,4 @@ export {
   type RegistryEndpoint,
 } from './subject-config.js';
 export { TickCodec, type RegisterTickSchemaOptions, type TickCodecOptions } from './codec.js';
+export { DEAD_LETTER_REASONS, DLQ_HEADERS, type DeadLetterReason } from './dead-letter.js';

@@ -1,7 +1,5 @@
-import type { TickRejectionReason } from '@tickertape/tick';
+import { DLQ_HEADERS, type DeadLetterReason } from '@tickertape/tick';
 import type { IHeaders, KafkaMessage, Producer } from 'kafkajs';
-
-export type DeadLetterReason = TickRejectionReason | 'TOO_LATE';
 
 /** One record for `raw-ticks-dlq`: the original bytes, untouched, with why and where from. */
 export interface DeadLetter {
@@ -10,15 +8,6 @@ export interface DeadLetter {
   partition: number;
   message: KafkaMessage;
 }
-
-export const DLQ_HEADERS = {
-  reason: 'tickertape-dlq-reason',
-  detail: 'tickertape-dlq-detail',
-  topic: 'tickertape-source-topic',
-  partition: 'tickertape-source-partition',
-  offset: 'tickertape-source-offset',
-  at: 'tickertape-dlq-at',
-} as const;
 
 export function deadLetterHeaders(
   sourceTopic: string,

@@ -1,29 +1,13 @@
-import { TICK_REJECTION_REASONS } from '@tickertape/tick';
+import { DEAD_LETTER_REASONS, DLQ_HEADERS } from '@tickertape/tick';
 import type { IHeaders } from 'kafkajs';
 
-/**
- * The headers the rollup worker puts on every dead letter. A copy, not an import: the producer
- * SDK must not depend on a service. They MUST match DLQ_HEADERS in
- * services/rollup-worker/src/dead-letter.ts — the redrive integration test writes records with
- * these names the way the worker does, so a rename on one side only shows up there.
- */
-export const DLQ_HEADERS = {
-  reason: 'tickertape-dlq-reason',
-  detail: 'tickertape-dlq-detail',
-  topic: 'tickertape-source-topic',
-  partition: 'tickertape-source-partition',
-  offset: 'tickertape-source-offset',
-  at: 'tickertape-dlq-at',
-} as const;
+export { DLQ_HEADERS };
 
 /** Added to a redriven record: where in the DLQ it came from, for tracing a second failure. */
 export const REDRIVEN_FROM_HEADER = 'tickertape-redriven-from';
 
-/** Reasons the worker writes today: the tick's rejection reasons plus its own lateness check. */
-export const KNOWN_DLQ_REASONS: readonly string[] = Object.freeze([
-  ...TICK_REJECTION_REASONS,
-  'TOO_LATE',
-]);
+/** Reasons the workers write: the tick's rejection reasons plus their lateness check. */
+export const KNOWN_DLQ_REASONS: readonly string[] = DEAD_LETTER_REASONS;
 
 const DLQ_HEADER_NAMES = new Set<string>([...Object.values(DLQ_HEADERS), REDRIVEN_FROM_HEADER]);
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestStack, waitFor } from '@tickertape/testing';
-import { TICK_SCHEMA_V2, seriesKey, type Tick } from '@tickertape/tick';
+import { DLQ_HEADERS, TICK_SCHEMA_V2, seriesKey, type Tick } from '@tickertape/tick';
 import avsc from 'avsc';
 import type { KafkaMessage } from 'kafkajs';
-import { DLQ_HEADERS } from '../../src/dead-letter.js';
 import { counter, Pipeline } from '../support/harness.js';
 import { expectedBuckets, trafficTicks } from '../support/ticks.js';
 

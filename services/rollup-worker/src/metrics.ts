@@ -77,7 +77,7 @@ export function createWorkerMetrics(level: string) {
       (registers) =>
         new Histogram({
           name: 'tickertape_flush_duration_seconds',
-          help: 'Decode + write + commit of one flush',
+          help: 'Decode, dead-letter and write of one flush (the commit follows)',
           buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
           registers,
         }),

@@ -40,6 +40,7 @@ function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
  */
 export class RollupConsumer {
   private flushesWritten = 0;
+  private newestEventTs = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly deps: RollupConsumerDeps,
@@ -105,7 +106,9 @@ export class RollupConsumer {
       metrics.operations.inc(stats.operations);
       metrics.bulkWrites.inc(stats.bulkWrites);
       metrics.conflicts.inc(stats.conflicts);
-      metrics.newestEventTime.set(Math.max(...inputs.map((i) => i.ts)) / 1000);
+      // Late ticks must not move "freshness" backwards.
+      for (const input of inputs) if (input.ts > this.newestEventTs) this.newestEventTs = input.ts;
+      metrics.newestEventTime.set(this.newestEventTs / 1000);
       logger.debug({ partition, ticks: inputs.length, ...stats }, 'flush written');
     }
     metrics.flushes.inc();

@@ -17,3 +17,13 @@ export { earlier, isBefore, later, type Mark } from './marks.js';
 export { addMark, aggregateOf, type Aggregate } from './aggregate.js';
 export { foldBatch, type BucketDelta, type FieldDelta, type FoldInput } from './fold.js';
 export { appliedPath, guardedUpdate, type GuardedUpdate, type UpdateDocument } from './update.js';
+export {
+  finalityWatermark,
+  isSlotFinal,
+  levelAbove,
+  partitionsAhead,
+  retentionPlan,
+  retentionVerdict,
+  type RetentionPolicy,
+  type RetentionVerdict,
+} from './schedule.js';

@@ -16,17 +16,22 @@ export const PARTITION_INDEXES = [
 const NAMESPACE_EXISTS = 48;
 
 /**
- * Creates a partition collection with its indexes; safe to repeat and to race (two workers, or a
+ * Creates a partition collection with its indexes (true if this call created it); safe to repeat and to race (two workers, or a
  * worker and the scheduler). `_id` needs no index of ours: bucket ids are `<seriesKey>:<stamp>`,
  * so a series' buckets are a left-anchored `_id` range.
  */
-export async function ensurePartition(db: Db, range: PartitionRange): Promise<void> {
-  await db.createCollection(range.name).catch((err: unknown) => {
-    if ((err as { code?: unknown }).code !== NAMESPACE_EXISTS) throw err;
-  });
+export async function ensurePartition(db: Db, range: PartitionRange): Promise<boolean> {
+  const created = await db.createCollection(range.name).then(
+    () => true,
+    (err: unknown) => {
+      if ((err as { code?: unknown }).code !== NAMESPACE_EXISTS) throw err;
+      return false;
+    },
+  );
   await db
     .collection(range.name)
     .createIndexes(PARTITION_INDEXES.map(({ name, key }) => ({ name, key: { ...key } })));
+  return created;
 }
 
 /**

@@ -5,11 +5,11 @@ import {
   probeDependencies,
 } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
+import { startOpsServer } from '@tickertape/ops';
 import { RollupWriter } from '@tickertape/store';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import { Partitioners } from 'kafkajs';
 import type { WorkerEnv } from './env.js';
-import { startHttpServer } from './http-server.js';
 import { createWorkerMetrics } from './metrics.js';
 import { RollupConsumer } from './rollup-consumer.js';
 
@@ -108,7 +108,7 @@ export async function startWorker(
             },
     },
   );
-  const http = await startHttpServer(env.HTTP_PORT, metrics.registry, () => joined);
+  const http = await startOpsServer(env.HTTP_PORT, metrics.registry, () => joined);
   await rollups.start();
   logger.info({ level, groupId, topic: env.TOPIC, port: http.port }, 'rollup worker started');
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 
 /** `/metrics` (Prometheus text) and `/health` (200 while `healthy()` says so, else 503). */
-export async function startHttpServer(
+export async function startOpsServer(
   port: number,
   registry: Registry,
   healthy: () => boolean,

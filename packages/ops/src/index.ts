@@ -1,0 +1,2 @@
+export { startOpsServer } from './ops-server.js';
+export { startFailure, stopOnSignals } from './shutdown.js';

@@ -1,0 +1,65 @@
+import {
+  durationMs,
+  flag,
+  logLevel,
+  parseEnv,
+  positiveInt,
+  stackShape,
+  type EnvSource,
+} from '@tickertape/config';
+import { z } from 'zod';
+
+const DAY = 86_400_000;
+
+/** The scheduler's whole configuration, parsed once at start. */
+export const schedulerEnvSchema = z
+  .object({
+    MONGODB_URI: stackShape.MONGODB_URI,
+    REDIS_URL: stackShape.REDIS_URL,
+    /** Database holding the rollup partitions (the workers' MONGODB_DATABASE). */
+    MONGODB_DATABASE: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,38}$/, 'letters, digits, _ or -, at most 38')
+      .default('tickertape'),
+    /** BullMQ queue and key prefix; replicas sharing them share the schedule. */
+    SCHEDULER_QUEUE: z.string().min(1).default('tickertape-scheduler'),
+    BULLMQ_PREFIX: z.string().min(1).default('bull'),
+    /** Partitions created ahead of the current one, per level. */
+    PARTITIONS_AHEAD: positiveInt().default(2),
+    ENSURE_PARTITIONS_EVERY_MS: positiveInt().default(10 * 60_000),
+    FINALIZE_EVERY_MS: positiveInt().default(30_000),
+    RETENTION_EVERY_MS: positiveInt().default(3_600_000),
+    /** The workers' lateness bound: no partition a late tick may reach is dropped. */
+    MAX_LATENESS_MS: durationMs().default(6 * 3_600_000),
+    /**
+     * A slot is final once it ended this long ago. At least MAX_LATENESS_MS, so a final bucket
+     * can no longer change (the workers dead-letter anything later).
+     */
+    FINALITY_GRACE_MS: durationMs().default(6 * 3_600_000),
+    RETENTION_MINUTE_MS: durationMs().default(7 * DAY),
+    RETENTION_HOUR_MS: durationMs().default(90 * DAY),
+    RETENTION_DAY_MS: durationMs().default(5 * 365 * DAY),
+    /** List what retention would drop, drop nothing. */
+    RETENTION_DRY_RUN: flag().default(false),
+    /** How long one job may run before it counts as failed. */
+    JOB_TIMEOUT_MS: positiveInt().default(5 * 60_000),
+    HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9410),
+    LOG_LEVEL: logLevel(),
+    STARTUP_TIMEOUT_MS: positiveInt().default(10_000),
+  })
+  .check((ctx) => {
+    if (ctx.value.FINALITY_GRACE_MS < ctx.value.MAX_LATENESS_MS) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value.FINALITY_GRACE_MS,
+        path: ['FINALITY_GRACE_MS'],
+        message: `must be at least MAX_LATENESS_MS (${ctx.value.MAX_LATENESS_MS}), or a final bucket could still change`,
+      });
+    }
+  });
+
+export type SchedulerEnv = z.output<typeof schedulerEnvSchema>;
+
+export function parseSchedulerEnv(source: EnvSource): SchedulerEnv {
+  return parseEnv(schedulerEnvSchema, source);
+}

@@ -1,0 +1,35 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export function createSchedulerMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  return {
+    registry,
+    jobsRun: new Counter({
+      name: 'tickertape_scheduler_jobs_total',
+      help: 'Jobs finished, by name and outcome',
+      labelNames: ['job', 'outcome'] as const,
+      registers,
+    }),
+    jobSeconds: new Histogram({
+      name: 'tickertape_scheduler_job_duration_seconds',
+      help: 'Job run time',
+      labelNames: ['job'] as const,
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
+      registers,
+    }),
+    partitionsCreated: new Counter({
+      name: 'tickertape_partitions_created_total',
+      help: 'Partition collections created ahead of need',
+      registers,
+    }),
+    partitionsDropped: new Counter({
+      name: 'tickertape_partitions_dropped_total',
+      help: 'Partition collections dropped by retention',
+      registers,
+    }),
+  };
+}
+
+export type SchedulerMetrics = ReturnType<typeof createSchedulerMetrics>;

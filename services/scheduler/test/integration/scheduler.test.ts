@@ -1,0 +1,130 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { LEVELS, isSlotFinal, partitionOf, partitionsAhead } from '@tickertape/buckets';
+import { createLogger } from '@tickertape/logger';
+import {
+  PARTITION_INDEXES,
+  ensurePartition,
+  listPartitionNames,
+  readWatermarks,
+} from '@tickertape/store';
+import { TestStack, waitFor } from '@tickertape/testing';
+import type { Db } from 'mongodb';
+import { parseSchedulerEnv, type SchedulerEnv } from '../../src/env.js';
+import { startScheduler, type SchedulerHandle, type SchedulerHooks } from '../../src/scheduler.js';
+
+const at = (iso: string) => Date.parse(iso);
+const MINUTE = 60_000;
+
+describe('scheduler on the real stack', () => {
+  let stack: TestStack;
+  const running: SchedulerHandle[] = [];
+
+  beforeAll(async () => {
+    stack = await TestStack.open('scheduler');
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((s) => s.stop()));
+  });
+  afterAll(() => stack.close());
+
+  function env(db: Db, prefix: string, overrides: Record<string, string> = {}): SchedulerEnv {
+    return parseSchedulerEnv({
+      MONGODB_URI: stack.env.MONGODB_URI,
+      REDIS_URL: stack.env.REDIS_URL,
+      MONGODB_DATABASE: db.databaseName,
+      BULLMQ_PREFIX: prefix,
+      SCHEDULER_QUEUE: stack.name('queue'),
+      ENSURE_PARTITIONS_EVERY_MS: '300',
+      FINALIZE_EVERY_MS: '300',
+      RETENTION_EVERY_MS: '300',
+      MAX_LATENESS_MS: String(5 * MINUTE),
+      FINALITY_GRACE_MS: String(5 * MINUTE),
+      HTTP_PORT: '0',
+      LOG_LEVEL: 'warn',
+      ...overrides,
+    });
+  }
+
+  async function start(config: SchedulerEnv, hooks: SchedulerHooks): Promise<SchedulerHandle> {
+    const scheduler = await startScheduler(
+      config,
+      createLogger({ name: 'test-scheduler', level: config.LOG_LEVEL }),
+      hooks,
+    );
+    running.push(scheduler);
+    return scheduler;
+  }
+
+  it('creates partitions ahead, flips finality on the clock alone, and drops only what expired', async () => {
+    const db = stack.database();
+    let now = at('2026-11-21T12:00:00Z');
+    // Already there: an expired minute partition, one inside retention, an expired hour partition.
+    for (const [level, ts] of [
+      ['minute', '2026-11-01T00:00:00Z'],
+      ['minute', '2026-11-18T00:00:00Z'],
+      ['hour', '2026-06-01T00:00:00Z'],
+    ] as const) {
+      await ensurePartition(db, partitionOf(level, at(ts)));
+    }
+    await start(env(db, stack.redisPrefix()), { now: () => now });
+
+    const ahead = LEVELS.flatMap((level) => partitionsAhead(level, now, 2)).map((r) => r.name);
+    let names: string[] = [];
+    const present = async () => (names = await listPartitionNames(db));
+    await waitFor(
+      async () => ahead.every((name) => names.includes(name)) || (await present(), false),
+      {
+        description: 'partitions of every level, two ahead',
+        timeoutMs: 20_000,
+      },
+    );
+    for (const name of ahead) {
+      const indexes = (await db.collection(name).listIndexes().toArray()).map(
+        (i: { name?: unknown }) => String(i.name),
+      );
+      expect(indexes).toEqual(expect.arrayContaining(PARTITION_INDEXES.map((i) => i.name)));
+    }
+
+    // Finality: the slot that ended a minute ago is not final; five minutes later it is, with no tick.
+    const slot = at('2026-11-21T11:58:00Z');
+    await waitFor(async () => (await readWatermarks(db)).minute !== undefined, {
+      description: 'a minute watermark',
+    });
+    expect(isSlotFinal('minute', slot, (await readWatermarks(db)).minute!)).toBe(false);
+    now += 5 * MINUTE;
+    await waitFor(async () => isSlotFinal('minute', slot, (await readWatermarks(db)).minute!), {
+      description: 'the slot to become final',
+      timeoutMs: 20_000,
+    });
+
+    // Retention (defaults: minute 7 days, hour 90 days) dropped the two expired partitions only.
+    await waitFor(async () => !(await present()).includes('rollup_minute_20261101'), {
+      description: 'the expired minute partition to go',
+    });
+    await waitFor(async () => !(await present()).includes('rollup_hour_202606'), {
+      description: 'the expired hour partition to go',
+    });
+    expect(names).toEqual(expect.arrayContaining(['rollup_minute_20261118', ...ahead]));
+  }, 90_000);
+
+  it('two replicas run each scheduled job exactly once per tick of its schedule', async () => {
+    const db = stack.database();
+    const config = env(db, stack.redisPrefix());
+    const runs: { id: string; replica: number }[] = [];
+    const hooks = (replica: number): SchedulerHooks => ({
+      now: () => at('2026-11-21T12:00:00Z'),
+      onJobDone: (job) => {
+        if (job.name === 'finalize') runs.push({ id: String(job.id), replica });
+      },
+    });
+    await Promise.all([start(config, hooks(1)), start(config, hooks(2))]);
+    await waitFor(() => runs.length >= 8, { description: '8 finalize runs', timeoutMs: 30_000 });
+
+    const ids = runs.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    // One job per tick: BullMQ names each scheduled job after its due time, so distinct ids are distinct ticks.
+    const ticks = ids.map((id) => Number(id.split(':').pop()));
+    expect(ticks.every((t) => Number.isFinite(t))).toBe(true);
+    expect(new Set(ticks).size).toBe(ticks.length);
+  }, 60_000);
+});

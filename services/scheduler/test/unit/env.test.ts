@@ -1,0 +1,22 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError } from '@tickertape/errors';
+import { parseSchedulerEnv } from '../../src/env.js';
+
+const base = { MONGODB_URI: 'mongodb://127.0.0.1:27117', REDIS_URL: 'redis://127.0.0.1:16379' };
+
+describe('scheduler env', () => {
+  it('defaults retention per level and a grace equal to the lateness bound', () => {
+    const env = parseSchedulerEnv(base);
+    expect(env.RETENTION_MINUTE_MS).toBe(7 * 86_400_000);
+    expect(env.RETENTION_HOUR_MS).toBe(90 * 86_400_000);
+    expect(env.FINALITY_GRACE_MS).toBe(env.MAX_LATENESS_MS);
+    expect(env.RETENTION_DRY_RUN).toBe(false);
+  });
+
+  it('refuses a finality grace shorter than the lateness bound, naming FINALITY_GRACE_MS', () => {
+    const parse = () =>
+      parseSchedulerEnv({ ...base, MAX_LATENESS_MS: '3600000', FINALITY_GRACE_MS: '60000' });
+    expect(parse).toThrow(ConfigError);
+    expect(parse).toThrow(/FINALITY_GRACE_MS/);
+  });
+});

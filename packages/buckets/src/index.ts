@@ -27,3 +27,11 @@ export {
   type RetentionPolicy,
   type RetentionVerdict,
 } from './schedule.js';
+export {
+  EMPTY_FIRST,
+  EMPTY_LAST,
+  shellDocument,
+  withoutShellPadding,
+  type ShellDocument,
+  type ShellSeries,
+} from './shells.js';

@@ -4,3 +4,4 @@ export { applyRetention, type RetentionRun } from './retention.js';
 export { RollupWriter } from './rollup-writer.js';
 export { StoreErrorCode, StoreWriteError } from './store-error.js';
 export { WATERMARKS_COLLECTION, advanceWatermarks, readWatermarks } from './watermarks.js';
+export { insertShells, recentSeries } from './shells.js';

@@ -6,14 +6,14 @@ export interface WaitForOptions {
 }
 
 /**
- * Polls until `probe` returns something other than `undefined`/`false` without throwing, and
+ * Polls until `probe` returns something other than `undefined`/`null`/`false` without throwing, and
  * returns it. Tests wait on conditions, never on fixed sleeps; on timeout the message says what
  * was awaited and the last thing seen.
  */
 export async function waitFor<T>(
   probe: () => T | Promise<T>,
   options: WaitForOptions,
-): Promise<Exclude<T, undefined | false>> {
+): Promise<Exclude<T, undefined | null | false>> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const intervalMs = options.intervalMs ?? 100;
   const deadline = Date.now() + timeoutMs;
@@ -21,7 +21,9 @@ export async function waitFor<T>(
   for (;;) {
     try {
       const value = await probe();
-      if (value !== undefined && value !== false) return value as Exclude<T, undefined | false>;
+      if (value !== undefined && value !== null && value !== false) {
+        return value as Exclude<T, undefined | null | false>;
+      }
       last = value;
     } catch (err) {
       last = err;

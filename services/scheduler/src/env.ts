@@ -7,6 +7,7 @@ import {
   stackShape,
   type EnvSource,
 } from '@tickertape/config';
+import { LEVELS } from '@tickertape/buckets';
 import { z } from 'zod';
 
 const DAY = 86_400_000;
@@ -29,6 +30,23 @@ export const schedulerEnvSchema = z
     ENSURE_PARTITIONS_EVERY_MS: positiveInt().default(10 * 60_000),
     FINALIZE_EVERY_MS: positiveInt().default(30_000),
     RETENTION_EVERY_MS: positiveInt().default(3_600_000),
+    /**
+     * Levels whose next slot gets preallocated shell buckets for recently active series, comma
+     * separated; empty turns shells off. Shells are an optimisation, never a requirement.
+     */
+    SHELL_LEVELS: z
+      .string()
+      .default('minute,hour')
+      .transform((text) =>
+        text
+          .split(',')
+          .map((part) => part.trim())
+          .filter((part) => part !== ''),
+      )
+      .pipe(z.array(z.enum(LEVELS))),
+    SHELLS_EVERY_MS: positiveInt().default(20_000),
+    /** A series is "active" if it has a bucket of the level starting this recently. */
+    SHELL_ACTIVE_WINDOW_MS: positiveInt().default(15 * 60_000),
     /** The workers' lateness bound: no partition a late tick may reach is dropped. */
     MAX_LATENESS_MS: durationMs().default(6 * 3_600_000),
     /**

@@ -2,11 +2,20 @@ import {
   LEVELS,
   finalityWatermark,
   partitionsAhead,
+  shellDocument,
+  slotEnd,
+  slotStart,
   type Level,
   type RetentionPolicy,
 } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
-import { advanceWatermarks, applyRetention, ensurePartition } from '@tickertape/store';
+import {
+  advanceWatermarks,
+  applyRetention,
+  ensurePartition,
+  insertShells,
+  recentSeries,
+} from '@tickertape/store';
 import type { Db } from 'mongodb';
 import { z } from 'zod';
 import type { SchedulerEnv } from './env.js';
@@ -64,6 +73,27 @@ export const JOBS = {
       }
       metrics.partitionsCreated.inc(created.length);
       return { created };
+    },
+  }),
+  'preallocate-shells': defineJob({
+    payload: z.object({}),
+    every: (env) => env.SHELLS_EVERY_MS,
+    attempts: 3,
+    async run({ db, now, env, metrics }) {
+      const t = now();
+      const inserted: Record<string, number> = {};
+      for (const level of env.SHELL_LEVELS) {
+        const next = slotEnd(level, slotStart(level, t));
+        const active = await recentSeries(db, level, t - env.SHELL_ACTIVE_WINDOW_MS, t);
+        const count = await insertShells(
+          db,
+          level,
+          active.map((series) => shellDocument(level, series, next)),
+        );
+        metrics.shellsInserted.inc({ level }, count);
+        inserted[level] = count;
+      }
+      return { inserted };
     },
   }),
   finalize: defineJob({

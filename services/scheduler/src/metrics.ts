@@ -24,6 +24,12 @@ export function createSchedulerMetrics() {
       help: 'Partition collections created ahead of need',
       registers,
     }),
+    shellsInserted: new Counter({
+      name: 'tickertape_shells_inserted_total',
+      help: 'Shell buckets preallocated, by level',
+      labelNames: ['level'] as const,
+      registers,
+    }),
     partitionsDropped: new Counter({
       name: 'tickertape_partitions_dropped_total',
       help: 'Partition collections dropped by retention',

@@ -22,6 +22,16 @@ describe('waitFor', () => {
     expect(value).toBe('done after 3');
   });
 
+  it('treats null like undefined: not there yet', async () => {
+    let calls = 0;
+    const value = await waitFor(() => (++calls >= 2 ? { found: true } : null), {
+      description: 'a document',
+      intervalMs: 1,
+    });
+    expect(value).toEqual({ found: true });
+    expect(calls).toBe(2);
+  });
+
   it('keeps polling through thrown errors', async () => {
     let calls = 0;
     const value = await waitFor(

@@ -6,9 +6,10 @@ import {
   ensurePartition,
   listPartitionNames,
   readWatermarks,
+  RollupWriter,
 } from '@tickertape/store';
 import { TestStack, waitFor } from '@tickertape/testing';
-import type { Db } from 'mongodb';
+import type { Db, Document } from 'mongodb';
 import { parseSchedulerEnv, type SchedulerEnv } from '../../src/env.js';
 import { startScheduler, type SchedulerHandle, type SchedulerHooks } from '../../src/scheduler.js';
 
@@ -106,6 +107,37 @@ describe('scheduler on the real stack', () => {
     });
     expect(names).toEqual(expect.arrayContaining(['rollup_minute_20261118', ...ahead]));
   }, 90_000);
+
+  it('preallocates shells for the next slot of recently active series, on the levels configured', async () => {
+    const db = stack.database();
+    const now = at('2026-11-21T12:00:30Z');
+    await new RollupWriter(db, 'minute').apply([
+      {
+        seriesKey: 'speed|sensor=s1',
+        metric: 'speed',
+        tags: { sensor: 's1' },
+        ts: now - 20_000,
+        fields: { speed: 50 },
+        strings: {},
+        kafkaPartition: 0,
+        offset: 0,
+      },
+    ]);
+    await start(env(db, stack.redisPrefix(), { SHELL_LEVELS: 'minute', SHELLS_EVERY_MS: '300' }), {
+      now: () => now,
+    });
+    const next = await waitFor(
+      () =>
+        db
+          .collection<Document & { _id: string }>('rollup_minute_20261121')
+          .findOne({ _id: 'speed|sensor=s1:202611211201' }),
+      { description: 'the shell of the next minute', timeoutMs: 20_000 },
+    );
+    expect(next).toMatchObject({ n: 0, series: 'speed|sensor=s1', f: { speed: { n: 0, sum: 0 } } });
+    expect(Object.keys((next.f as { speed: { v: object } }).speed.v)).toHaveLength(60);
+    // Hour shells are off in this configuration.
+    expect(await db.collection('rollup_hour_202611').countDocuments({ n: 0 })).toBe(0);
+  }, 60_000);
 
   it('two replicas run each scheduled job exactly once per tick of its schedule', async () => {
     const db = stack.database();

@@ -3,6 +3,7 @@ import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { startOpsServer } from '@tickertape/ops';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { boardHandler } from './board.js';
 import type { SchedulerEnv } from './env.js';
 import { JOBS, JOB_NAMES, type JobContext, type JobDefinition } from './jobs.js';
 import { createSchedulerMetrics, type SchedulerMetrics } from './metrics.js';
@@ -111,6 +112,7 @@ export async function startScheduler(
     env.HTTP_PORT,
     metrics.registry,
     () => healthy && worker.isRunning(),
+    boardHandler(queue),
   );
   logger.info(
     { queue: env.SCHEDULER_QUEUE, jobs: JOB_NAMES, port: http.port },

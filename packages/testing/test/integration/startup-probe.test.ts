@@ -1,18 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { probeDependencies } from '@tickertape/clients';
 import { DependencyUnreachableError } from '@tickertape/errors';
-import { createServer, type Server } from 'node:net';
-import { TestStack } from '../../src/index.js';
-
-/** A port with nothing listening: bind, read the port, close. */
-async function deadPort(): Promise<number> {
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+import { TestStack, freePort } from '../../src/index.js';
 
 describe('probeDependencies', () => {
   let stack: TestStack;
@@ -20,7 +9,7 @@ describe('probeDependencies', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('probe');
-    port = await deadPort();
+    port = await freePort();
   });
   afterAll(() => stack.close());
 

@@ -1,18 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { TestStack, waitFor } from '@tickertape/testing';
-import { createServer } from 'node:net';
+import { TestStack, freePort, spawnService, waitFor } from '@tickertape/testing';
 import { Pipeline } from '../support/harness.js';
-import { spawnWorker } from '../support/process.js';
 import { trafficTicks } from '../support/ticks.js';
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+const workerDir = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('rollup worker process', () => {
   let stack: TestStack;
@@ -29,7 +21,7 @@ describe('rollup worker process', () => {
     await pipeline.publish(ticks);
     const port = await freePort();
     const raw = pipeline.rawEnv('minute', { HTTP_PORT: String(port), LOG_LEVEL: 'info' });
-    const worker = spawnWorker(raw);
+    const worker = spawnService(workerDir, raw);
     try {
       await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/health`)).status === 200, {
         description: 'the worker to report healthy',
@@ -52,7 +44,7 @@ describe('rollup worker process', () => {
   }, 120_000);
 
   it('refuses to start on a bad configuration, naming the variable', async () => {
-    const worker = spawnWorker(pipeline.rawEnv('minute', { ROLLUP_LEVEL: 'week' }));
+    const worker = spawnService(workerDir, pipeline.rawEnv('minute', { ROLLUP_LEVEL: 'week' }));
     const exit = await worker.exited;
     expect(exit.code).toBe(1);
     expect(worker.output()).toContain('ROLLUP_LEVEL');
@@ -60,7 +52,8 @@ describe('rollup worker process', () => {
 
   it('refuses to start when MONGODB_URI points nowhere, naming it', async () => {
     const port = await freePort();
-    const worker = spawnWorker(
+    const worker = spawnService(
+      workerDir,
       pipeline.rawEnv('minute', {
         MONGODB_URI: `mongodb://127.0.0.1:${port}`,
         STARTUP_TIMEOUT_MS: '2000',

@@ -1,9 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { LEVELS } from '@tickertape/buckets';
-import { TestStack, waitFor } from '@tickertape/testing';
+import { TestStack, spawnService, waitFor } from '@tickertape/testing';
 import { counter, Pipeline } from '../support/harness.js';
-import { spawnWorker } from '../support/process.js';
 import { expectedBuckets, trafficTicks } from '../support/ticks.js';
+
+const workerDir = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('rollup worker on the real stack', () => {
   let stack: TestStack;
@@ -82,7 +84,7 @@ describe('rollup worker on the real stack', () => {
       FLUSH_MAX_TICKS: '100',
     });
 
-    const worker = spawnWorker(raw);
+    const worker = spawnService(workerDir, raw);
     const exit = await worker.exited;
     // Only the fault injection kills it; its last log line dies with it in pino's buffer.
     expect(exit.signal).toBe('SIGKILL');

@@ -139,6 +139,32 @@ describe('scheduler on the real stack', () => {
     expect(await db.collection('rollup_hour_202611').countDocuments({ n: 0 })).toBe(0);
   }, 60_000);
 
+  it('serves /health, /metrics and a read-only Bull Board of its jobs', async () => {
+    const db = stack.database();
+    const scheduler = await start(env(db, stack.redisPrefix()), {
+      now: () => at('2026-11-21T12:00:00Z'),
+    });
+    const base = `http://127.0.0.1:${scheduler.port}`;
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+    await waitFor(
+      async () =>
+        (await (await fetch(`${base}/metrics`)).text()).includes(
+          'tickertape_scheduler_jobs_total{job="finalize",outcome="ok"}',
+        ),
+      {
+        description: 'a finalize run in the metrics',
+      },
+    );
+    const page = await fetch(`${base}/admin/queues`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<html');
+    const api = (await (await fetch(`${base}/admin/queues/api/queues`)).json()) as {
+      queues: { name: string; readOnlyMode: boolean }[];
+    };
+    expect(api.queues.map((q) => q.name)).toEqual([scheduler.queue.name]);
+    expect(api.queues[0]?.readOnlyMode).toBe(true);
+  }, 60_000);
+
   it('two replicas run each scheduled job exactly once per tick of its schedule', async () => {
     const db = stack.database();
     const config = env(db, stack.redisPrefix());

@@ -1,18 +1,18 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const workerDir = fileURLToPath(new URL('../..', import.meta.url));
-
-export interface WorkerProcess {
+export interface ServiceProcess {
   child: ChildProcessWithoutNullStreams;
   output: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** The real worker entry point as its own process, from source (node + the tsx loader). */
-export function spawnWorker(env: Record<string, string>): WorkerProcess {
+/**
+ * A service's real entry point (`src/main.ts` of the package in `dir`) as its own process, from
+ * source through the tsx loader, with exactly `env` plus PATH and HOME: signals and exit codes
+ * are the service's own.
+ */
+export function spawnService(dir: string, env: Record<string, string>): ServiceProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts'], {
-    cwd: workerDir,
+    cwd: dir,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
   });
   let output = '';

@@ -78,6 +78,10 @@ export const mongoUri = () =>
     }
   });
 
+/** A MongoDB database name, short and plain enough for every deployment (Atlas allows 38). */
+export const mongoDatabase = () =>
+  z.string().regex(/^[A-Za-z0-9_-]{1,38}$/, 'letters, digits, _ or -, at most 38');
+
 export const port = () => z.coerce.number().int().min(1).max(65535);
 export const positiveInt = () => z.coerce.number().int().positive();
 /** Milliseconds as an integer; `0` allowed (e.g. "no delay"). */

@@ -5,6 +5,7 @@ export {
   httpUrl,
   kafkaBrokers,
   logLevel,
+  mongoDatabase,
   mongoUri,
   port,
   positiveInt,

@@ -1,5 +1,6 @@
 import { createKafka, createRegistry, probeDependencies } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
+import { topicPartitions } from '@tickertape/producer';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
 import type { CliEnv } from './env.js';
@@ -32,4 +33,25 @@ export function tickCodecFor(env: CliEnv, topic: string): Promise<TickCodec> {
     version: 2,
     subject: valueSubject(topic),
   });
+}
+
+/**
+ * For commands that publish to `topic`: checks the dependencies, that the topic exists (a
+ * missing one stops the command instead of being auto-created), and registers the codec.
+ */
+export async function openTopicForPublishing(
+  env: CliEnv,
+  logger: Logger,
+  clientId: string,
+  topic: string,
+): Promise<{ kafka: Kafka; codec: TickCodec }> {
+  const kafka = await openKafka(env, logger, clientId, { registry: true });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await topicPartitions(admin, topic);
+  } finally {
+    await admin.disconnect();
+  }
+  return { kafka, codec: await tickCodecFor(env, topic) };
 }

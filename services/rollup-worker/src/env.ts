@@ -1,6 +1,7 @@
 import {
   durationMs,
   logLevel,
+  mongoDatabase,
   parseEnv,
   positiveInt,
   stackShape,
@@ -15,10 +16,7 @@ export const workerEnvSchema = z.object({
   SCHEMA_REGISTRY_URL: stackShape.SCHEMA_REGISTRY_URL,
   MONGODB_URI: stackShape.MONGODB_URI,
   /** Database holding the rollup partitions. */
-  MONGODB_DATABASE: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,38}$/, 'letters, digits, _ or -, at most 38')
-    .default('tickertape'),
+  MONGODB_DATABASE: mongoDatabase().default('tickertape'),
   /** The level this process rolls up; run one process (or several replicas) per level. */
   ROLLUP_LEVEL: z.enum(LEVELS),
   /** Consumer group; defaults to tickertape-rollup-<level> so each level replays on its own. */

@@ -2,6 +2,7 @@ import {
   durationMs,
   flag,
   logLevel,
+  mongoDatabase,
   parseEnv,
   positiveInt,
   stackShape,
@@ -18,10 +19,7 @@ export const schedulerEnvSchema = z
     MONGODB_URI: stackShape.MONGODB_URI,
     REDIS_URL: stackShape.REDIS_URL,
     /** Database holding the rollup partitions (the workers' MONGODB_DATABASE). */
-    MONGODB_DATABASE: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,38}$/, 'letters, digits, _ or -, at most 38')
-      .default('tickertape'),
+    MONGODB_DATABASE: mongoDatabase().default('tickertape'),
     /** BullMQ queue and key prefix; replicas sharing them share the schedule. */
     SCHEDULER_QUEUE: z.string().min(1).default('tickertape-scheduler'),
     BULLMQ_PREFIX: z.string().min(1).default('bull'),

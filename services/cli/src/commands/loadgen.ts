@@ -4,12 +4,11 @@ import {
   DEFAULT_SERIES,
   runLoad,
   TickProducer,
-  topicPartitions,
   type LoadSummary,
   type ProfileName,
 } from '@tickertape/producer';
 import cliProgress from 'cli-progress';
-import { openKafka, tickCodecFor } from '../connect.js';
+import { openTopicForPublishing } from '../connect.js';
 import { formatDuration } from '../duration.js';
 import type { CliEnv } from '../env.js';
 import { plural } from '../plural.js';
@@ -59,15 +58,12 @@ export async function loadgen(
   logger: Logger,
   io: LoadgenIo = {},
 ): Promise<LoadgenResult> {
-  const kafka = await openKafka(env, logger, 'tickertape-loadgen', { registry: true });
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    await topicPartitions(admin, options.topic);
-  } finally {
-    await admin.disconnect();
-  }
-  const codec = await tickCodecFor(env, options.topic);
+  const { kafka, codec } = await openTopicForPublishing(
+    env,
+    logger,
+    'tickertape-loadgen',
+    options.topic,
+  );
   const profile = createProfile(options.profile, {
     series: options.series ?? DEFAULT_SERIES[options.profile],
     seed: options.seed,

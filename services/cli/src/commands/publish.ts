@@ -1,8 +1,8 @@
 import type { Logger } from '@tickertape/logger';
-import { InFlight, TickProducer, topicPartitions } from '@tickertape/producer';
+import { InFlight, TickProducer } from '@tickertape/producer';
 import { isTickRejected, seriesKey, type Tick } from '@tickertape/tick';
 import type { Readable } from 'node:stream';
-import { openKafka, tickCodecFor } from '../connect.js';
+import { openTopicForPublishing } from '../connect.js';
 import { formatDuration } from '../duration.js';
 import type { CliEnv } from '../env.js';
 import { parseCsvHeader, parseCsvTick, type CsvLayout } from '../input/csv.js';
@@ -79,15 +79,12 @@ export async function publish(
   onBadLine: (line: number, reason: string) => void,
 ): Promise<PublishResult> {
   const started = Date.now();
-  const kafka = await openKafka(env, logger, 'tickertape-publish', { registry: true });
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    await topicPartitions(admin, options.topic);
-  } finally {
-    await admin.disconnect();
-  }
-  const codec = await tickCodecFor(env, options.topic);
+  const { kafka, codec } = await openTopicForPublishing(
+    env,
+    logger,
+    'tickertape-publish',
+    options.topic,
+  );
   const producer = await TickProducer.connect(kafka, codec, {
     topic: options.topic,
     source: SOURCE,

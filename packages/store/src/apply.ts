@@ -87,21 +87,28 @@ async function writeGroup(
 }
 
 /**
- * The records of `inputs` that the bucket has not absorbed yet, given its applied offset: the
- * prefix property (docs/exactly-once.md) makes one number per partition enough.
+ * The records of `inputs` that the conflicted buckets have not absorbed yet, given each one's
+ * applied offset: the prefix property (docs/exactly-once.md) makes one number per partition
+ * enough. One pass over the inputs, however many buckets conflicted (a replay from offset 0
+ * conflicts on every bucket of every flush).
  */
 function unapplied(
   level: Level,
   inputs: readonly FoldInput[],
-  delta: BucketDelta,
-  applied: number,
+  conflicted: readonly BucketDelta[],
+  applied: ReadonlyMap<string, Document>,
 ): FoldInput[] {
-  return inputs.filter(
-    (input) =>
-      input.kafkaPartition === delta.kafkaPartition &&
-      input.offset > applied &&
-      bucketId(level, input.seriesKey, slotStart(level, input.ts)) === delta.id,
-  );
+  const marks = new Map<string, number>();
+  for (const delta of conflicted) {
+    const mark = applied.get(delta.id)?.[String(delta.kafkaPartition)] as number | undefined;
+    marks.set(`${delta.kafkaPartition}/${delta.id}`, mark ?? -1);
+  }
+  return inputs.filter((input) => {
+    const mark = marks.get(
+      `${input.kafkaPartition}/${bucketId(level, input.seriesKey, slotStart(level, input.ts))}`,
+    );
+    return mark !== undefined && input.offset > mark;
+  });
 }
 
 async function appliedOffsets(
@@ -158,12 +165,9 @@ export async function applyFlush(
         if (conflicted.length === 0) return;
         stats.conflicts += conflicted.length;
         const applied = await appliedOffsets(db, collection, conflicted);
-        const retries: BucketDelta[] = [];
-        for (const delta of conflicted) {
-          const mark = applied.get(delta.id)?.[String(delta.kafkaPartition)] as number | undefined;
-          const rest = unapplied(level, inputs, delta, mark ?? -1);
-          retries.push(...foldBatch(level, rest).values());
-        }
+        const retries = [
+          ...foldBatch(level, unapplied(level, inputs, conflicted, applied)).values(),
+        ];
         if (retries.length > 0) {
           stats.operations += retries.length;
           next.set(collection, retries);

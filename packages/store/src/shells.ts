@@ -52,25 +52,23 @@ export async function recentSeries(
   const names = new Set([partitionOf(level, sinceMs).name, partitionOf(level, untilMs).name]);
   const found = new Map<string, ShellSeries & { fieldSet: Set<string> }>();
   for (const name of names) {
-    const cursor = db
-      .collection<Document>(name)
-      .aggregate<{
-        series: string;
-        metric: string;
-        tags: Record<string, string>;
-        fields: string[];
-      }>([
-        { $match: { start: { $gte: new Date(sinceMs), $lte: new Date(untilMs) }, n: { $gt: 0 } } },
-        {
-          $project: {
-            _id: 0,
-            series: 1,
-            metric: 1,
-            tags: 1,
-            fields: { $map: { input: { $objectToArray: '$f' }, in: '$$this.k' } },
-          },
+    const cursor = db.collection<Document>(name).aggregate<{
+      series: string;
+      metric: string;
+      tags: Record<string, string>;
+      fields: string[];
+    }>([
+      { $match: { start: { $gte: new Date(sinceMs), $lte: new Date(untilMs) }, n: { $gt: 0 } } },
+      {
+        $project: {
+          _id: 0,
+          series: 1,
+          metric: 1,
+          tags: 1,
+          fields: { $map: { input: { $objectToArray: '$f' }, in: '$$this.k' } },
         },
-      ]);
+      },
+    ]);
     for await (const row of cursor) {
       const seen = found.get(row.series) ?? {
         seriesKey: row.series,

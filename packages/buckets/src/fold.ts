@@ -1,8 +1,8 @@
 import { addMark, aggregateOf, type Aggregate } from './aggregate.js';
-import type { Level } from './levels.js';
+import { LEVEL_SPECS, type Level } from './levels.js';
 import { earlier, later, type Mark } from './marks.js';
 import { partitionOf } from './partitions.js';
-import { bucketId, slotStart, subSlot } from './slots.js';
+import { bucketId, slotStart } from './slots.js';
 
 /** One decoded tick with where it came from: what the fold needs, nothing more. */
 export interface FoldInput {
@@ -58,11 +58,11 @@ function newDelta(level: Level, input: FoldInput, id: string, start: number): Bu
   };
 }
 
-function addTick(delta: BucketDelta, level: Level, input: FoldInput): void {
+function addTick(delta: BucketDelta, input: FoldInput): void {
   delta.ticks += 1;
   if (input.offset < delta.minOffset) delta.minOffset = input.offset;
   if (input.offset > delta.maxOffset) delta.maxOffset = input.offset;
-  const sub = subSlot(level, input.ts);
+  const sub = Math.floor((input.ts - delta.slotStart) / LEVEL_SPECS[delta.level].subSlotMs);
   for (const name in input.fields) {
     const mark: Mark = { t: input.ts, o: input.offset, v: input.fields[name]! };
     const field = delta.fields.get(name);
@@ -105,11 +105,21 @@ export function foldBatch(level: Level, inputs: Iterable<FoldInput>): Map<string
     offsets.add(input.offset);
 
     const start = slotStart(level, input.ts);
-    const id = bucketId(level, input.seriesKey, start);
-    const key = `${input.kafkaPartition}/${id}`;
+    const key = deltaKey(input.kafkaPartition, start, input.seriesKey);
     let delta = deltas.get(key);
-    if (!delta) deltas.set(key, (delta = newDelta(level, input, id, start)));
-    addTick(delta, level, input);
+    if (!delta) {
+      delta = newDelta(level, input, bucketId(level, input.seriesKey, start), start);
+      deltas.set(key, delta);
+    }
+    addTick(delta, input);
   }
   return deltas;
+}
+
+/**
+ * Which delta of a flush a record belongs to: one per Kafka partition and bucket. Built from the
+ * slot start rather than the bucket id, so the hot path formats an id once per bucket, not per tick.
+ */
+export function deltaKey(kafkaPartition: number, start: number, seriesKey: string): string {
+  return `${kafkaPartition}/${start}/${seriesKey}`;
 }

@@ -1,4 +1,4 @@
 export { TickertapeError, type TickertapeErrorOptions } from './tickertape-error.js';
 export { ConfigError, DependencyUnreachableError, ErrorCode, type ConfigIssue } from './kinds.js';
-export { hasCode, isRetriable, isTickertapeError } from './predicates.js';
+export { describeError, hasCode, isRetriable, isTickertapeError } from './predicates.js';
 export { TimeoutError, withDeadline } from './deadline.js';

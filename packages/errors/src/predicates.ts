@@ -30,3 +30,9 @@ export function isRetriable(err: unknown): boolean {
   }
   return false;
 }
+
+/** The one-line message for an error that ended a command or a start: ours are written for operators. */
+export function describeError(err: unknown): string {
+  if (isTickertapeError(err)) return `${err.code}: ${err.message}`;
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
+}

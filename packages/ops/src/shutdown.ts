@@ -1,4 +1,4 @@
-import { isTickertapeError } from '@tickertape/errors';
+import { describeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 
 /**
@@ -25,10 +25,5 @@ export function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
 
 /** The message a process prints when it cannot start: ours name the variable or dependency. */
 export function startFailure(service: string, err: unknown): string {
-  const text = isTickertapeError(err)
-    ? `${err.code}: ${err.message}`
-    : err instanceof Error
-      ? (err.stack ?? err.message)
-      : String(err);
-  return `${service}: ${text}\n`;
+  return `${service}: ${describeError(err)}\n`;
 }

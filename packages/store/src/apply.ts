@@ -1,5 +1,5 @@
 import {
-  bucketId,
+  deltaKey,
   foldBatch,
   guardedUpdate,
   slotStart,
@@ -101,11 +101,11 @@ function unapplied(
   const marks = new Map<string, number>();
   for (const delta of conflicted) {
     const mark = applied.get(delta.id)?.[String(delta.kafkaPartition)] as number | undefined;
-    marks.set(`${delta.kafkaPartition}/${delta.id}`, mark ?? -1);
+    marks.set(deltaKey(delta.kafkaPartition, delta.slotStart, delta.seriesKey), mark ?? -1);
   }
   return inputs.filter((input) => {
     const mark = marks.get(
-      `${input.kafkaPartition}/${bucketId(level, input.seriesKey, slotStart(level, input.ts))}`,
+      deltaKey(input.kafkaPartition, slotStart(level, input.ts), input.seriesKey),
     );
     return mark !== undefined && input.offset > mark;
   });

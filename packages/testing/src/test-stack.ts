@@ -129,9 +129,7 @@ export class TestStack {
     for (const name of this.databases) await this.mongo.db(name).dropDatabase();
     await this.mongo.close();
     for (const subject of this.subjects) await this.deleteSubject(subject);
-    if (this.redisPrefixes.length > 0) {
-      for (const prefix of this.redisPrefixes) await this.deleteRedisPrefix(prefix);
-    }
+    for (const prefix of this.redisPrefixes) await this.deleteRedisPrefix(prefix);
     this.redisClient?.disconnect();
   }
 

@@ -2,7 +2,8 @@
 import { createLogger } from '@tickertape/logger';
 import { pino } from 'pino';
 import { loadCliEnv } from './env.js';
-import { buildProgram, describeError } from './program.js';
+import { describeError } from '@tickertape/errors';
+import { buildProgram } from './program.js';
 
 const program = buildProgram({
   loadEnv: loadCliEnv,

@@ -1,4 +1,4 @@
-import { isTickertapeError } from '@tickertape/errors';
+import { describeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { DEFAULT_DLQ_TOPIC, PROFILE_NAMES, type ProfileName } from '@tickertape/producer';
 import { DEFAULT_TOPIC } from '@tickertape/tick';
@@ -39,12 +39,6 @@ export interface CliIo {
   progress?: NodeJS.WritableStream;
   /** A command that finished but must not report success (bad lines, unacknowledged ticks). */
   setExitCode: (code: number) => void;
-}
-
-/** The message for an error that ended a command: ours are written for operators. */
-export function describeError(err: unknown): string {
-  if (isTickertapeError(err)) return `${err.code}: ${err.message}`;
-  return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
 
 async function openInput(file: string): Promise<Readable> {

@@ -83,6 +83,11 @@ function deliveriesArb(count: number) {
     });
 }
 
+/** A record set with one way a worker might have seen it. */
+const deliveredRecordsArb = recordsArb.chain((records) =>
+  fc.tuple(fc.constant(records), deliveriesArb(records.length)),
+);
+
 /** The protocol a writer follows: guarded update; on a duplicate key, read the applied offset and re-fold only what is newer. */
 let conflicts = 0;
 
@@ -200,24 +205,19 @@ describe('fold + guarded update (property)', () => {
     '%s buckets equal the fold of their ticks under replays, duplicates and any batch split',
     (level) => {
       fc.assert(
-        fc.property(
-          recordsArb.chain((records) =>
-            fc.tuple(fc.constant(records), deliveriesArb(records.length)),
-          ),
-          ([records, deliveries]) => {
-            const collection = new Map<string, Doc>();
-            for (const offsets of deliveries)
-              flush(
-                collection,
-                level,
-                offsets.map((o) => records[o]!),
-              );
-            const expected = expectedBuckets(level, records);
-            const byId = (docs: Map<string, Doc>) =>
-              [...docs.values()].sort((a, b) => String(a._id).localeCompare(String(b._id)));
-            expect(canonical(byId(collection))).toEqual(canonical(byId(expected)));
-          },
-        ),
+        fc.property(deliveredRecordsArb, ([records, deliveries]) => {
+          const collection = new Map<string, Doc>();
+          for (const offsets of deliveries)
+            flush(
+              collection,
+              level,
+              offsets.map((o) => records[o]!),
+            );
+          const expected = expectedBuckets(level, records);
+          const byId = (docs: Map<string, Doc>) =>
+            [...docs.values()].sort((a, b) => String(a._id).localeCompare(String(b._id)));
+          expect(canonical(byId(collection))).toEqual(canonical(byId(expected)));
+        }),
         { numRuns: 300 },
       );
       // The replays must really have hit the guard, or the property proves nothing about it.
@@ -229,47 +229,42 @@ describe('fold + guarded update (property)', () => {
     '%s buckets written onto preallocated shells hold the same data as without shells',
     (level) => {
       fc.assert(
-        fc.property(
-          recordsArb.chain((records) =>
-            fc.tuple(fc.constant(records), deliveriesArb(records.length)),
-          ),
-          ([records, deliveries]) => {
-            const plain = new Map<string, Doc>();
-            const shelled = new Map<string, Doc>();
-            // Shells for every bucket the records will touch, prepared with both fields (some
-            // buckets will never see `travel`: their padding must vanish on reading).
-            for (const r of records) {
-              const shell = shellDocument(
-                level,
-                {
-                  seriesKey: r.seriesKey,
-                  metric: r.metric,
-                  tags: r.tags,
-                  fields: ['speed', 'travel'],
-                },
-                slotStart(level, r.ts),
-              );
-              shelled.set(shell._id, shell.doc);
-            }
-            for (const offsets of deliveries) {
-              flush(
-                plain,
-                level,
-                offsets.map((o) => records[o]!),
-              );
-              flush(
-                shelled,
-                level,
-                offsets.map((o) => records[o]!),
-              );
-            }
-            const read = (docs: Map<string, Doc>) =>
-              [...docs.values()]
-                .map((d) => withoutShellPadding(d))
-                .sort((a, b) => String(a._id).localeCompare(String(b._id)));
-            expect(canonical(read(shelled))).toEqual(canonical(read(plain)));
-          },
-        ),
+        fc.property(deliveredRecordsArb, ([records, deliveries]) => {
+          const plain = new Map<string, Doc>();
+          const shelled = new Map<string, Doc>();
+          // Shells for every bucket the records will touch, prepared with both fields (some
+          // buckets will never see `travel`: their padding must vanish on reading).
+          for (const r of records) {
+            const shell = shellDocument(
+              level,
+              {
+                seriesKey: r.seriesKey,
+                metric: r.metric,
+                tags: r.tags,
+                fields: ['speed', 'travel'],
+              },
+              slotStart(level, r.ts),
+            );
+            shelled.set(shell._id, shell.doc);
+          }
+          for (const offsets of deliveries) {
+            flush(
+              plain,
+              level,
+              offsets.map((o) => records[o]!),
+            );
+            flush(
+              shelled,
+              level,
+              offsets.map((o) => records[o]!),
+            );
+          }
+          const read = (docs: Map<string, Doc>) =>
+            [...docs.values()]
+              .map((d) => withoutShellPadding(d))
+              .sort((a, b) => String(a._id).localeCompare(String(b._id)));
+          expect(canonical(read(shelled))).toEqual(canonical(read(plain)));
+        }),
         { numRuns: 150 },
       );
     },

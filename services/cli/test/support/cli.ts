@@ -1,3 +1,4 @@
+import { describeError } from '@tickertape/errors';
 import type { TestStack } from '@tickertape/testing';
 import { waitFor } from '@tickertape/testing';
 import { CommanderError } from 'commander';
@@ -6,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseCliEnv } from '../../src/env.js';
-import { buildProgram, describeError } from '../../src/program.js';
+import { buildProgram } from '../../src/program.js';
 
 export interface CliRun {
   code: number;

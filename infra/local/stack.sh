@@ -211,6 +211,10 @@ start_registry() {
 }
 
 start_mongo() {
+  # The launcher is ours: rebuild it when its source changed since the install.
+  if [[ $HERE/mongo/MongoStandIn.java -nt $MONGO_LIB/launcher/MongoStandIn.class ]]; then
+    javac -cp "$MONGO_LIB/*" -d "$MONGO_LIB/launcher" "$HERE/mongo/MongoStandIn.java"
+  fi
   mkdir -p "$DATA/mongo"
   launch mongo java "-Xmx$TT_MONGO_HEAP" -XX:+ExitOnOutOfMemoryError \
     -cp "$MONGO_LIB/*:$MONGO_LIB/launcher" MongoStandIn 127.0.0.1 "$TT_MONGO_PORT" "$DATA/mongo/mongo.mv"

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MongoServerError, type Collection, type Db, type Document } from 'mongodb';
+import { createMongoClient } from '@tickertape/clients';
 import { TestStack } from '../../../src/index.js';
 
 type Doc = Document & { _id: string };
@@ -280,5 +281,48 @@ describe('MongoDB collections, indexes and aggregation', () => {
     expect(pipelineUpdate.code).toBeUndefined();
     expect(pipelineUpdate.message).toMatch(/cannot be cast/);
     expect(await col.findOne({ _id: 'a' })).toEqual({ _id: 'a', n: 1 });
+  });
+
+  it('creates a new collection atomically when several clients race to create it and write first', async () => {
+    // Two replicas' first flushes into a partition nobody created yet: each client creates it
+    // (ensurePartition) and writes. Real MongoDB creates atomically (the loser gets
+    // NamespaceExists, 48); the stand-in needs our launcher's serialised creation for it.
+    const clients = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        createMongoClient({
+          uri: stack.env.MONGODB_URI,
+          appName: 'compat-race',
+          logger: stack.logger,
+        }).connect(),
+      ),
+    );
+    try {
+      const failures: unknown[] = [];
+      for (let round = 0; round < 20; round++) {
+        const name = `rollup_minute_2026${String(round).padStart(4, '0')}`;
+        await Promise.all(
+          clients.map(async (client, w) => {
+            const raced = client.db(db.databaseName);
+            await raced.createCollection(name).catch((err: unknown) => {
+              if ((err as { code?: unknown }).code !== 48) failures.push(err);
+            });
+            await raced.collection<{ _id: string; n: number }>(name).bulkWrite(
+              Array.from({ length: 20 }, (_, k) => ({
+                updateOne: {
+                  filter: { _id: `w${w}-${k}` },
+                  update: { $inc: { n: 1 } },
+                  upsert: true,
+                },
+              })),
+              { ordered: false },
+            );
+          }),
+        );
+        expect(await db.collection(name).countDocuments()).toBe(clients.length * 20);
+      }
+      expect(failures).toEqual([]);
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+    }
   });
 });

@@ -9,7 +9,12 @@ type Plain = Record<string, unknown>;
  * nest, a leading `$` is an operator, and `__proto__` does not survive a plain object.
  */
 const SAFE_NAME = /^(?!\$)(?!__proto__$)[^.]{1,64}$/;
-const NAME_RULE = 'must be 1-64 characters, without "." or a leading "$"';
+export const NAME_RULE = 'must be 1-64 characters, without "." or a leading "$"';
+
+/** Whether `name` may be a field, string-field or tag name (readers check query names the same way). */
+export function isSafeName(name: string): boolean {
+  return SAFE_NAME.test(name) && !name.includes('\u0000');
+}
 
 function isPlain(value: unknown): value is Plain {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -75,7 +80,7 @@ export function validateTick(raw: unknown, limits: TickLimits = DEFAULT_TICK_LIM
     ['strings', Object.keys(strings)],
   ] as const) {
     for (const name of names) {
-      if (!SAFE_NAME.test(name) || name.includes('\u0000')) {
+      if (!isSafeName(name)) {
         throw new TickRejectedError(
           'INVALID_NAME',
           `${where} name ${JSON.stringify(name)} ${NAME_RULE}`,

@@ -1,0 +1,26 @@
+export {
+  RollupReader,
+  candleOf,
+  type AutoQuery,
+  type Candle,
+  type CandleResult,
+  type LevelQuery,
+} from './reader.js';
+export { DEFAULT_LIMITS, type Limits, type ReaderOptions } from './limits.js';
+export { QueryError, QueryErrorCode, isBadQuery } from './query-error.js';
+export {
+  NICE_STEPS_MS,
+  chooseResolution,
+  levelResolution,
+  pointCount,
+  sourceFor,
+  type Detail,
+  type Resolution,
+  type Source,
+} from './resolution.js';
+export { coverUnitMs, planCover, type CoverPiece } from './cover.js';
+export { findGaps, mergePoints, type Gap, type Point } from './points.js';
+export type { RangeQuery, RangeResult } from './read-range.js';
+export { lastMinutes, type WindowQuery, type WindowResult, type WindowRow } from './window.js';
+export type { SeriesInfo, SeriesQuery, SeriesResult } from './series.js';
+export type { LevelStatus, StatusResult } from './status.js';

@@ -1,0 +1,103 @@
+import { LEVELS, isLevel, type Level } from '@tickertape/buckets';
+import { NAME_RULE, isSafeName, parseSeriesKey } from '@tickertape/tick';
+import { QueryError, QueryErrorCode } from './query-error.js';
+
+/**
+ * What one query may cost. Every query plans the documents it will read before reading any, and
+ * refuses when the plan is over budget, so no request can make the reader scan unbounded data.
+ */
+export interface Limits {
+  /** Bucket documents one query may examine. */
+  maxDocuments: number;
+  /** Series one window query may name. */
+  maxSeries: number;
+  /** Points one range read may return. */
+  maxPoints: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<Limits> = {
+  maxDocuments: 5000,
+  maxSeries: 500,
+  maxPoints: 10_000,
+};
+
+export interface ReaderOptions {
+  /** The levels whose workers run; reads use only these. */
+  levels?: readonly Level[];
+  limits?: Partial<Limits>;
+  /** Clock for gaps and freshness; injectable for tests. */
+  now?: () => number;
+}
+
+export interface ReaderContext {
+  levels: readonly Level[];
+  limits: Limits;
+  now: () => number;
+}
+
+export function readerContext(options: ReaderOptions = {}): ReaderContext {
+  return {
+    levels: LEVELS.filter((level) => (options.levels ?? LEVELS).includes(level)),
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    now: options.now ?? Date.now,
+  };
+}
+
+// Year 1970 to 2100, as the workers accept (tick validation).
+const MIN_MS = 0;
+const MAX_MS = Date.UTC(2100, 0, 1);
+
+export function checkRange(fromMs: number, toMs: number): void {
+  for (const [name, value] of [
+    ['from', fromMs],
+    ['to', toMs],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < MIN_MS || value > MAX_MS)
+      throw new QueryError(
+        QueryErrorCode.InvalidRange,
+        `${name} must be an instant between 1970 and 2100 (epoch ms or ISO-8601), got ${String(value)}`,
+      );
+  }
+  if (fromMs >= toMs)
+    throw new QueryError(
+      QueryErrorCode.InvalidRange,
+      `from (${new Date(fromMs).toISOString()}) must be before to (${new Date(toMs).toISOString()})`,
+    );
+}
+
+export function checkLevel(level: string, ctx: ReaderContext): Level {
+  if (!isLevel(level) || !ctx.levels.includes(level))
+    throw new QueryError(
+      QueryErrorCode.UnknownLevel,
+      `unknown level ${JSON.stringify(level)}; levels: ${ctx.levels.join(', ')}`,
+    );
+  return level;
+}
+
+export function checkSeries(key: string): void {
+  try {
+    parseSeriesKey(key);
+  } catch (err) {
+    throw new QueryError(
+      QueryErrorCode.InvalidSeries,
+      `invalid series key ${JSON.stringify(key)}: ${(err as Error).message}`,
+    );
+  }
+}
+
+/** Names become MongoDB paths (`f.<field>`, `tags.<key>`): the rule the workers apply to ticks. */
+export function checkName(kind: string, name: string): void {
+  if (!isSafeName(name))
+    throw new QueryError(
+      QueryErrorCode.InvalidName,
+      `invalid ${kind} name ${JSON.stringify(name)}: ${NAME_RULE}`,
+    );
+}
+
+export function checkBudget(planned: number, ctx: ReaderContext, what: string): void {
+  if (planned > ctx.limits.maxDocuments)
+    throw new QueryError(
+      QueryErrorCode.ReadBudgetExceeded,
+      `${what} would read up to ${planned} documents; the limit is ${ctx.limits.maxDocuments}: narrow the range, use a coarser level, or fewer series`,
+    );
+}

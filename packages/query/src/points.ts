@@ -1,0 +1,121 @@
+import type { Aggregate, Mark } from '@tickertape/buckets';
+
+/**
+ * One point of a series at some width: what a chart or a candle needs. Counts and sums travel
+ * with it so that points merge exactly; `avg` is derived, never stored.
+ */
+export interface Point {
+  /** Start of the point's interval (epoch ms, UTC). */
+  t: number;
+  /**
+   * Observations in the interval. `null` for points read at second width: minute buckets keep
+   * only the last value of each second, so the count inside a second is not known.
+   */
+  n: number | null;
+  sum: number | null;
+  min: number;
+  max: number;
+  /** Value of the earliest observation (event time, then offset). */
+  open: number;
+  /** Value of the latest observation. */
+  close: number;
+  avg: number;
+  /** Whether every slot behind this point is final (the scheduler's watermark passed it). */
+  final: boolean;
+}
+
+export function pointOfAggregate(t: number, agg: Aggregate, final: boolean): Point {
+  return {
+    t,
+    n: agg.n,
+    sum: agg.sum,
+    min: agg.min,
+    max: agg.max,
+    open: agg.first.v,
+    close: agg.last.v,
+    avg: agg.sum / agg.n,
+    final,
+  };
+}
+
+/** A minute bucket's per-second entry: the last value seen in that second. */
+export function pointOfMark(t: number, mark: Mark, final: boolean): Point {
+  return {
+    t,
+    n: null,
+    sum: null,
+    min: mark.v,
+    max: mark.v,
+    open: mark.v,
+    close: mark.v,
+    avg: mark.v,
+    final,
+  };
+}
+
+/**
+ * Merges time-ordered points into `stepMs`-wide points aligned to the epoch. Exact for counts,
+ * sums, min, max, open and close; at second width (unknown counts) `avg` is the mean of the
+ * per-second values.
+ */
+export function mergePoints(points: readonly Point[], stepMs: number): Point[] {
+  const merged: Point[] = [];
+  let group: Point[] = [];
+  const flush = () => {
+    const head = group[0];
+    if (!head) return;
+    const known = group.every((p) => p.n !== null);
+    const n = known ? group.reduce((total, p) => total + p.n!, 0) : null;
+    const sum = known ? group.reduce((total, p) => total + p.sum!, 0) : null;
+    merged.push({
+      t: Math.floor(head.t / stepMs) * stepMs,
+      n,
+      sum,
+      min: Math.min(...group.map((p) => p.min)),
+      max: Math.max(...group.map((p) => p.max)),
+      open: head.open,
+      close: group[group.length - 1]!.close,
+      avg:
+        n !== null && sum !== null
+          ? sum / n
+          : group.reduce((total, p) => total + p.avg, 0) / group.length,
+      final: group.every((p) => p.final),
+    });
+    group = [];
+  };
+  for (const point of points) {
+    const head = group[0];
+    if (head && Math.floor(head.t / stepMs) !== Math.floor(point.t / stepMs)) flush();
+    group.push(point);
+  }
+  flush();
+  return merged;
+}
+
+export interface Gap {
+  /** First instant without data (inclusive). */
+  from: number;
+  /** First instant with data again, or the end of the range (exclusive). */
+  to: number;
+}
+
+/**
+ * The runs of `stepMs` intervals inside [from, to) holding no point: periods with no tick,
+ * reported as gaps rather than zeros.
+ */
+export function findGaps(
+  points: readonly Point[],
+  fromMs: number,
+  toMs: number,
+  stepMs: number,
+): Gap[] {
+  const gaps: Gap[] = [];
+  let cursor = Math.floor(fromMs / stepMs) * stepMs;
+  const end = Math.ceil(toMs / stepMs) * stepMs;
+  for (const point of points) {
+    if (point.t > cursor) gaps.push({ from: Math.max(cursor, fromMs), to: point.t });
+    cursor = Math.max(cursor, point.t + stepMs);
+  }
+  if (cursor < end) gaps.push({ from: Math.max(cursor, fromMs), to: Math.min(end, toMs) });
+  return gaps.filter((gap) => gap.from < gap.to);
+}

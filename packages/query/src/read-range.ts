@@ -1,0 +1,162 @@
+import { LEVEL_SPECS, bucketId, slotStart, type Level } from '@tickertape/buckets';
+import type { Db, Document } from 'mongodb';
+import {
+  isObservedAggregate,
+  isObservedMark,
+  type StoredBucket,
+  type StoredField,
+} from './stored.js';
+import { checkBudget, checkName, checkRange, checkSeries, type ReaderContext } from './limits.js';
+import { partitionsInRange } from './partitions-in-range.js';
+import {
+  findGaps,
+  mergePoints,
+  pointOfAggregate,
+  pointOfMark,
+  type Gap,
+  type Point,
+} from './points.js';
+import { QueryError, QueryErrorCode } from './query-error.js';
+import { pointCount, sourceStepMs, type Resolution } from './resolution.js';
+import { FinalityView } from './watermark-view.js';
+
+export interface RangeQuery {
+  series: string;
+  field: string;
+  fromMs: number;
+  toMs: number;
+}
+
+export interface RangeResult {
+  series: string;
+  field: string;
+  fromMs: number;
+  toMs: number;
+  resolution: Resolution;
+  /** Points with data only, in time order; intervals without data are in `gaps`, never zeros. */
+  points: Point[];
+  /** Runs without data inside [from, min(to, now)). */
+  gaps: Gap[];
+  /** Bucket documents read to answer. */
+  examined: number;
+}
+
+/** The points one bucket yields for the source, shell padding skipped, clipped to [from, to). */
+function pointsOfBucket(
+  level: Level,
+  detail: 'slot' | 'sub',
+  start: number,
+  field: StoredField | undefined,
+  final: boolean,
+  fromMs: number,
+  toMs: number,
+): Point[] {
+  if (!field || !isObservedAggregate(field)) return [];
+  const spec = LEVEL_SPECS[level];
+  if (detail === 'slot') return [pointOfAggregate(start, field, final)];
+  const points: Point[] = [];
+  const sub = field[spec.subKey] ?? {};
+  for (let i = 0; i < spec.subSlots; i++) {
+    const t = start + i * spec.subSlotMs;
+    if (t + spec.subSlotMs <= fromMs || t >= toMs) continue;
+    const entry = sub[String(i)];
+    if (spec.subKey === 'v') {
+      if (isObservedMark(entry)) points.push(pointOfMark(t, entry, final));
+    } else if (isObservedAggregate(entry)) {
+      points.push(pointOfAggregate(t, entry, final));
+    }
+  }
+  return points;
+}
+
+/**
+ * One series, one field, [from, to), at a resolution: reads the source level's buckets as
+ * left-anchored `_id` ranges in each partition collection the range touches, turns them into
+ * points, and merges them to the resolution's width.
+ */
+export async function readRange(
+  db: Db,
+  ctx: ReaderContext,
+  query: RangeQuery,
+  resolution: Resolution,
+): Promise<RangeResult> {
+  const { series, field, fromMs, toMs } = query;
+  checkRange(fromMs, toMs);
+  checkSeries(series);
+  checkName('field', field);
+  const { level, detail } = resolution.source;
+  if (!ctx.levels.includes(level))
+    throw new QueryError(
+      QueryErrorCode.UnknownLevel,
+      `level ${level} is not among ${ctx.levels.join(', ')}`,
+    );
+  const points = pointCount(fromMs, toMs, resolution.stepMs);
+  if (points > ctx.limits.maxPoints)
+    throw new QueryError(
+      QueryErrorCode.TooManyPoints,
+      `the range holds ${points} points at ${resolution.stepMs} ms; the limit is ${ctx.limits.maxPoints}`,
+    );
+  const spec = LEVEL_SPECS[level];
+  const planned = pointCount(fromMs, toMs, spec.slotMs);
+  checkBudget(planned, ctx, `reading ${series} at ${level} level`);
+
+  const finality = await FinalityView.read(db);
+  const path = `f.${field}`;
+  const projection: Document =
+    detail === 'sub'
+      ? { start: 1, [`${path}.n`]: 1, [`${path}.${spec.subKey}`]: 1 }
+      : Object.fromEntries(
+          ['start', ...['n', 'sum', 'min', 'max', 'first', 'last'].map((k) => `${path}.${k}`)].map(
+            (k) => [k, 1],
+          ),
+        );
+  const batches = await Promise.all(
+    partitionsInRange(level, fromMs, toMs).map(async (partition) => {
+      const lo = slotStart(level, Math.max(fromMs, partition.startMs));
+      const hi = slotStart(level, Math.min(toMs, partition.endMs) - 1);
+      return db
+        .collection<StoredBucket>(partition.name)
+        .find(
+          { _id: { $gte: bucketId(level, series, lo), $lte: bucketId(level, series, hi) } },
+          { projection },
+        )
+        .sort({ _id: 1 })
+        .limit(planned)
+        .toArray();
+    }),
+  );
+  let examined = 0;
+  const native: Point[] = [];
+  for (const docs of batches) {
+    for (const doc of docs) {
+      examined += 1;
+      const start = doc.start.getTime();
+      const stored = doc.f?.[field];
+      native.push(
+        ...pointsOfBucket(
+          level,
+          detail,
+          start,
+          stored,
+          finality.isFinal(level, start),
+          fromMs,
+          toMs,
+        ),
+      );
+    }
+  }
+  const merged =
+    resolution.stepMs === sourceStepMs(resolution.source)
+      ? native
+      : mergePoints(native, resolution.stepMs);
+  return {
+    series,
+    field,
+    fromMs,
+    toMs,
+    resolution,
+    points: merged,
+    gaps: findGaps(merged, fromMs, Math.min(toMs, ctx.now()), resolution.stepMs),
+    examined,
+  };
+}

@@ -1,0 +1,109 @@
+import type { Level } from '@tickertape/buckets';
+import type { Db } from 'mongodb';
+import { checkLevel, readerContext, type ReaderContext, type ReaderOptions } from './limits.js';
+import type { Point } from './points.js';
+import { readRange, type RangeQuery, type RangeResult } from './read-range.js';
+import { chooseResolution, levelResolution, type Detail } from './resolution.js';
+import { findSeries, type SeriesQuery, type SeriesResult } from './series.js';
+import { seriesStatus, type StatusResult } from './status.js';
+import { windowAggregate, type WindowQuery, type WindowResult } from './window.js';
+
+export interface AutoQuery extends RangeQuery {
+  /** Most points wanted; the finest width that fits is chosen. */
+  maxPoints: number;
+}
+
+export interface LevelQuery extends RangeQuery {
+  level: string;
+  /** `slot`: one point per bucket; `sub`: one per second/minute/hour inside each bucket. */
+  detail: Detail;
+}
+
+export interface Candle {
+  t: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  /** Ticks in the candle; `null` at second width. */
+  volume: number | null;
+  final: boolean;
+}
+
+export interface CandleResult extends Omit<RangeResult, 'points'> {
+  candles: Candle[];
+}
+
+export function candleOf(point: Point): Candle {
+  return {
+    t: point.t,
+    open: point.open,
+    high: point.max,
+    low: point.min,
+    close: point.close,
+    volume: point.n,
+    final: point.final,
+  };
+}
+
+/**
+ * The read path in one object: what the API, the CLI and the checker call. Callers never name
+ * a collection; every query plans its reads and refuses over-budget ones before reading.
+ */
+export class RollupReader {
+  readonly ctx: ReaderContext;
+
+  constructor(
+    private readonly db: Db,
+    options: ReaderOptions = {},
+  ) {
+    this.ctx = readerContext(options);
+  }
+
+  get levels(): readonly Level[] {
+    return this.ctx.levels;
+  }
+
+  /** One series at one level, read whole buckets or their sub-slots. */
+  range(query: LevelQuery): Promise<RangeResult> {
+    return readRange(
+      this.db,
+      this.ctx,
+      query,
+      levelResolution(checkLevel(query.level, this.ctx), query.detail),
+    );
+  }
+
+  /** One series at the finest width that fits `maxPoints`, read from the cheapest level. */
+  auto(query: AutoQuery): Promise<RangeResult> {
+    return readRange(
+      this.db,
+      this.ctx,
+      query,
+      chooseResolution(
+        query.fromMs,
+        query.toMs,
+        Math.min(query.maxPoints, this.ctx.limits.maxPoints),
+        this.ctx.levels,
+      ),
+    );
+  }
+
+  /** Open/high/low/close at the automatic width (e.g. 5-minute candles over a day). */
+  async candles(query: AutoQuery): Promise<CandleResult> {
+    const { points, ...rest } = await this.auto(query);
+    return { ...rest, candles: points.map(candleOf) };
+  }
+
+  window(query: WindowQuery): Promise<WindowResult> {
+    return windowAggregate(this.db, this.ctx, query);
+  }
+
+  series(query: SeriesQuery): Promise<SeriesResult> {
+    return findSeries(this.db, this.ctx, query);
+  }
+
+  status(series: string): Promise<StatusResult> {
+    return seriesStatus(this.db, this.ctx, series);
+  }
+}

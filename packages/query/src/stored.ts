@@ -1,0 +1,24 @@
+import type { Aggregate, Mark } from '@tickertape/buckets';
+
+/** A field as stored in a bucket: totals plus the level's sub-slot map (seconds, minutes or hours). */
+export type StoredField = Aggregate & Partial<Record<'v' | 'm' | 'h', Record<string, unknown>>>;
+
+/** The parts of a bucket document readers look at (projections may leave any of them out). */
+export interface StoredBucket {
+  _id: string;
+  series: string;
+  start: Date;
+  n: number;
+  f?: Record<string, StoredField>;
+}
+
+export function isObservedMark(value: unknown): value is Mark {
+  const t = (value as { t?: unknown } | null)?.t;
+  return typeof t === 'number' && Number.isFinite(t);
+}
+
+/** Shell padding and missing parts have no observation: `n` absent or 0. */
+export function isObservedAggregate(value: unknown): value is Aggregate {
+  const n = (value as { n?: unknown } | null)?.n;
+  return typeof n === 'number' && n > 0;
+}

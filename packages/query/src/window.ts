@@ -1,0 +1,182 @@
+import { LEVEL_SPECS, bucketId, earlier, later, partitionOf, type Mark } from '@tickertape/buckets';
+import type { Db, Document } from 'mongodb';
+import { coverUnitMs, planCover, type CoverPiece } from './cover.js';
+import { checkBudget, checkName, checkRange, checkSeries, type ReaderContext } from './limits.js';
+import type { Aggregate } from '@tickertape/buckets';
+import type { StoredBucket, StoredField } from './stored.js';
+import { QueryError, QueryErrorCode } from './query-error.js';
+import { FinalityView } from './watermark-view.js';
+
+export interface WindowQuery {
+  series: readonly string[];
+  field: string;
+  fromMs: number;
+  toMs: number;
+}
+
+/** One series' totals over the window; `null`s where it had no observation (a gap, not a zero). */
+export interface WindowRow {
+  series: string;
+  n: number;
+  sum: number;
+  avg: number | null;
+  min: number | null;
+  max: number | null;
+  /** Earliest and latest observation in the window, by event time then offset. */
+  first: { t: number; v: number } | null;
+  last: { t: number; v: number } | null;
+  /** Whether every bucket part behind the row is final. */
+  final: boolean;
+}
+
+export interface WindowResult {
+  field: string;
+  /** The window actually summed: the request rounded out to whole minutes (or the finest unit). */
+  fromMs: number;
+  toMs: number;
+  rows: WindowRow[];
+  /** The bucket parts summed per series, e.g. minutes 55-59 of hour 10 and 0-4 of hour 11. */
+  pieces: CoverPiece[];
+  /** Bucket documents read to answer, for every series together. */
+  examined: number;
+}
+
+interface Totals {
+  n: number;
+  sum: number;
+  min: number;
+  max: number;
+  first: Mark | undefined;
+  last: Mark | undefined;
+  final: boolean;
+}
+
+function addAggregate(totals: Totals, agg: Aggregate): void {
+  totals.n += agg.n;
+  totals.sum += agg.sum;
+  totals.min = Math.min(totals.min, agg.min);
+  totals.max = Math.max(totals.max, agg.max);
+  totals.first = totals.first ? earlier(totals.first, agg.first) : agg.first;
+  totals.last = totals.last ? later(totals.last, agg.last) : agg.last;
+}
+
+const SUMMARY_KEYS = ['n', 'sum', 'min', 'max', 'first', 'last'] as const;
+
+function projectionOf(piece: CoverPiece, field: string): Document {
+  const path = `f.${field}`;
+  if (!piece.sub) return Object.fromEntries(SUMMARY_KEYS.map((k) => [`${path}.${k}`, 1]));
+  const subKey = LEVEL_SPECS[piece.level].subKey;
+  const projection: Document = {};
+  for (let i = piece.sub.from; i < piece.sub.to; i++) projection[`${path}.${subKey}.${i}`] = 1;
+  return projection;
+}
+
+function aggregatesOf(piece: CoverPiece, stored: StoredField | undefined): Aggregate[] {
+  if (!stored) return [];
+  if (!piece.sub) return [stored];
+  const sub = (stored[LEVEL_SPECS[piece.level].subKey] ?? {}) as Record<string, Aggregate>;
+  const aggregates: Aggregate[] = [];
+  for (let i = piece.sub.from; i < piece.sub.to; i++) {
+    const agg = sub[String(i)];
+    if (agg) aggregates.push(agg);
+  }
+  return aggregates;
+}
+
+const floorTo = (ms: number, unit: number) => Math.floor(ms / unit) * unit;
+const ceilTo = (ms: number, unit: number) => Math.ceil(ms / unit) * unit;
+
+/**
+ * Count, sum, average, min, max, first and last of one field over [from, to) for many series at
+ * once — the seed's "10-minute average speed of 50 sensors". The window is covered by bucket
+ * totals and sub-slot runs (see `planCover`), each read for all series with one `_id` lookup,
+ * so a 10-minute window reads one or two hour buckets per series.
+ */
+export async function windowAggregate(
+  db: Db,
+  ctx: ReaderContext,
+  query: WindowQuery,
+): Promise<WindowResult> {
+  checkRange(query.fromMs, query.toMs);
+  checkName('field', query.field);
+  const series = [...new Set(query.series)];
+  if (series.length === 0)
+    throw new QueryError(QueryErrorCode.InvalidSeries, 'name at least one series');
+  if (series.length > ctx.limits.maxSeries)
+    throw new QueryError(
+      QueryErrorCode.TooManySeries,
+      `${series.length} series requested; the limit is ${ctx.limits.maxSeries}`,
+    );
+  for (const key of series) checkSeries(key);
+  const unit = coverUnitMs(ctx.levels);
+  const fromMs = floorTo(query.fromMs, unit);
+  const toMs = ceilTo(query.toMs, unit);
+  const pieces = planCover(fromMs, toMs, ctx.levels);
+  checkBudget(pieces.length * series.length, ctx, `a window over ${series.length} series`);
+
+  const finality = await FinalityView.read(db);
+  const totals = new Map<string, Totals>(
+    series.map((key) => [
+      key,
+      {
+        n: 0,
+        sum: 0,
+        min: Infinity,
+        max: -Infinity,
+        first: undefined,
+        last: undefined,
+        final: true,
+      },
+    ]),
+  );
+  let examined = 0;
+  await Promise.all(
+    pieces.map(async (piece) => {
+      const ids = series.map((key) => bucketId(piece.level, key, piece.start));
+      const docs = await db
+        .collection<StoredBucket>(partitionOf(piece.level, piece.start).name)
+        .find(
+          { _id: { $in: ids } },
+          { projection: { series: 1, ...projectionOf(piece, query.field) } },
+        )
+        .toArray();
+      examined += docs.length;
+      const final = finality.isFinal(piece.level, piece.start);
+      for (const key of series) totals.get(key)!.final &&= final;
+      for (const doc of docs) {
+        const row = totals.get(doc.series);
+        const stored = doc.f?.[query.field];
+        if (!row) continue;
+        for (const agg of aggregatesOf(piece, stored)) if (agg.n > 0) addAggregate(row, agg);
+      }
+    }),
+  );
+  return {
+    field: query.field,
+    fromMs,
+    toMs,
+    pieces,
+    examined,
+    rows: series.map((key) => {
+      const t = totals.get(key)!;
+      const seen = t.n > 0;
+      return {
+        series: key,
+        n: t.n,
+        sum: t.sum,
+        avg: seen ? t.sum / t.n : null,
+        min: seen ? t.min : null,
+        max: seen ? t.max : null,
+        first: seen && t.first ? { t: t.first.t, v: t.first.v } : null,
+        last: seen && t.last ? { t: t.last.t, v: t.last.v } : null,
+        final: t.final,
+      };
+    }),
+  };
+}
+
+/** The last `minutes` whole minutes up to and including the one holding `nowMs`. */
+export function lastMinutes(nowMs: number, minutes: number): { fromMs: number; toMs: number } {
+  const toMs = floorTo(nowMs, 60_000) + 60_000;
+  return { fromMs: toMs - minutes * 60_000, toMs };
+}

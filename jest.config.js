@@ -31,7 +31,8 @@ export default {
     {
       ...common,
       displayName: 'integration',
-      testMatch: [`${where}/test/integration/**/*.test.ts`],
+      // Browser tests drive Debian's chromium against a real API on the real stack.
+      testMatch: [`${where}/test/integration/**/*.test.ts`, `${where}/test/browser/**/*.test.ts`],
       globalSetup: '<rootDir>/scripts/jest-integration-setup.js',
       slowTestThreshold: 30,
     },

@@ -64,8 +64,10 @@ export class RollupReader {
     return this.ctx.levels;
   }
 
+  // Methods are async so that a refusal is always a rejected promise, never a synchronous throw.
+
   /** One series at one level, read whole buckets or their sub-slots. */
-  range(query: LevelQuery): Promise<RangeResult> {
+  async range(query: LevelQuery): Promise<RangeResult> {
     return readRange(
       this.db,
       this.ctx,
@@ -75,7 +77,7 @@ export class RollupReader {
   }
 
   /** One series at the finest width that fits `maxPoints`, read from the cheapest level. */
-  auto(query: AutoQuery): Promise<RangeResult> {
+  async auto(query: AutoQuery): Promise<RangeResult> {
     return readRange(
       this.db,
       this.ctx,
@@ -95,15 +97,15 @@ export class RollupReader {
     return { ...rest, candles: points.map(candleOf) };
   }
 
-  window(query: WindowQuery): Promise<WindowResult> {
+  async window(query: WindowQuery): Promise<WindowResult> {
     return windowAggregate(this.db, this.ctx, query);
   }
 
-  series(query: SeriesQuery): Promise<SeriesResult> {
+  async series(query: SeriesQuery): Promise<SeriesResult> {
     return findSeries(this.db, this.ctx, query);
   }
 
-  status(series: string): Promise<StatusResult> {
+  async status(series: string): Promise<StatusResult> {
     return seriesStatus(this.db, this.ctx, series);
   }
 }

@@ -2,6 +2,7 @@ import { LEVEL_SPECS, type Level } from '@tickertape/buckets';
 import type { Db, Document } from 'mongodb';
 import { checkBudget, checkName, checkRange, type ReaderContext } from './limits.js';
 import { partitionsInRange } from './partitions-in-range.js';
+import { QueryError, QueryErrorCode } from './query-error.js';
 
 export interface SeriesQuery {
   metric?: string;
@@ -42,7 +43,9 @@ export async function findSeries(
   query: SeriesQuery,
 ): Promise<SeriesResult> {
   checkRange(query.fromMs, query.toMs);
-  if (query.metric !== undefined) checkName('metric', query.metric);
+  // A metric is matched as a value, not used as a path: any non-empty name (e.g. `stock.tick`) is fine.
+  if (query.metric === '')
+    throw new QueryError(QueryErrorCode.InvalidName, 'metric must not be empty');
   for (const key of Object.keys(query.tags ?? {})) checkName('tag', key);
   const level = ctx.levels[ctx.levels.length - 1]!;
   const slots = Math.ceil((query.toMs - query.fromMs) / LEVEL_SPECS[level].slotMs);

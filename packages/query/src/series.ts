@@ -19,7 +19,7 @@ export interface SeriesInfo {
   tags: Record<string, string>;
   /** Numeric fields seen in the range. */
   fields: string[];
-  /** Slot start of the newest bucket seen at the discovery level. */
+  /** Slot start of the newest bucket at the discovery level. */
   lastSlotMs: number;
 }
 
@@ -28,7 +28,7 @@ export interface SeriesResult {
   /** The level whose buckets were scanned: the coarsest that runs, one document per series per slot. */
   level: Level;
   examined: number;
-  /** True when more series matched than `limit`, or the scan stopped at the document budget. */
+  /** True when more series matched than `limit`. */
   truncated: boolean;
 }
 
@@ -47,6 +47,11 @@ export async function findSeries(
   if (query.metric === '')
     throw new QueryError(QueryErrorCode.InvalidName, 'metric must not be empty');
   for (const key of Object.keys(query.tags ?? {})) checkName('tag', key);
+  if (!Number.isSafeInteger(query.limit) || query.limit < 1)
+    throw new QueryError(
+      QueryErrorCode.InvalidRange,
+      `limit must be a positive integer, got ${query.limit}`,
+    );
   const level = ctx.levels[ctx.levels.length - 1]!;
   const slots = Math.ceil((query.toMs - query.fromMs) / LEVEL_SPECS[level].slotMs);
   checkBudget(slots, ctx, `discovering series over ${slots} ${level} slots`);
@@ -60,29 +65,34 @@ export async function findSeries(
   if (query.metric !== undefined) filter.metric = query.metric;
   for (const [key, value] of Object.entries(query.tags ?? {})) filter[`tags.${key}`] = value;
 
+  // Count first (an index range on metric/start), so a discovery that would scan too much is
+  // refused before anything is read; then each partition groups by series on the server and
+  // returns the first `limit + 1` keys in order, so `limit` means the first series by key.
+  const partitions = partitionsInRange(level, query.fromMs, query.toMs);
+  const counts = await Promise.all(
+    partitions.map((partition) => db.collection(partition.name).countDocuments(filter)),
+  );
+  const examined = counts.reduce((total, count) => total + count, 0);
+  if (examined > ctx.limits.maxDocuments)
+    throw new QueryError(
+      QueryErrorCode.ReadBudgetExceeded,
+      `discovery would read ${examined} documents; the limit is ${ctx.limits.maxDocuments}: narrow the range or filter by metric or tags`,
+    );
   const found = new Map<string, SeriesInfo & { fieldSet: Set<string> }>();
-  let examined = 0;
-  let truncated = false;
-  for (const partition of partitionsInRange(level, query.fromMs, query.toMs)) {
-    const budget = ctx.limits.maxDocuments - examined;
-    if (budget <= 0) {
-      truncated = true;
-      break;
-    }
+  for (const [i, partition] of partitions.entries()) {
+    if (counts[i] === 0) continue;
     const rows = await db
       .collection<Document>(partition.name)
       .aggregate<{
-        series: string;
+        _id: string;
         metric: string;
         tags: Record<string, string>;
-        start: Date;
+        lastStart: Date;
         fields: string[];
       }>([
         { $match: filter },
-        { $limit: budget },
         {
           $project: {
-            _id: 0,
             series: 1,
             metric: 1,
             tags: 1,
@@ -90,13 +100,23 @@ export async function findSeries(
             fields: { $map: { input: { $objectToArray: '$f' }, in: '$$this.k' } },
           },
         },
+        { $unwind: '$fields' },
+        {
+          $group: {
+            _id: '$series',
+            metric: { $first: '$metric' },
+            tags: { $first: '$tags' },
+            lastStart: { $max: '$start' },
+            fields: { $addToSet: '$fields' },
+          },
+        },
+        { $sort: { _id: 1 } },
+        { $limit: query.limit + 1 },
       ])
       .toArray();
-    examined += rows.length;
-    if (rows.length === budget) truncated = true;
     for (const row of rows) {
-      const seen = found.get(row.series) ?? {
-        series: row.series,
+      const seen = found.get(row._id) ?? {
+        series: row._id,
         metric: row.metric,
         tags: row.tags,
         fields: [],
@@ -104,8 +124,8 @@ export async function findSeries(
         fieldSet: new Set<string>(),
       };
       for (const name of row.fields) seen.fieldSet.add(name);
-      seen.lastSlotMs = Math.max(seen.lastSlotMs, row.start.getTime());
-      found.set(row.series, seen);
+      seen.lastSlotMs = Math.max(seen.lastSlotMs, row.lastStart.getTime());
+      found.set(row._id, seen);
     }
   }
   const all = [...found.values()].sort((a, b) =>
@@ -114,7 +134,7 @@ export async function findSeries(
   return {
     level,
     examined,
-    truncated: truncated || all.length > query.limit,
+    truncated: all.length > query.limit,
     series: all
       .slice(0, query.limit)
       .map(({ fieldSet, ...info }) => ({ ...info, fields: [...fieldSet].sort() })),

@@ -34,3 +34,21 @@ export function offset(text: string): bigint {
   if (!/^\d+$/.test(text)) throw new InvalidArgumentError('must be an offset (0 or more)');
   return BigInt(text);
 }
+
+/**
+ * `--tag key=value`, repeatable: each use adds one tag (split at the first `=`, so values may
+ * hold one). The same key twice with different values would match nothing: refused.
+ */
+export function tagArgument(
+  text: string,
+  previous: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const at = text.indexOf('=');
+  if (at <= 0) throw new InvalidArgumentError('must be key=value');
+  const key = text.slice(0, at);
+  const value = text.slice(at + 1);
+  const earlier = previous[key];
+  if (earlier !== undefined && earlier !== value)
+    throw new InvalidArgumentError(`${key} is already ${JSON.stringify(earlier)}`);
+  return { ...previous, [key]: value };
+}

@@ -1,8 +1,15 @@
-import { createKafka, createRegistry, probeDependencies } from '@tickertape/clients';
-import type { Logger } from '@tickertape/logger';
+import {
+  createKafka,
+  createMongoClient,
+  createRegistry,
+  probeDependencies,
+} from '@tickertape/clients';
+import { DependencyUnreachableError } from '@tickertape/errors';
+import { redactUrl, type Logger } from '@tickertape/logger';
 import { topicPartitions } from '@tickertape/producer';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
+import type { MongoClient } from 'mongodb';
 import type { CliEnv } from './env.js';
 
 /**
@@ -54,4 +61,28 @@ export async function openTopicForPublishing(
     await admin.disconnect();
   }
   return { kafka, codec: await tickCodecFor(env, topic) };
+}
+
+/**
+ * A connected MongoDB client. A server that does not answer within STARTUP_TIMEOUT_MS stops the
+ * command naming MONGODB_URI, as the other commands name KAFKA_BROKERS.
+ */
+export async function openMongo(
+  env: CliEnv,
+  logger: Logger,
+  appName: string,
+): Promise<MongoClient> {
+  const mongo = createMongoClient({
+    uri: env.MONGODB_URI,
+    appName,
+    logger,
+    serverSelectionTimeoutMs: env.STARTUP_TIMEOUT_MS,
+  });
+  try {
+    await mongo.connect();
+  } catch (err) {
+    await mongo.close().catch(() => undefined);
+    throw new DependencyUnreachableError('MONGODB_URI', redactUrl(env.MONGODB_URI), err);
+  }
+  return mongo;
 }

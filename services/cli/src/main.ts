@@ -2,7 +2,7 @@
 import { createLogger } from '@tickertape/logger';
 import { pino } from 'pino';
 import { loadCliEnv } from './env.js';
-import { describeError } from '@tickertape/errors';
+import { describeFailure } from './failure.js';
 import { buildProgram } from './program.js';
 
 const program = buildProgram({
@@ -20,6 +20,7 @@ const program = buildProgram({
 });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`tickertape: ${describeError(err)}\n`);
-  process.exitCode = 1;
+  const failure = describeFailure(err);
+  process.stderr.write(failure.message);
+  process.exitCode = failure.exitCode;
 });

@@ -17,6 +17,7 @@ import {
   type InputFormat,
 } from './commands/publish.js';
 import { formatRedrive, REDRIVE_HELP, redriveCommand, unknownReasons } from './commands/redrive.js';
+import { addQueryCommands } from './commands/query.js';
 import { roundtrip } from './commands/roundtrip.js';
 import { formatSummary, summaryCommand, type SummaryCommandOptions } from './commands/summary.js';
 import { formatMismatches, formatTopics, topicsCreate } from './commands/topics-create.js';
@@ -39,6 +40,8 @@ export interface CliIo {
   progress?: NodeJS.WritableStream;
   /** A command that finished but must not report success (bad lines, unacknowledged ticks). */
   setExitCode: (code: number) => void;
+  /** The clock `now` and relative times (`-1h`) are read from; tests fix it. Default Date.now. */
+  now?: () => number;
 }
 
 async function openInput(file: string): Promise<Readable> {
@@ -221,8 +224,15 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
     .option('--timeout-ms <ms>', 'how long to wait for the groups', positiveInt, 120_000)
     .action(async (options: SummaryCommandOptions) => {
       const { env, logger } = ready();
-      io.stdout(formatSummary(await summaryCommand(env, options, logger)));
+      io.stdout(formatSummary(await summaryCommand(env, options, logger, io.now)));
     });
+
+  addQueryCommands(program, {
+    ready,
+    now: io.now ?? Date.now,
+    stdout: io.stdout,
+    stderr: io.stderr,
+  });
 
   program
     .command('redrive')

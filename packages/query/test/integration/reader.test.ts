@@ -324,7 +324,9 @@ describe('RollupReader on buckets written by the real write path', () => {
       expect(segment.series.map((s) => s.tags.segment)).toEqual(Array(10).fill('I80-2'));
       const few = await reader.series({ ...range, limit: 5 });
       expect(few).toMatchObject({ truncated: true });
-      expect(few.series).toHaveLength(5);
+      const everyKey = [...new Set(scenario.ticks.map((t) => t.seriesKey))].sort();
+      expect(few.series.map((s) => s.series)).toEqual(everyKey.slice(0, 5)); // the first by key
+      expect(few.examined).toBe(everyKey.length * 2); // a day bucket per series on each side of midnight
       const none = await reader.series({
         fromMs: at('2026-06-01T00:00:00Z'),
         toMs: at('2026-06-02T00:00:00Z'),
@@ -435,6 +437,16 @@ describe('RollupReader on buckets written by the real write path', () => {
             series: Array.from({ length: 50 }, (_, i) => sensorKey(i)),
             fromMs: at('2026-12-31T23:55:00Z'),
             toMs: at('2027-01-01T00:05:00Z'),
+          }),
+        QueryErrorCode.ReadBudgetExceeded,
+      ],
+      [
+        'a discovery that would scan more documents than allowed',
+        () =>
+          new RollupReader(db, { limits: { maxDocuments: 100 } }).series({
+            fromMs: scenario.fromMs,
+            toMs: scenario.toMs,
+            limit: 5,
           }),
         QueryErrorCode.ReadBudgetExceeded,
       ],

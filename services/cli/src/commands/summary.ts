@@ -1,18 +1,16 @@
-import {
-  LEVELS,
-  parsePartitionName,
-  partitionOf,
-  slotStart,
-  type Level,
-} from '@tickertape/buckets';
-import { consumerLag, createMongoClient } from '@tickertape/clients';
+import { LEVELS, parsePartitionName, slotStart, type Level } from '@tickertape/buckets';
+import { consumerLag } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
+import { lastMinutes, RollupReader, type Candle } from '@tickertape/query';
 import { listPartitionNames } from '@tickertape/store';
 import type { Admin } from 'kafkajs';
-import type { Db, Document } from 'mongodb';
-import { openKafka } from '../connect.js';
+import type { Db } from 'mongodb';
+import { openKafka, openMongo } from '../connect.js';
 import type { CliEnv } from '../env.js';
+import { describeResolution } from '../format/answers.js';
+import { isoTime } from '../format/time.js';
+import { plural } from '../plural.js';
 import { formatTable } from '../table.js';
 
 /** Counters scraped from one worker's /metrics. */
@@ -27,20 +25,33 @@ export interface WorkerFigures {
   deadLetters: number;
 }
 
+/** What the reads cost, for the report: discovery first, then the answers. */
+interface Examined {
+  /** Documents read to find the series. */
+  discoveryExamined: number;
+  /** Every document read for the table, discovery included. */
+  examined: number;
+}
+
 export interface SummaryReport {
   workers: WorkerFigures[];
   bucketsByLevel: Record<Level, number>;
-  averages: { series: string; average: number; readings: number; buckets: number }[];
-  candles: {
-    series: string;
-    open: number;
-    high: number;
-    low: number;
-    close: number;
-    ticks: number;
-  }[];
+  /** Window averages; `average` is `null` for a series without readings in the window. */
+  averages: Examined & {
+    fromMs: number;
+    toMs: number;
+    rows: { series: string; average: number | null; readings: number }[];
+    /** Bucket parts summed per series, e.g. minutes 50-59 of one hour bucket. */
+    piecesPerSeries: number;
+  };
+  /** This hour's candles; `candle` is `null` for a series without a price this hour. */
+  candles: Examined & {
+    hourStart: number;
+    rows: { series: string; candle: Candle | null }[];
+    /** Where the candles were read from (`1h points from the hours of day buckets`). */
+    source: string | undefined;
+  };
   windowMinutes: number;
-  hourStart: number;
 }
 
 const COUNTERS: Record<Exclude<keyof WorkerFigures, 'level' | 'url'>, string> = {
@@ -75,82 +86,61 @@ async function bucketsByLevel(db: Db): Promise<Record<Level, number>> {
   return counts;
 }
 
-type Aggregate = {
-  n: number;
-  sum: number;
-  min: number;
-  max: number;
-  first: { v: number };
-  last: { v: number };
-};
+const TRAFFIC = { metric: 'traffic', field: 'speed' } as const;
+const STOCKS = { metric: 'stock.tick', field: 'price' } as const;
+const HOUR_MS = 3_600_000;
 
 /**
- * Average of `field` over the last `minutes` minutes for the first `limit` series of `metric`,
- * from minute buckets (counts and sums, never averages): a handful of documents per series.
+ * Average of the traffic speed over the last `minutes` whole minutes for the first `limit`
+ * traffic series: the series from the reader's discovery, the averages from its window (counts
+ * and sums of bucket parts, never averages of averages: one or two hour buckets per series).
  */
 async function windowAverages(
-  db: Db,
-  metric: string,
-  field: string,
+  reader: RollupReader,
   nowMs: number,
   minutes: number,
   limit: number,
-) {
-  const from = slotStart('minute', nowMs - minutes * 60_000);
-  const names = new Set([partitionOf('minute', from).name, partitionOf('minute', nowMs).name]);
-  const bySeries = new Map<string, { n: number; sum: number; buckets: number }>();
-  for (const name of names) {
-    const docs = db
-      .collection<Document>(name)
-      .find(
-        { metric, start: { $gte: new Date(from), $lte: new Date(nowMs) } },
-        { projection: { series: 1, [`f.${field}.n`]: 1, [`f.${field}.sum`]: 1 } },
-      );
-    for await (const doc of docs) {
-      const agg = (doc.f as Record<string, Aggregate> | undefined)?.[field];
-      if (!agg) continue;
-      const seen = bySeries.get(doc.series as string) ?? { n: 0, sum: 0, buckets: 0 };
-      bySeries.set(doc.series as string, {
-        n: seen.n + agg.n,
-        sum: seen.sum + agg.sum,
-        buckets: seen.buckets + 1,
-      });
-    }
-  }
-  return [...bySeries]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .slice(0, limit)
-    .map(([series, { n, sum, buckets }]) => ({ series, average: sum / n, readings: n, buckets }));
+): Promise<SummaryReport['averages']> {
+  const window = lastMinutes(nowMs, minutes);
+  const found = await reader.series({ metric: TRAFFIC.metric, ...window, limit });
+  const series = found.series.map((info) => info.series);
+  const result =
+    series.length === 0
+      ? undefined
+      : await reader.window({ series, field: TRAFFIC.field, ...window });
+  return {
+    ...window,
+    rows: (result?.rows ?? []).map((row) => ({
+      series: row.series,
+      average: row.avg,
+      readings: row.n,
+    })),
+    piecesPerSeries: result?.pieces.length ?? 0,
+    discoveryExamined: found.examined,
+    examined: found.examined + (result?.examined ?? 0),
+  };
 }
 
-/** Open/high/low/close of `field` for the current hour, from hour buckets: one document each. */
+/** Open/high/low/close of the stock price for the hour holding `nowMs`: one hour-wide candle each. */
 async function hourCandles(
-  db: Db,
-  metric: string,
-  field: string,
+  reader: RollupReader,
   hourStart: number,
   limit: number,
-) {
-  const docs = await db
-    .collection<Document>(partitionOf('hour', hourStart).name)
-    .find({ metric, start: new Date(hourStart) }, { projection: { series: 1, [`f.${field}`]: 1 } })
-    .sort({ series: 1 })
-    .limit(limit)
-    .toArray();
-  return docs.flatMap((doc) => {
-    const agg = (doc.f as Record<string, Aggregate> | undefined)?.[field];
-    if (!agg) return [];
-    return [
-      {
-        series: doc.series as string,
-        open: agg.first.v,
-        high: agg.max,
-        low: agg.min,
-        close: agg.last.v,
-        ticks: agg.n,
-      },
-    ];
-  });
+): Promise<SummaryReport['candles']> {
+  const hour = { fromMs: hourStart, toMs: hourStart + HOUR_MS };
+  const found = await reader.series({ metric: STOCKS.metric, ...hour, limit });
+  const results = await Promise.all(
+    found.series.map((info) =>
+      reader.candles({ series: info.series, field: STOCKS.field, ...hour, maxPoints: 1 }),
+    ),
+  );
+  return {
+    hourStart,
+    rows: results.map((result) => ({ series: result.series, candle: result.candles[0] ?? null })),
+    source: results[0] === undefined ? undefined : describeResolution(results[0].resolution),
+    discoveryExamined: found.examined,
+    examined: results.reduce((total, result) => total + result.examined, found.examined),
+  };
 }
 
 export interface SummaryOptions {
@@ -167,27 +157,26 @@ export async function summarize(db: Db, options: SummaryOptions): Promise<Summar
       readCounters(await (await fetch(`${url.replace(/\/$/, '')}/metrics`)).text(), url),
     ),
   );
-  const hourStart = slotStart('hour', options.nowMs);
+  const reader = new RollupReader(db, { now: () => options.nowMs });
   return {
     workers,
     bucketsByLevel: await bucketsByLevel(db),
-    averages: await windowAverages(
-      db,
-      'traffic',
-      'speed',
-      options.nowMs,
-      options.windowMinutes,
-      options.limit,
-    ),
-    candles: await hourCandles(db, 'stock.tick', 'price', hourStart, options.limit),
+    averages: await windowAverages(reader, options.nowMs, options.windowMinutes, options.limit),
+    candles: await hourCandles(reader, slotStart('hour', options.nowMs), options.limit),
     windowMinutes: options.windowMinutes,
-    hourStart,
   };
 }
 
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+const roundOrEmpty = (value: number | null | undefined) =>
+  value === null || value === undefined ? null : round(value);
+
+function examinedLine(part: Examined, detail = ''): string {
+  return `  examined ${plural(part.examined, 'document')} (${part.discoveryExamined} to find the series${detail})\n`;
+}
 
 export function formatSummary(report: SummaryReport): string {
+  const { averages, candles } = report;
   const parts = [
     'workers',
     formatTable(
@@ -219,16 +208,29 @@ export function formatSummary(report: SummaryReport): string {
       ['level', 'buckets'],
       LEVELS.map((level) => [level, report.bucketsByLevel[level]]),
     ),
-    `average speed over the last ${report.windowMinutes} minutes (from minute buckets)`,
+    `average speed over the last ${report.windowMinutes} minutes ` +
+      `(${isoTime(averages.fromMs)} to ${isoTime(averages.toMs)})`,
     formatTable(
-      ['series', 'avg speed', 'readings', 'buckets read'],
-      report.averages.map((a) => [a.series, round(a.average), a.readings, a.buckets]),
-    ),
-    `price candles for the hour from ${new Date(report.hourStart).toISOString()} (one hour bucket each)`,
+      ['series', 'avg speed', 'readings'],
+      averages.rows.map((a) => [a.series, roundOrEmpty(a.average), a.readings]),
+    ) +
+      examinedLine(
+        averages,
+        `, ${plural(averages.piecesPerSeries, 'bucket part')} per series for the window`,
+      ),
+    `price candles for the hour from ${isoTime(candles.hourStart)}` +
+      (candles.source === undefined ? '' : ` (${candles.source})`),
     formatTable(
       ['series', 'open', 'high', 'low', 'close', 'ticks'],
-      report.candles.map((c) => [c.series, c.open, c.high, c.low, c.close, c.ticks]),
-    ),
+      candles.rows.map(({ series, candle }) => [
+        series,
+        roundOrEmpty(candle?.open),
+        roundOrEmpty(candle?.high),
+        roundOrEmpty(candle?.low),
+        roundOrEmpty(candle?.close),
+        candle?.volume ?? null,
+      ]),
+    ) + examinedLine(candles),
   ];
   return parts.join('\n');
 }
@@ -272,6 +274,7 @@ export async function summaryCommand(
   env: CliEnv,
   options: SummaryCommandOptions,
   logger: Logger,
+  now: () => number = Date.now,
 ): Promise<SummaryReport> {
   if (options.waitForGroups) {
     const kafka = await openKafka(env, logger, 'tickertape-summary', { registry: false });
@@ -288,12 +291,11 @@ export async function summaryCommand(
       await admin.disconnect();
     }
   }
-  const mongo = createMongoClient({ uri: env.MONGODB_URI, appName: 'tickertape-summary', logger });
-  await mongo.connect();
+  const mongo = await openMongo(env, logger, 'tickertape-summary');
   try {
     return await summarize(mongo.db(options.database), {
       workerUrls: options.workers.split(',').filter((url) => url !== ''),
-      nowMs: Date.now(),
+      nowMs: now(),
       windowMinutes: options.windowMinutes,
       limit: options.limit,
     });

@@ -4,6 +4,13 @@ import { BadLineError } from './input-error.js';
 const ISO_8601 =
   /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
 
+/** An ISO-8601 date, or date and time with a zone, as epoch ms; `undefined` for anything else. */
+export function parseIsoInstant(text: string): number | undefined {
+  if (!ISO_8601.test(text)) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
 /**
  * Event time from input: whole milliseconds since the epoch (a number, or digits in text), or
  * an ISO-8601 time with a zone (`2026-11-21T08:00:00Z`). A number is always milliseconds, as in
@@ -20,10 +27,8 @@ export function parseTimestamp(value: unknown, where = 'ts'): number {
   if (typeof value === 'string') {
     const text = value.trim();
     if (/^-?\d{1,16}$/.test(text)) return Number(text);
-    if (ISO_8601.test(text)) {
-      const ms = Date.parse(text);
-      if (!Number.isNaN(ms)) return ms;
-    }
+    const ms = parseIsoInstant(text);
+    if (ms !== undefined) return ms;
   }
   throw new BadLineError(
     `${where} ${JSON.stringify(value)} is neither milliseconds since the epoch nor an ISO-8601 time with a zone`,

@@ -1,4 +1,3 @@
-import { describeError } from '@tickertape/errors';
 import type { TestStack } from '@tickertape/testing';
 import { waitFor } from '@tickertape/testing';
 import { CommanderError } from 'commander';
@@ -7,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseCliEnv } from '../../src/env.js';
+import { describeFailure } from '../../src/failure.js';
 import { buildProgram } from '../../src/program.js';
 
 export interface CliRun {
@@ -28,8 +28,16 @@ export function stackEnv(stack: TestStack): Record<string, string> {
   };
 }
 
-/** Runs the real program in-process: the same commands and output as the binary, faster. */
-export async function runCli(stack: TestStack, args: string[], stdin = ''): Promise<CliRun> {
+/**
+ * Runs the real program in-process: the same commands and output as the binary, faster.
+ * `now` fixes the clock relative times are read from.
+ */
+export async function runCli(
+  stack: TestStack,
+  args: string[],
+  stdin = '',
+  now?: () => number,
+): Promise<CliRun> {
   const run: CliRun = { code: 0, stdout: '', stderr: '' };
   const program = buildProgram(
     {
@@ -39,6 +47,7 @@ export async function runCli(stack: TestStack, args: string[], stdin = ''): Prom
       stdout: (text) => (run.stdout += text),
       stderr: (text) => (run.stderr += text),
       setExitCode: (code) => (run.code = code),
+      ...(now === undefined ? {} : { now }),
     },
     { exitOverride: true },
   );
@@ -48,8 +57,9 @@ export async function runCli(stack: TestStack, args: string[], stdin = ''): Prom
     if (err instanceof CommanderError) {
       run.code = err.exitCode;
     } else {
-      run.stderr += `tickertape: ${describeError(err)}\n`;
-      run.code = 1;
+      const failure = describeFailure(err);
+      run.stderr += failure.message;
+      run.code = failure.exitCode;
     }
   }
   return run;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatDuration, parseDuration } from '../../src/duration.js';
+import { durationMs, formatDuration, parseDuration } from '../../src/duration.js';
 
 describe('durations', () => {
   it.each([
@@ -10,12 +10,20 @@ describe('durations', () => {
     ['2m', 120_000],
     ['1h', 3_600_000],
     [' 2s ', 2000],
+    ['1d', 86_400_000],
   ])('parses %p as %p ms', (text, ms) => {
     expect(parseDuration(text)).toBe(ms);
   });
 
   it.each(['', 's', '-1s', '0s', '2 days', '1e3'])('refuses %p', (text) => {
     expect(() => parseDuration(text)).toThrow(/duration|longer than 0/);
+  });
+
+  it('reads a bare number only in the unit it is given', () => {
+    expect(durationMs('5')).toBeUndefined();
+    expect(durationMs('5', 'm')).toBe(300_000);
+    expect(durationMs('5h')).toBe(18_000_000);
+    expect(durationMs('soon')).toBeUndefined();
   });
 
   it.each([

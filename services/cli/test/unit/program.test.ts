@@ -41,6 +41,13 @@ describe('the tickertape program', () => {
     expect(envRead).toBe(false);
   });
 
+  it('documents times, formats and exit codes in the query help', async () => {
+    const { stdout } = await usage(['query', 'window', '--help']);
+    expect(stdout).toContain('relative to now: -1h');
+    expect(stdout).toContain('--format <format>');
+    expect(stdout).toContain('Exit codes: 0 answered; 2 the query was refused');
+  });
+
   it.each([
     [['loadgen'], /required option '--profile <name>' not specified/],
     [['loadgen', '--profile', 'crypto'], /Allowed choices are stocks, traffic/],
@@ -50,6 +57,29 @@ describe('the tickertape program', () => {
     [['topics', 'create', '--partitions', '0'], /must be a positive integer/],
     [['redrive', '--from-offset', '-1'], /must be an offset/],
     [['redrive', '--max', '1.5'], /must be zero or a positive integer/],
+    [['query', 'points', '--field', 'speed'], /required option '--series <key>' not specified/],
+    [
+      ['query', 'points', '--series', 's', '--field', 'f', '--max-points', '5', '--level', 'hour'],
+      /'--max-points <n>' cannot be used with option '--level <level>'/,
+    ],
+    [
+      ['query', 'points', '--series', 's', '--field', 'f', '--detail', 'all'],
+      /Allowed choices are slot, sub/,
+    ],
+    [['query', 'series', '--format', 'xml'], /Allowed choices are table, csv, json/],
+    [['query', 'series', '--tag', 'sensor'], /must be key=value/],
+    [['query', 'window', '--field', 'speed', '--last', '10'], /must be whole minutes/],
+    [
+      ['query', 'window', '--field', 'speed', '--last', '10m', '--from', '-1h'],
+      /'--last <duration>' cannot be used with option '--from <time>'/,
+    ],
+    [
+      ['query', 'window', '--series', 'a', '--metric', 'm', '--field', 'f', '--last', '1m'],
+      /'--series <keys...>' cannot be used with option '--metric <name>'/,
+    ],
+    [['query', 'window', '--field', 'speed', '--last', '10m'], /name the series: --series/],
+    [['query', 'window', '--metric', 'traffic', '--field', 'speed'], /give the window: --last/],
+    [['query', 'status'], /required option '--series <key>' not specified/],
   ])('refuses %j before touching anything', async (args, message) => {
     const { stderr, error, envRead } = await usage(args);
     expect(error).toBeDefined();

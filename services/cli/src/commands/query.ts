@@ -1,0 +1,292 @@
+import type { Logger } from '@tickertape/logger';
+import { lastMinutes, RollupReader, type Detail } from '@tickertape/query';
+import { type Command, Option } from 'commander';
+import { positiveInt, tagArgument } from '../arguments.js';
+import { openMongo } from '../connect.js';
+import type { CliEnv } from '../env.js';
+import {
+  candlesAnswer,
+  pointsAnswer,
+  seriesAnswer,
+  statusAnswer,
+  windowAnswer,
+  type Discovery,
+} from '../format/answers.js';
+import { OUTPUT_FORMATS, render, type Answer, type OutputFormat } from '../format/render.js';
+import { parseInstant, parseLastMinutes, TIME_HELP } from '../format/time.js';
+
+/** What the query commands need from the program: see CliIo and buildProgram. */
+export interface QueryIo {
+  ready: () => { env: CliEnv; logger: Logger };
+  now: () => number;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+interface CommonOptions {
+  format: OutputFormat;
+  database: string;
+}
+
+interface RangeOptions {
+  from: string;
+  to: string;
+}
+
+export const QUERY_HELP = `
+Times (--from, --to): ${TIME_HELP}.
+Output: --format table (default; notes under the table), csv (header row; the notes, documents
+examined included, go to stderr), json (the query library's result; "examined" is the cost).
+Missing data is an empty cell or a gap, never 0.
+Exit codes: 0 answered; 2 the query was refused (bad time or range, unknown level, too many
+series or points, over the read budget): fix the query; 1 anything else failed.
+`;
+
+/**
+ * Opens the database, answers with the reader, closes, prints. Callers parse their times first,
+ * so an unreadable time is refused before any connection; one clock reading serves the query.
+ */
+async function respond(
+  io: QueryIo,
+  options: CommonOptions,
+  nowMs: number,
+  work: (reader: RollupReader) => Promise<Answer>,
+): Promise<void> {
+  const { env, logger } = io.ready();
+  const mongo = await openMongo(env, logger, 'tickertape-query');
+  let result: Answer;
+  try {
+    result = await work(new RollupReader(mongo.db(options.database), { now: () => nowMs }));
+  } finally {
+    await mongo.close();
+  }
+  const output = render(options.format, result);
+  io.stdout(output.stdout);
+  if (output.stderr !== '') io.stderr(output.stderr);
+}
+
+function range(options: RangeOptions, nowMs: number): { fromMs: number; toMs: number } {
+  return {
+    fromMs: parseInstant(options.from, nowMs, '--from'),
+    toMs: parseInstant(options.to, nowMs, '--to'),
+  };
+}
+
+function common(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
+    )
+    .option('--database <name>', 'MongoDB database of the rollups', 'tickertape')
+    .addHelpText('after', QUERY_HELP);
+}
+
+function timeRange(command: Command, from: string): Command {
+  return command
+    .option('--from <time>', 'start of the range (inclusive)', from)
+    .option('--to <time>', 'end of the range (exclusive)', 'now');
+}
+
+/** `tickertape query …`: the read library from the terminal. */
+export function addQueryCommands(program: Command, io: QueryIo): void {
+  const query = program
+    .command('query')
+    .description('read the rollups: series, points, candles, window aggregates, status');
+
+  common(
+    timeRange(
+      query
+        .command('series')
+        .description('series with data in a range, by metric and tags')
+        .option('--metric <name>', 'only this metric')
+        .option('--tag <key=value>', 'only series with this tag (repeatable)', tagArgument)
+        .option('--limit <n>', 'series to list at most', positiveInt, 100),
+      '-1d',
+    ),
+  ).action(
+    async (
+      options: CommonOptions &
+        RangeOptions & { metric?: string; tag?: Record<string, string>; limit: number },
+    ) => {
+      const nowMs = io.now();
+      const { fromMs, toMs } = range(options, nowMs);
+      await respond(io, options, nowMs, async (reader) =>
+        seriesAnswer(
+          await reader.series({
+            ...(options.metric === undefined ? {} : { metric: options.metric }),
+            tags: options.tag ?? {},
+            fromMs,
+            toMs,
+            limit: options.limit,
+          }),
+          { fromMs, toMs },
+        ),
+      );
+    },
+  );
+
+  common(
+    timeRange(
+      query
+        .command('points')
+        .description('one field of one series over a range, at an automatic or chosen width')
+        .requiredOption('--series <key>', 'series key, e.g. "traffic|sensor=s-001"')
+        .requiredOption('--field <name>', 'numeric field')
+        .addOption(
+          new Option('--max-points <n>', 'at most this many points: the finest width that fits')
+            .argParser(positiveInt)
+            .default(120)
+            .conflicts(['level', 'detail']),
+        )
+        .option('--level <level>', 'read this level instead: minute, hour or day')
+        .addOption(
+          new Option(
+            '--detail <detail>',
+            'with --level (default minute): slot = a point per bucket, sub = per second/minute/hour',
+          ).choices(['slot', 'sub']),
+        ),
+      '-1h',
+    ),
+  ).action(
+    async (
+      options: CommonOptions &
+        RangeOptions & {
+          series: string;
+          field: string;
+          maxPoints: number;
+          level?: string;
+          detail?: Detail;
+        },
+    ) => {
+      const nowMs = io.now();
+      const base = { series: options.series, field: options.field, ...range(options, nowMs) };
+      await respond(io, options, nowMs, async (reader) =>
+        pointsAnswer(
+          options.level === undefined && options.detail === undefined
+            ? await reader.auto({ ...base, maxPoints: options.maxPoints })
+            : await reader.range({
+                ...base,
+                level: options.level ?? 'minute',
+                detail: options.detail ?? 'slot',
+              }),
+        ),
+      );
+    },
+  );
+
+  common(
+    timeRange(
+      query
+        .command('candles')
+        .description('open/high/low/close of one field of one series, at an automatic width')
+        .requiredOption('--series <key>', 'series key, e.g. "stock.tick|symbol=AAPL"')
+        .requiredOption('--field <name>', 'numeric field')
+        .option('--max-points <n>', 'at most this many candles', positiveInt, 60),
+      '-1h',
+    ),
+  ).action(
+    async (
+      options: CommonOptions & RangeOptions & { series: string; field: string; maxPoints: number },
+    ) => {
+      const nowMs = io.now();
+      const { fromMs, toMs } = range(options, nowMs);
+      await respond(io, options, nowMs, async (reader) =>
+        candlesAnswer(
+          await reader.candles({
+            series: options.series,
+            field: options.field,
+            fromMs,
+            toMs,
+            maxPoints: options.maxPoints,
+          }),
+        ),
+      );
+    },
+  );
+
+  common(
+    query
+      .command('window')
+      .description(
+        'count, sum, avg, min, max, first and last of one field over a window, for many series',
+      )
+      .addOption(
+        new Option('--series <keys...>', 'these series (repeatable)').conflicts(['metric', 'tag']),
+      )
+      .option('--metric <name>', 'or every series of this metric (up to --limit)')
+      .option(
+        '--tag <key=value>',
+        'with --metric: only series with this tag (repeatable)',
+        tagArgument,
+      )
+      .option('--limit <n>', 'with --metric: series to aggregate at most', positiveInt, 100)
+      .requiredOption('--field <name>', 'numeric field')
+      .addOption(
+        new Option('--last <duration>', 'the last whole minutes up to now: 10m, 2h, 1d')
+          .argParser(parseLastMinutes)
+          .conflicts(['from', 'to']),
+      )
+      .option('--from <time>', 'or from this time (rounded down to the minute)')
+      .option('--to <time>', 'with --from: to this time (default now)'),
+  ).action(
+    async (
+      options: CommonOptions & {
+        series?: string[];
+        metric?: string;
+        tag?: Record<string, string>;
+        limit: number;
+        field: string;
+        last?: number;
+        from?: string;
+        to?: string;
+      },
+      command: Command,
+    ) => {
+      if (options.series === undefined && options.metric === undefined)
+        command.error('error: name the series: --series KEY… or --metric NAME');
+      if (options.last === undefined && options.from === undefined)
+        command.error('error: give the window: --last 10m, or --from TIME [--to TIME]');
+      const nowMs = io.now();
+      const window =
+        options.last !== undefined
+          ? lastMinutes(nowMs, options.last)
+          : range({ from: options.from!, to: options.to ?? 'now' }, nowMs);
+      await respond(io, options, nowMs, async (reader) => {
+        let discovery: Discovery | undefined;
+        let series = options.series ?? [];
+        if (options.metric !== undefined) {
+          const tags = options.tag ?? {};
+          const found = await reader.series({
+            metric: options.metric,
+            tags,
+            ...window,
+            limit: options.limit,
+          });
+          discovery = { metric: options.metric, tags, result: found };
+          series = found.series.map((s) => s.series);
+          // Nothing found: an empty table saying so, not the reader's "name at least one series".
+          if (series.length === 0)
+            return windowAnswer(
+              { field: options.field, ...window, rows: [], pieces: [], examined: 0 },
+              discovery,
+            );
+        }
+        return windowAnswer(
+          await reader.window({ series, field: options.field, ...window }),
+          discovery,
+        );
+      });
+    },
+  );
+
+  common(
+    query
+      .command('status')
+      .description("a series' newest bucket, freshness and finality at every level")
+      .requiredOption('--series <key>', 'series key'),
+  ).action(async (options: CommonOptions & { series: string }) => {
+    await respond(io, options, io.now(), async (reader) =>
+      statusAnswer(await reader.status(options.series)),
+    );
+  });
+}

@@ -1,0 +1,282 @@
+import { LEVEL_SPECS } from '@tickertape/buckets';
+import type {
+  CandleResult,
+  Gap,
+  RangeResult,
+  Resolution,
+  SeriesResult,
+  StatusResult,
+  WindowResult,
+} from '@tickertape/query';
+import { plural } from '../plural.js';
+import type { Cell } from './csv.js';
+import type { Answer } from './render.js';
+import { formatSpan, isoTime } from './time.js';
+
+const orEmpty = (ms: number | null): Cell => (ms === null ? null : isoTime(ms));
+
+const examinedLine = (examined: number, detail = '') =>
+  `examined ${plural(examined, 'document')}${detail}`;
+
+const SUB_UNIT = { v: 'second', m: 'minute', h: 'hour' } as const;
+
+/** `5m points from the minutes of hour buckets`: the width, and which documents were read. */
+export function describeResolution(resolution: Resolution): string {
+  const { level, detail } = resolution.source;
+  const parts = detail === 'sub' ? `the ${SUB_UNIT[LEVEL_SPECS[level].subKey]}s of ` : '';
+  return `${formatSpan(resolution.stepMs)} points from ${parts}${level} buckets`;
+}
+
+function rangeLine(result: Omit<RangeResult, 'points'>): string {
+  return (
+    `${result.series} ${result.field} from ${isoTime(result.fromMs)} to ${isoTime(result.toMs)}: ` +
+    describeResolution(result.resolution)
+  );
+}
+
+/** Gaps end at unaligned range edges (`--from -1h`): seconds are precise enough to read. */
+const roundSpan = (ms: number) => (ms < 1000 ? ms : Math.round(ms / 1000) * 1000);
+
+function gapsLine(gaps: readonly Gap[]): string {
+  const missing = gaps.reduce((total, gap) => total + gap.to - gap.from, 0);
+  return gaps.length === 0
+    ? 'no gaps'
+    : `${plural(gaps.length, 'gap')} (no data, not zero) over ${formatSpan(roundSpan(missing))}`;
+}
+
+/**
+ * Data rows and gap rows in time order. A gap row has the gap's start, empty value cells and a
+ * note, so a reader of the table sees a hole where a chart would break the line, not a zero.
+ */
+function withGapRows(
+  rows: readonly { t: number; cells: Cell[] }[],
+  gaps: readonly Gap[],
+  width: number,
+): Cell[][] {
+  const gapRows = gaps.map((gap) => ({
+    t: gap.from,
+    cells: [
+      isoTime(gap.from),
+      ...Array<Cell>(width).fill(null),
+      `no data until ${isoTime(gap.to)} (${formatSpan(roundSpan(gap.to - gap.from))})`,
+    ],
+  }));
+  return [...rows.map((row) => ({ ...row, cells: [...row.cells, null] })), ...gapRows]
+    .sort((a, b) => a.t - b.t)
+    .map((row) => row.cells);
+}
+
+export function pointsAnswer(result: RangeResult): Answer {
+  const values = result.points.map((p) => ({
+    t: p.t,
+    cells: [isoTime(p.t), p.n, p.avg, p.min, p.max, p.open, p.close, p.final] as Cell[],
+  }));
+  return {
+    json: result,
+    table: {
+      header: ['time', 'n', 'avg', 'min', 'max', 'open', 'close', 'final', 'gap'],
+      rows: withGapRows(values, result.gaps, 7),
+    },
+    csv: {
+      header: ['time', 'n', 'sum', 'avg', 'min', 'max', 'open', 'close', 'final'],
+      rows: result.points.map((p) => [
+        isoTime(p.t),
+        p.n,
+        p.sum,
+        p.avg,
+        p.min,
+        p.max,
+        p.open,
+        p.close,
+        p.final,
+      ]),
+    },
+    notes: [
+      rangeLine(result),
+      `${plural(result.points.length, 'point')}, ${gapsLine(result.gaps)}`,
+      examinedLine(result.examined),
+    ],
+  };
+}
+
+export function candlesAnswer(result: CandleResult): Answer {
+  const cellsOf = (c: CandleResult['candles'][number]): Cell[] => [
+    isoTime(c.t),
+    c.open,
+    c.high,
+    c.low,
+    c.close,
+    c.volume,
+    c.final,
+  ];
+  return {
+    json: result,
+    table: {
+      header: ['time', 'open', 'high', 'low', 'close', 'volume', 'final', 'gap'],
+      rows: withGapRows(
+        result.candles.map((c) => ({ t: c.t, cells: cellsOf(c) })),
+        result.gaps,
+        6,
+      ),
+    },
+    csv: {
+      header: ['time', 'open', 'high', 'low', 'close', 'volume', 'final'],
+      rows: result.candles.map(cellsOf),
+    },
+    notes: [
+      rangeLine(result),
+      `${plural(result.candles.length, 'candle')}, ${gapsLine(result.gaps)}`,
+      examinedLine(result.examined),
+    ],
+  };
+}
+
+/** `k1=v1,k2=v2`, keys sorted as in series keys, so the same series always prints the same. */
+const tagText = (tags: Readonly<Record<string, string>>) =>
+  Object.keys(tags)
+    .sort()
+    .map((key) => `${key}=${tags[key]}`)
+    .join(',');
+
+export function seriesAnswer(
+  result: SeriesResult,
+  range: { fromMs: number; toMs: number },
+): Answer {
+  const rows = result.series.map((s): Cell[] => [
+    s.series,
+    s.metric,
+    tagText(s.tags),
+    s.fields.join(','),
+    isoTime(s.lastSlotMs),
+  ]);
+  return {
+    json: result,
+    table: { header: ['series', 'metric', 'tags', 'fields', 'last bucket'], rows },
+    csv: { header: ['series', 'metric', 'tags', 'fields', 'last_bucket'], rows },
+    notes: [
+      `${plural(result.series.length, 'series', 'series')} with data from ${isoTime(range.fromMs)} ` +
+        `to ${isoTime(range.toMs)} (found in ${result.level} buckets)`,
+      ...(result.truncated ? ['more series match: raise --limit, or narrow --metric/--tag'] : []),
+      examinedLine(result.examined),
+    ],
+  };
+}
+
+/** How the window's series were found when they were not named. */
+export interface Discovery {
+  metric: string;
+  tags: Record<string, string>;
+  result: SeriesResult;
+}
+
+export function windowAnswer(result: WindowResult, discovery?: Discovery): Answer {
+  const empty = result.rows.filter((row) => row.n === 0).length;
+  const found = discovery?.result;
+  const examined = result.examined + (found?.examined ?? 0);
+  return {
+    // The window's result; with --metric, `examined` counts the discovery reads too and
+    // `discovery` says how the series were found.
+    json:
+      found === undefined
+        ? result
+        : {
+            ...result,
+            examined,
+            discovery: {
+              metric: discovery!.metric,
+              tags: discovery!.tags,
+              level: found.level,
+              series: found.series.length,
+              truncated: found.truncated,
+              examined: found.examined,
+            },
+          },
+    table: {
+      header: ['series', 'n', 'avg', 'min', 'max', 'first', 'last', 'final'],
+      rows: result.rows.map((row) => [
+        row.series,
+        row.n,
+        row.avg,
+        row.min,
+        row.max,
+        row.first?.v ?? null,
+        row.last?.v ?? null,
+        row.final,
+      ]),
+    },
+    csv: {
+      header: [
+        'series',
+        'n',
+        'sum',
+        'avg',
+        'min',
+        'max',
+        'first',
+        'first_time',
+        'last',
+        'last_time',
+        'final',
+      ],
+      rows: result.rows.map((row) => [
+        row.series,
+        row.n,
+        row.n === 0 ? null : row.sum,
+        row.avg,
+        row.min,
+        row.max,
+        row.first?.v ?? null,
+        orEmpty(row.first?.t ?? null),
+        row.last?.v ?? null,
+        orEmpty(row.last?.t ?? null),
+        row.final,
+      ]),
+    },
+    notes: [
+      `${result.field} from ${isoTime(result.fromMs)} to ${isoTime(result.toMs)} ` +
+        `(${formatSpan(result.toMs - result.fromMs)}), summed from ` +
+        `${plural(result.pieces.length, 'bucket part')} per series`,
+      ...(found === undefined
+        ? []
+        : [
+            `${plural(found.series.length, 'series', 'series')} of ${discovery!.metric}` +
+              `${Object.keys(discovery!.tags).length > 0 ? ` (${tagText(discovery!.tags)})` : ''} ` +
+              `found in ${found.level} buckets` +
+              (found.truncated ? '; more match: raise --limit' : ''),
+          ]),
+      ...(empty > 0
+        ? [
+            `${empty} of ${plural(result.rows.length, 'series', 'series')} without data in the window: empty cells`,
+          ]
+        : []),
+      examinedLine(examined, found === undefined ? '' : ` (${found.examined} to find the series)`),
+    ],
+  };
+}
+
+export function statusAnswer(result: StatusResult): Answer {
+  const rows = result.levels.map((level): Cell[] => [
+    level.level,
+    orEmpty(level.latestSlotMs),
+    orEmpty(level.freshnessMs),
+    level.latestSlotMs === null ? null : level.latestFinal,
+    orEmpty(level.finalBefore),
+  ]);
+  return {
+    json: result,
+    table: {
+      header: ['level', 'latest bucket', 'newest tick', 'latest final', 'final before'],
+      rows,
+    },
+    csv: {
+      header: ['level', 'latest_bucket', 'newest_tick', 'latest_final', 'final_before'],
+      rows,
+    },
+    notes: [
+      result.levels.every((level) => level.latestSlotMs === null)
+        ? `${result.series}: no bucket at any level (unknown series, or older than the partitions searched)`
+        : `${result.series}: newest bucket per level; final = the scheduler's watermark has passed it`,
+      examinedLine(result.examined),
+    ],
+  };
+}

@@ -1,0 +1,359 @@
+import { describe, expect, it } from '@jest/globals';
+import { QueryError, QueryErrorCode, type RangeResult, type WindowResult } from '@tickertape/query';
+import { InvalidArgumentError } from 'commander';
+import { tagArgument } from '../../src/arguments.js';
+import { describeFailure } from '../../src/failure.js';
+import {
+  pointsAnswer,
+  seriesAnswer,
+  statusAnswer,
+  windowAnswer,
+} from '../../src/format/answers.js';
+import { csvField, toCsv } from '../../src/format/csv.js';
+import { render } from '../../src/format/render.js';
+import { formatSpan, isoTime, parseInstant, parseLastMinutes } from '../../src/format/time.js';
+import { formatTable } from '../../src/table.js';
+
+const NOW = Date.parse('2026-11-21T10:30:15.250Z');
+const at = (iso: string) => Date.parse(iso);
+
+describe('parseInstant (clock injected)', () => {
+  it.each([
+    ['now', NOW],
+    ['NOW', NOW],
+    ['-1h', NOW - 3_600_000],
+    ['-90m', NOW - 90 * 60_000],
+    ['-7d', NOW - 7 * 86_400_000],
+    ['-1.5h', NOW - 5_400_000],
+    ['-250ms', NOW - 250],
+    ['now-15m', NOW - 15 * 60_000],
+    ['now - 15m', NOW - 15 * 60_000],
+    ['+5m', NOW + 5 * 60_000],
+    ['now+30s', NOW + 30_000],
+    ['2026-11-21T08:00:00Z', at('2026-11-21T08:00:00Z')],
+    ['2026-11-21T08:00:00.5+01:00', at('2026-11-21T07:00:00.500Z')],
+    ['2026-11-21', at('2026-11-21T00:00:00Z')],
+    ['1795248000000', 1_795_248_000_000],
+    [' 0 ', 0],
+  ])('reads %p', (text, ms) => {
+    expect(parseInstant(text, NOW)).toBe(ms);
+  });
+
+  it.each(['', 'yesterday', '-1', '-1y', '1h', 'now-', '2026-11-21T08:00:00', '21/11/2026', '-5'])(
+    'refuses %p as a bad range (exit 2), naming the option',
+    (text) => {
+      let error: unknown;
+      try {
+        parseInstant(text, NOW, '--from');
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(QueryError);
+      expect((error as QueryError).code).toBe(QueryErrorCode.InvalidRange);
+      expect((error as QueryError).message).toMatch(
+        /^--from ".*" is not a time: use an ISO-8601 time/,
+      );
+      expect(describeFailure(error).exitCode).toBe(2);
+    },
+  );
+
+  it('follows the clock it is given', () => {
+    expect(parseInstant('-1h', 7_200_000)).toBe(3_600_000);
+  });
+});
+
+describe('parseLastMinutes', () => {
+  it.each([
+    ['10m', 10],
+    ['1h', 60],
+    ['1.5h', 90],
+    ['1d', 1440],
+    ['120s', 2],
+  ])('reads %p as %p minutes', (text, minutes) => {
+    expect(parseLastMinutes(text)).toBe(minutes);
+  });
+
+  it.each(['10', '30s', '0m', '-10m', 'ten minutes'])('refuses %p', (text) => {
+    expect(() => parseLastMinutes(text)).toThrow(InvalidArgumentError);
+  });
+});
+
+describe('times and spans for people', () => {
+  it('prints ISO-8601 UTC, milliseconds only when there are some', () => {
+    expect(isoTime(at('2026-11-21T08:00:00Z'))).toBe('2026-11-21T08:00:00Z');
+    expect(isoTime(at('2026-11-21T08:00:00.042Z'))).toBe('2026-11-21T08:00:00.042Z');
+  });
+
+  it.each([
+    [250, '250ms'],
+    [10_000, '10s'],
+    [300_000, '5m'],
+    [5_400_000, '1h30m'],
+    [86_400_000 + 1500, '1d1s500ms'],
+  ])('formats %p ms as %p', (ms, text) => {
+    expect(formatSpan(ms)).toBe(text);
+  });
+});
+
+describe('CSV', () => {
+  it.each([
+    ['plain', 'plain'],
+    [42.125, '42.125'],
+    [-3, '-3'],
+    [null, ''],
+    [false, 'false'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['cr\rhere', '"cr\rhere"'],
+    [' padded', '" padded"'],
+    ['traffic|sensor=s\\,1', '"traffic|sensor=s\\,1"'],
+  ])('quotes %p as %p', (cell, field) => {
+    expect(csvField(cell)).toBe(field);
+  });
+
+  it('writes a header row, then one record per line; missing values are empty, never 0', () => {
+    expect(
+      toCsv(
+        ['series', 'n', 'avg'],
+        [
+          ['a|k=1,j=2', 3, 1.5],
+          ['b', 0, null],
+        ],
+      ),
+    ).toBe('series,n,avg\n"a|k=1,j=2",3,1.5\nb,0,\n');
+  });
+});
+
+describe('tables', () => {
+  it('leaves missing cells empty and still aligns the numbers right', () => {
+    expect(
+      formatTable(
+        ['series', 'avg'],
+        [
+          ['a', 12.5],
+          ['bb', null],
+          ['c', 3],
+        ],
+      ),
+    ).toBe('series   avg\na       12.5\nbb\nc          3\n');
+  });
+});
+
+describe('--tag', () => {
+  it('collects key=value pairs, splitting at the first =', () => {
+    expect(tagArgument('b=x=y', tagArgument('a=1'))).toEqual({ a: '1', b: 'x=y' });
+    expect(tagArgument('a=1', { a: '1' })).toEqual({ a: '1' });
+  });
+
+  it.each([['novalue'], ['=v']])('refuses %p', (text) => {
+    expect(() => tagArgument(text)).toThrow('must be key=value');
+  });
+
+  it('refuses one key with two values', () => {
+    expect(() => tagArgument('a=2', { a: '1' })).toThrow('a is already "1"');
+  });
+});
+
+const T0 = at('2026-11-21T10:00:00Z');
+
+function rangeResult(): RangeResult {
+  const point = (minute: number, n: number, sum: number, min: number, max: number) => ({
+    t: T0 + minute * 60_000,
+    n,
+    sum,
+    min,
+    max,
+    open: min,
+    close: max,
+    avg: sum / n,
+    final: minute === 0,
+  });
+  return {
+    series: 'traffic|sensor=s1',
+    field: 'speed',
+    fromMs: T0,
+    toMs: T0 + 5 * 60_000,
+    resolution: { stepMs: 60_000, source: { level: 'minute', detail: 'slot' } },
+    points: [point(0, 3, 10, 2, 5), point(3, 1, 7, 7, 7)],
+    gaps: [
+      { from: T0 + 60_000, to: T0 + 3 * 60_000 },
+      { from: T0 + 4 * 60_000, to: T0 + 5 * 60_000 },
+    ],
+    examined: 2,
+  };
+}
+
+describe('points answer', () => {
+  it('shows gap rows between the points in a table, with the cost in the notes', () => {
+    const out = render('table', pointsAnswer(rangeResult()));
+    expect(out.stderr).toBe('');
+    const lines = out.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^time\s+n\s+avg\s+min\s+max\s+open\s+close\s+final\s+gap$/);
+    expect(lines[1]).toMatch(/^2026-11-21T10:00:00Z\s+3\s+3\.3333\s+2\s+5\s+2\s+5\s+yes$/);
+    expect(lines[2]).toMatch(/^2026-11-21T10:01:00Z\s+no data until 2026-11-21T10:03:00Z \(2m\)$/);
+    expect(lines[3]).toMatch(/^2026-11-21T10:03:00Z\s+1\s+7\s+7\s+7\s+7\s+7\s+no$/);
+    expect(lines[4]).toMatch(/^2026-11-21T10:04:00Z\s+no data until 2026-11-21T10:05:00Z \(1m\)$/);
+    expect(lines.slice(5)).toEqual([
+      'traffic|sensor=s1 speed from 2026-11-21T10:00:00Z to 2026-11-21T10:05:00Z: 1m points from minute buckets',
+      '2 points, 2 gaps (no data, not zero) over 3m',
+      'examined 2 documents',
+    ]);
+  });
+
+  it('writes CSV records for the points only, full precision, and the notes to stderr', () => {
+    const out = render('csv', pointsAnswer(rangeResult()));
+    expect(out.stdout).toBe(
+      'time,n,sum,avg,min,max,open,close,final\n' +
+        `2026-11-21T10:00:00Z,3,10,${10 / 3},2,5,2,5,true\n` +
+        '2026-11-21T10:03:00Z,1,7,7,7,7,7,7,false\n',
+    );
+    expect(out.stderr).toMatch(/examined 2 documents\n$/);
+  });
+
+  it('prints the reader result as JSON, examined included', () => {
+    const out = render('json', pointsAnswer(rangeResult()));
+    expect(JSON.parse(out.stdout)).toEqual(rangeResult());
+    expect(out.stderr).toBe('');
+  });
+
+  it('leaves counts and sums empty at second width, where they are unknown', () => {
+    const result = rangeResult();
+    result.points = [{ ...result.points[0]!, n: null, sum: null, avg: 4 }];
+    expect(render('csv', pointsAnswer(result)).stdout.split('\n')[1]).toBe(
+      '2026-11-21T10:00:00Z,,,4,2,5,2,5,true',
+    );
+  });
+});
+
+function windowResult(): WindowResult {
+  return {
+    field: 'speed',
+    fromMs: T0,
+    toMs: T0 + 600_000,
+    pieces: [{ level: 'hour', start: T0, sub: { from: 0, to: 10 } }],
+    examined: 1,
+    rows: [
+      {
+        series: 'traffic|sensor=s1',
+        n: 4,
+        sum: 200,
+        avg: 50,
+        min: 40,
+        max: 60,
+        first: { t: T0 + 1000, v: 45 },
+        last: { t: T0 + 9000, v: 55 },
+        final: false,
+      },
+      {
+        series: 'traffic|sensor=s2',
+        n: 0,
+        sum: 0,
+        avg: null,
+        min: null,
+        max: null,
+        first: null,
+        last: null,
+        final: false,
+      },
+    ],
+  };
+}
+
+describe('window answer', () => {
+  it('never prints zeros for a series without data', () => {
+    const csv = render('csv', windowAnswer(windowResult())).stdout.split('\n');
+    expect(csv[0]).toBe('series,n,sum,avg,min,max,first,first_time,last,last_time,final');
+    expect(csv[1]).toBe(
+      'traffic|sensor=s1,4,200,50,40,60,45,2026-11-21T10:00:01Z,55,2026-11-21T10:00:09Z,false',
+    );
+    expect(csv[2]).toBe('traffic|sensor=s2,0,,,,,,,,,false');
+    const table = render('table', windowAnswer(windowResult())).stdout;
+    expect(table).toMatch(/^traffic\|sensor=s2\s+0\s+no$/m);
+    expect(table).toContain('1 of 2 series without data in the window: empty cells\n');
+    expect(table).toMatch(/examined 1 document\n$/);
+  });
+
+  it('counts the discovery in examined, and says how the series were found', () => {
+    const answer = windowAnswer(windowResult(), {
+      metric: 'traffic',
+      tags: { road: 'I80' },
+      result: { series: [], level: 'day', examined: 7, truncated: true },
+    });
+    expect(answer.json).toMatchObject({
+      examined: 8,
+      discovery: { metric: 'traffic', level: 'day', examined: 7, truncated: true },
+    });
+    const notes = render('table', answer).stdout;
+    expect(notes).toContain(
+      '0 series of traffic (road=I80) found in day buckets; more match: raise --limit',
+    );
+    expect(notes).toContain('examined 8 documents (7 to find the series)');
+  });
+});
+
+describe('series and status answers', () => {
+  it('lists series with sorted tags; CSV quotes keys holding commas', () => {
+    const answer = seriesAnswer(
+      {
+        level: 'day',
+        examined: 2,
+        truncated: false,
+        series: [
+          {
+            series: 'traffic|road=I80,sensor=s1',
+            metric: 'traffic',
+            tags: { sensor: 's1', road: 'I80' },
+            fields: ['speed', 'travel_time'],
+            lastSlotMs: T0,
+          },
+        ],
+      },
+      { fromMs: T0, toMs: T0 + 86_400_000 },
+    );
+    expect(render('csv', answer).stdout).toBe(
+      'series,metric,tags,fields,last_bucket\n' +
+        '"traffic|road=I80,sensor=s1",traffic,"road=I80,sensor=s1","speed,travel_time",2026-11-21T10:00:00Z\n',
+    );
+    expect(render('table', answer).stdout).toMatch(/examined 2 documents\n$/);
+  });
+
+  it('leaves levels without buckets empty', () => {
+    const answer = statusAnswer({
+      series: 'x',
+      examined: 1,
+      levels: [
+        {
+          level: 'minute',
+          latestSlotMs: T0,
+          freshnessMs: T0 + 1500,
+          latestFinal: true,
+          finalBefore: T0 + 60_000,
+        },
+        {
+          level: 'hour',
+          latestSlotMs: null,
+          freshnessMs: null,
+          latestFinal: false,
+          finalBefore: null,
+        },
+      ],
+    });
+    expect(render('csv', answer).stdout).toBe(
+      'level,latest_bucket,newest_tick,latest_final,final_before\n' +
+        'minute,2026-11-21T10:00:00Z,2026-11-21T10:00:01.500Z,true,2026-11-21T10:01:00Z\n' +
+        'hour,,,,\n',
+    );
+  });
+});
+
+describe('exit codes', () => {
+  it('is 2 for a refused query and 1 for anything else, with one line', () => {
+    const refused = describeFailure(new QueryError(QueryErrorCode.TooManySeries, 'too many'));
+    expect(refused).toEqual({
+      exitCode: 2,
+      message: 'tickertape: QUERY_TOO_MANY_SERIES: too many\n',
+    });
+    expect(describeFailure(new Error('boom')).exitCode).toBe(1);
+  });
+});

@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/bootstrap.sh
+# The dashboard's browser test drives Debian's chromium (installed with apt when missing).
+bash scripts/ensure-chromium.sh
 bash infra/local/stack.sh up
 pnpm exec turbo run typecheck lint --output-logs=errors-only
 mkdir -p .out

@@ -48,3 +48,9 @@ grep -h -m1 'ticks sent' "$LOGS/loadgen-traffic.log" "$LOGS/loadgen-stocks.log" 
 
 echo
 tickertape summary --wait-for-groups tickertape-rollup-minute,tickertape-rollup-hour,tickertape-rollup-day
+
+echo
+echo "the seed's question, from the rollups: average speed of 50 sensors over the last 10 minutes"
+tickertape query window --metric traffic --field speed --last 10m --limit 50 --format table | tail -n 8
+echo
+echo "explore in the dashboard: bash scripts/dashboard.sh (prints its address and token)"

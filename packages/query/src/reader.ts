@@ -6,6 +6,7 @@ import { readRange, type RangeQuery, type RangeResult } from './read-range.js';
 import { chooseResolution, levelResolution, type Detail } from './resolution.js';
 import { findSeries, type SeriesQuery, type SeriesResult } from './series.js';
 import { seriesStatus, type StatusResult } from './status.js';
+import { FinalityView } from './watermark-view.js';
 import { windowAggregate, type WindowQuery, type WindowResult } from './window.js';
 
 export interface AutoQuery extends RangeQuery {
@@ -107,5 +108,16 @@ export class RollupReader {
 
   async status(series: string): Promise<StatusResult> {
     return seriesStatus(this.db, this.ctx, series);
+  }
+
+  /** Each running level's finality watermark (`finalBefore`); absent before the scheduler's first run. */
+  async watermarks(): Promise<Partial<Record<Level, number>>> {
+    const view = await FinalityView.read(this.db);
+    return Object.fromEntries(
+      this.ctx.levels.flatMap((level) => {
+        const mark = view.finalBefore(level);
+        return mark === null ? [] : [[level, mark]];
+      }),
+    );
   }
 }

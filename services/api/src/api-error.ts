@@ -1,0 +1,88 @@
+import type { Logger } from '@tickertape/logger';
+import { isBadQuery } from '@tickertape/query';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/**
+ * The `error` of the API's own refusals. A refused query answers with the reader's code instead
+ * (`QUERY_INVALID_RANGE`, `QUERY_READ_BUDGET_EXCEEDED`…), so callers branch on one code per
+ * cause, whichever layer found it.
+ */
+export const ApiErrorCode = {
+  Unauthorized: 'unauthorized',
+  InvalidRequest: 'invalid_request',
+  NotFound: 'not_found',
+  Internal: 'internal_error',
+} as const;
+export type ApiErrorCode = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];
+
+export interface ErrorBody {
+  error: string;
+  message: string;
+  /** On 500s: the id of the log line holding the details, which the body never shows. */
+  requestId?: string;
+}
+
+export function errorBody(error: string, message: string, requestId?: string): ErrorBody {
+  return requestId === undefined ? { error, message } : { error, message, requestId };
+}
+
+/** `from: not an instant…; limit: Too big…`: each zod issue with the parameter it is about. */
+function validationMessage(
+  issues: readonly { instancePath: string; message?: string }[],
+  context: string | undefined,
+): string {
+  return issues
+    .map((issue) => {
+      const where = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      return `${where === '' ? (context ?? 'request') : where}: ${issue.message ?? 'invalid'}`;
+    })
+    .join('; ');
+}
+
+/**
+ * Every error a route or hook throws ends here: the request's own faults are 4xx with a message
+ * that says what to change; anything else is a 500 that shows no internals (messages of driver
+ * errors carry hosts and queries) and points to the log line instead.
+ */
+export function apiErrorHandler(logger: Logger) {
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (hasZodFastifySchemaValidationErrors(err))
+      return reply
+        .code(400)
+        .send(
+          errorBody(
+            ApiErrorCode.InvalidRequest,
+            validationMessage(err.validation, err.validationContext),
+          ),
+        );
+    if (isBadQuery(err)) return reply.code(400).send(errorBody(err.code, err.message));
+    const status = err.statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      // Fastify's own refusals (a malformed URL, a body on a GET): their messages name no secret.
+      return reply.code(status).send(errorBody(ApiErrorCode.InvalidRequest, err.message));
+    }
+    logger.error({ err, requestId: request.id, route: request.routeOptions.url }, 'request failed');
+    return reply
+      .code(500)
+      .send(
+        errorBody(
+          ApiErrorCode.Internal,
+          'the request failed on our side; the log holds the details under this requestId',
+          request.id,
+        ),
+      );
+  };
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  const path = (request.url.split('?')[0] ?? '').slice(0, 200);
+  return reply
+    .code(404)
+    .send(
+      errorBody(
+        ApiErrorCode.NotFound,
+        `no route ${request.method} ${path}; the routes are listed at /openapi.json`,
+      ),
+    );
+}

@@ -1,0 +1,103 @@
+import type { Logger } from '@tickertape/logger';
+import type { RollupReader } from '@tickertape/query';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Registry } from 'prom-client';
+import { apiErrorHandler, notFoundHandler } from './api-error.js';
+import { bearerAuth } from './auth.js';
+import type { LagSource } from './lag.js';
+import { createApiMetrics } from './metrics.js';
+import { DASHBOARD_DIR, dashboardRoutes } from './routes/dashboard-routes.js';
+import { levelRoutes, type FinalitySource } from './routes/level-routes.js';
+import { registerOpenApi } from './routes/openapi-routes.js';
+import { opsRoutes } from './routes/ops-routes.js';
+import { readRoutes } from './routes/read-routes.js';
+
+export interface BuildAppOptions {
+  reader: RollupReader;
+  /** Bearer tokens accepted on /api/*. */
+  tokens: readonly string[];
+  logger: Logger;
+  /** Where the API's metrics are registered and what /metrics serves. */
+  registry: Registry;
+  /** Consumer lag per level; without it, lag is reported as null. */
+  lag?: LagSource;
+  /** Finality watermarks for /levels; the reader's by default. */
+  finality?: FinalitySource;
+  /** The database ping behind /health; without it, /health reports the process only. */
+  health?: () => Promise<unknown>;
+  /** Clock for default ranges and `last=`; the reader's by default, so one fake clock drives both. */
+  now?: () => number;
+  /** Served at /dashboard/; services/api/dashboard by default. */
+  dashboardDir?: string;
+}
+
+const unknownLag: LagSource = () => Promise.resolve(null);
+
+/**
+ * The API as a Fastify instance, not yet listening: main listens on HTTP_PORT, tests inject or
+ * listen on port 0. /api/* needs a bearer token; /health, /metrics, /openapi.json, /docs and
+ * the dashboard's static files do not.
+ */
+export function buildApp(options: BuildAppOptions) {
+  const { reader, logger, registry } = options;
+  const now = options.now ?? reader.ctx.now;
+  const metrics = createApiMetrics(registry);
+  // Typed as Fastify's logger so the instance keeps Fastify's default generics (plugins expect them).
+  const loggerInstance: FastifyBaseLogger = logger;
+  const app = Fastify({
+    loggerInstance,
+    // One line per /api request from onResponse below, none for scrapes and static files.
+    logController: new LogController({ disableRequestLogging: true }),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(apiErrorHandler(logger));
+  app.setNotFoundHandler(notFoundHandler);
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern, never the raw URL: labels stay bounded whatever clients send.
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
+    metrics.duration.observe({ route }, reply.elapsedTime / 1000);
+    if (request.url.startsWith('/api/'))
+      logger.info(
+        {
+          requestId: request.id,
+          method: request.method,
+          route,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+        },
+        'request',
+      );
+  });
+
+  registerOpenApi(app);
+  void app.register(opsRoutes, { registry, health: options.health });
+  void app.register(dashboardRoutes, { dir: options.dashboardDir ?? DASHBOARD_DIR });
+  void app.register(
+    async (api) => {
+      // In this scope, so every route under /api — and its 404 — is behind the token, whatever
+      // the URL looks like before routing.
+      api.addHook('onRequest', bearerAuth(options.tokens, metrics));
+      api.setNotFoundHandler(notFoundHandler);
+      await api.register(readRoutes, { prefix: '/v1', reader, now, metrics });
+      await api.register(levelRoutes, {
+        prefix: '/v1',
+        reader,
+        metrics,
+        lag: options.lag ?? unknownLag,
+        finality: options.finality ?? (() => reader.watermarks()),
+      });
+    },
+    { prefix: '/api' },
+  );
+  return app;
+}
+
+export type ApiApp = ReturnType<typeof buildApp>;

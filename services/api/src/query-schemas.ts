@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import { parseInstant, parseLastMinutes } from './instant.js';
+
+/**
+ * The query strings of the read routes. They check shape and syntax only; what a value means
+ * (a known level, a valid series key, a range the budget allows) is the reader's to judge, so
+ * the API and the CLI refuse the same requests with the same codes.
+ */
+
+export const DEFAULT_MAX_POINTS = 1000;
+export const SERIES_LIMIT_DEFAULT = 100;
+export const SERIES_LIMIT_MAX = 1000;
+
+/** A parameter given once; a repeated one arrives as an array. */
+const single = () =>
+  z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? 'is required' : 'give it once (it is not repeatable)',
+    })
+    .min(1, 'must not be empty');
+
+/** A repeatable parameter: `?series=a&series=b`; one occurrence arrives as a plain string. */
+const repeated = <T extends z.ZodType>(item: T) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? [value] : value),
+    z.array(item, { error: (issue) => (issue.input === undefined ? 'is required' : undefined) }),
+  );
+
+const EXAMPLE_INSTANTS = ['2026-11-21T10:00:00Z', '1795255200000'];
+
+const instant = (description: string) =>
+  single()
+    .transform((text, ctx) => {
+      const ms = parseInstant(text);
+      if (ms !== undefined) return ms;
+      ctx.issues.push({
+        code: 'custom',
+        input: text,
+        message: `${JSON.stringify(text.slice(0, 64))} is not an instant; give ISO-8601 (2026-11-21T10:00:00Z; no offset means UTC) or epoch milliseconds`,
+      });
+      return z.NEVER;
+    })
+    .meta({ description, examples: EXAMPLE_INSTANTS });
+
+const positiveInt = () =>
+  z.coerce
+    .number({ error: (issue) => (issue.code === 'invalid_type' ? 'must be a number' : undefined) })
+    .int('must be a whole number')
+    .min(1);
+
+const seriesKey = () =>
+  single().meta({
+    description: 'Series key: `metric|tag=value,…` with tags sorted, as /api/v1/series lists it',
+    examples: ['speed|sensor=s1'],
+  });
+
+const fieldName = () =>
+  single().meta({ description: 'Numeric field of the ticks', examples: ['speed', 'price'] });
+
+/** `tag=key:value`, repeatable; every tag must match. Split at the first `:` (values may hold one). */
+const tagFilter = () =>
+  repeated(z.string())
+    .transform((pairs, ctx) => {
+      const tags = new Map<string, string>();
+      for (const pair of pairs) {
+        const at = pair.indexOf(':');
+        if (at <= 0) {
+          ctx.issues.push({
+            code: 'custom',
+            input: pair,
+            message: `${JSON.stringify(pair.slice(0, 64))} is not key:value`,
+          });
+          continue;
+        }
+        const key = pair.slice(0, at);
+        const value = pair.slice(at + 1);
+        if (tags.has(key) && tags.get(key) !== value)
+          ctx.issues.push({
+            code: 'custom',
+            input: pair,
+            message: `tag ${JSON.stringify(key)} is given twice with different values; no series has both`,
+          });
+        tags.set(key, value);
+      }
+      // fromEntries defines own properties, so a tag named __proto__ stays a tag.
+      return Object.fromEntries(tags);
+    })
+    .meta({ description: 'Tag filter `key:value`; repeat for several', examples: ['sensor:s1'] });
+
+const optionalTo = () =>
+  instant('End of the range, exclusive; ISO-8601 or epoch ms. Default: now').optional();
+
+export const seriesQuerySchema = z.strictObject({
+  metric: single().optional().meta({ description: 'Only series of this metric' }),
+  tag: tagFilter().optional(),
+  from: instant('Start of the range, inclusive. Default: 7 days before `to`').optional(),
+  to: optionalTo(),
+  limit: positiveInt()
+    .max(SERIES_LIMIT_MAX)
+    .default(SERIES_LIMIT_DEFAULT)
+    .meta({ description: 'Most series returned' }),
+});
+
+/** One series, one field, a range, and how many points at most: what points and candles share. */
+const rangeRead = {
+  series: seriesKey(),
+  field: fieldName(),
+  from: instant('Start of the range, inclusive; ISO-8601 or epoch ms'),
+  to: optionalTo(),
+  maxPoints: positiveInt()
+    .optional()
+    .meta({
+      description: `Automatic resolution: the finest width that fits this many points (default ${DEFAULT_MAX_POINTS}; capped by the server's MAX_POINTS)`,
+    }),
+};
+
+export const pointsQuerySchema = z
+  .strictObject({
+    ...rangeRead,
+    level: single()
+      .optional()
+      .meta({
+        description: 'Explicit level read instead of automatic resolution',
+        examples: ['minute', 'hour', 'day'],
+      }),
+    detail: z.enum(['slot', 'sub']).optional().meta({
+      description:
+        'With `level`: `slot` (default) one point per bucket, `sub` one per second/minute/hour inside each',
+    }),
+  })
+  .check((ctx) => {
+    const { level, detail, maxPoints } = ctx.value;
+    if (level === undefined && detail !== undefined)
+      ctx.issues.push({
+        code: 'custom',
+        input: detail,
+        path: ['detail'],
+        message: 'applies only with level=minute|hour|day',
+      });
+    if (level !== undefined && maxPoints !== undefined)
+      ctx.issues.push({
+        code: 'custom',
+        input: maxPoints,
+        path: ['maxPoints'],
+        message: 'applies only without level: an explicit level fixes the width',
+      });
+  });
+
+export const candlesQuerySchema = z.strictObject(rangeRead);
+
+export const windowQuerySchema = z
+  .strictObject({
+    series: repeated(single()).meta({
+      description: 'Series keys; repeat for several (up to the server’s MAX_SERIES)',
+      examples: [['speed|sensor=s1', 'speed|sensor=s2']],
+    }),
+    field: fieldName(),
+    from: instant(
+      'Start of the window, inclusive (rounded down to a whole minute); ISO-8601 or epoch ms',
+    ).optional(),
+    to: instant(
+      'End of the window, exclusive (rounded up to a whole minute). Default: now',
+    ).optional(),
+    last: single()
+      .transform((text, ctx) => {
+        const minutes = parseLastMinutes(text);
+        if (minutes !== undefined) return minutes;
+        ctx.issues.push({
+          code: 'custom',
+          input: text,
+          message: `${JSON.stringify(text.slice(0, 32))} is not a duration; give minutes, hours or days such as 10m, 6h, 7d`,
+        });
+        return z.NEVER;
+      })
+      .optional()
+      .meta({
+        description:
+          'Instead of from/to: the last N whole minutes up to and including the current one (10m, 6h, 7d)',
+        examples: ['10m'],
+      }),
+  })
+  .check((ctx) => {
+    const { from, to, last } = ctx.value;
+    if (last !== undefined && (from !== undefined || to !== undefined))
+      ctx.issues.push({
+        code: 'custom',
+        input: last,
+        path: ['last'],
+        message: 'give either last or from/to, not both',
+      });
+    if (last === undefined && from === undefined)
+      ctx.issues.push({
+        code: 'custom',
+        input: undefined,
+        path: ['from'],
+        message: 'is required unless last is given',
+      });
+  });
+
+export const statusQuerySchema = z.strictObject({ series: seriesKey() });
+
+export type SeriesQueryParams = z.output<typeof seriesQuerySchema>;
+export type PointsQueryParams = z.output<typeof pointsQuerySchema>;
+export type CandlesQueryParams = z.output<typeof candlesQuerySchema>;
+export type WindowQueryParams = z.output<typeof windowQuerySchema>;

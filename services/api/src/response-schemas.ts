@@ -1,0 +1,156 @@
+import { LEVELS } from '@tickertape/buckets';
+import { z } from 'zod';
+
+/**
+ * What the routes answer, mirroring the reader's result types. They document the answers in
+ * /openapi.json and, being the serializer's schemas, let nothing the reader adds later leak out
+ * unannounced.
+ */
+
+const epochMs = (description: string) => z.number().int().meta({ description });
+const level = z.enum(LEVELS);
+const examined = z.number().int().meta({ description: 'Bucket documents read to answer' });
+
+export const errorSchema = z.object({
+  error: z.string().meta({
+    description:
+      'unauthorized, invalid_request, not_found, internal_error, or a QUERY_* code of the reader',
+  }),
+  message: z.string(),
+  requestId: z.string().optional(),
+});
+
+const pointSchema = z.object({
+  t: epochMs('Start of the point’s interval'),
+  n: z.number().nullable().meta({ description: 'Observations; null at second width' }),
+  sum: z.number().nullable(),
+  min: z.number(),
+  max: z.number(),
+  open: z.number(),
+  close: z.number(),
+  avg: z.number(),
+  final: z.boolean().meta({ description: 'Every slot behind the point is final' }),
+});
+
+const gapSchema = z.object({
+  from: epochMs('First instant without data'),
+  to: epochMs('Data again, or range end'),
+});
+
+const resolutionSchema = z.object({
+  stepMs: z.number().int(),
+  source: z.object({ level, detail: z.enum(['slot', 'sub']) }),
+});
+
+const rangeHead = {
+  series: z.string(),
+  field: z.string(),
+  fromMs: epochMs('Start of the range'),
+  toMs: epochMs('End of the range, exclusive'),
+  resolution: resolutionSchema,
+  gaps: z.array(gapSchema),
+  examined,
+};
+
+export const pointsSchema = z.object({ ...rangeHead, points: z.array(pointSchema) });
+
+const candleSchema = z.object({
+  t: epochMs('Start of the candle'),
+  open: z.number(),
+  high: z.number(),
+  low: z.number(),
+  close: z.number(),
+  volume: z.number().nullable().meta({ description: 'Ticks in the candle; null at second width' }),
+  final: z.boolean(),
+});
+
+export const candlesSchema = z.object({ ...rangeHead, candles: z.array(candleSchema) });
+
+const markSchema = z.object({ t: z.number(), v: z.number() }).nullable();
+
+const windowRowSchema = z.object({
+  series: z.string(),
+  n: z.number(),
+  sum: z.number(),
+  avg: z.number().nullable(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  first: markSchema,
+  last: markSchema,
+  final: z.boolean(),
+});
+
+export const windowSchema = z.object({
+  field: z.string(),
+  fromMs: epochMs('Start of the window summed (rounded out to whole minutes)'),
+  toMs: epochMs('End of the window summed'),
+  rows: z.array(windowRowSchema),
+  pieces: z.array(
+    z.object({
+      level,
+      start: epochMs('Slot start of the bucket read'),
+      sub: z.object({ from: z.number().int(), to: z.number().int() }).optional(),
+    }),
+  ),
+  examined,
+});
+
+export const seriesListSchema = z.object({
+  series: z.array(
+    z.object({
+      series: z.string(),
+      metric: z.string(),
+      tags: z.record(z.string(), z.string()),
+      fields: z.array(z.string()),
+      lastSlotMs: epochMs('Slot start of the newest bucket seen'),
+    }),
+  ),
+  level: level.meta({ description: 'The level scanned' }),
+  examined,
+  truncated: z.boolean().meta({ description: 'More series matched, or the scan hit the budget' }),
+});
+
+const lag = z
+  .number()
+  .int()
+  .nullable()
+  .meta({ description: 'Records the level’s consumer group has not committed; null if unknown' });
+const finalBefore = epochMs('Every slot ending at or before this is final').nullable();
+
+export const statusSchema = z.object({
+  series: z.string(),
+  levels: z.array(
+    z.object({
+      level,
+      latestSlotMs: z.number().int().nullable(),
+      freshnessMs: z
+        .number()
+        .int()
+        .nullable()
+        .meta({ description: 'Event time of the newest tick applied' }),
+      latestFinal: z.boolean(),
+      finalBefore,
+      lag,
+    }),
+  ),
+  examined,
+});
+
+export const levelsSchema = z.object({
+  levels: z.array(z.object({ level, finalBefore, lag })),
+});
+
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  message: z.string().optional(),
+});
+
+/** The error answers every /api route may give, next to its 200. */
+export const apiErrors = { 400: errorSchema, 401: errorSchema, 500: errorSchema } as const;
+
+export type SeriesBody = z.output<typeof seriesListSchema>;
+export type PointsBody = z.output<typeof pointsSchema>;
+export type CandlesBody = z.output<typeof candlesSchema>;
+export type WindowBody = z.output<typeof windowSchema>;
+export type StatusBody = z.output<typeof statusSchema>;
+export type LevelsBody = z.output<typeof levelsSchema>;

@@ -1,0 +1,73 @@
+import type { Level } from '@tickertape/buckets';
+import type { RollupReader } from '@tickertape/query';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import type { LagSource } from '../lag.js';
+import { countExamined, type ApiMetrics } from '../metrics.js';
+import { statusQuerySchema } from '../query-schemas.js';
+import { apiErrors, levelsSchema, statusSchema } from '../response-schemas.js';
+import { BEARER } from './openapi-routes.js';
+
+/** Each level's finality watermark (`finalBefore`), absent before the scheduler's first run. */
+export type FinalitySource = () => Promise<Partial<Record<Level, number>>>;
+
+export interface LevelRouteOptions {
+  reader: RollupReader;
+  lag: LagSource;
+  finality: FinalitySource;
+  metrics: ApiMetrics;
+}
+
+/** Completeness and progress: how final and how fresh each level is, and how far behind. */
+export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, options, done) => {
+  const { reader, lag, finality, metrics } = options;
+
+  api.get(
+    '/status',
+    {
+      schema: {
+        summary: 'Freshness and finality of one series at every level, with consumer lag',
+        tags: ['status'],
+        security: BEARER,
+        querystring: statusQuerySchema,
+        response: { 200: statusSchema, ...apiErrors },
+      },
+    },
+    async (request) => {
+      const [status, lags] = await Promise.all([
+        reader.status(request.query.series),
+        Promise.all(reader.levels.map(lag)),
+      ]);
+      countExamined(metrics, request, status);
+      return {
+        ...status,
+        levels: status.levels.map((row) => ({
+          ...row,
+          lag: lags[reader.levels.indexOf(row.level)] ?? null,
+        })),
+      };
+    },
+  );
+
+  api.get(
+    '/levels',
+    {
+      schema: {
+        summary: 'The levels served: finality watermark and consumer lag of each',
+        tags: ['status'],
+        security: BEARER,
+        response: { 200: levelsSchema, ...apiErrors },
+      },
+    },
+    async () => {
+      const [marks, lags] = await Promise.all([finality(), Promise.all(reader.levels.map(lag))]);
+      return {
+        levels: reader.levels.map((level, i) => ({
+          level,
+          finalBefore: marks[level] ?? null,
+          lag: lags[i] ?? null,
+        })),
+      };
+    },
+  );
+  done();
+};

@@ -1,0 +1,120 @@
+import type { RollupReader } from '@tickertape/query';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { countExamined, type ApiMetrics } from '../metrics.js';
+import {
+  DEFAULT_MAX_POINTS,
+  candlesQuerySchema,
+  pointsQuerySchema,
+  seriesQuerySchema,
+  windowQuerySchema,
+} from '../query-schemas.js';
+import { seriesRange, windowRange } from '../ranges.js';
+import {
+  apiErrors,
+  candlesSchema,
+  pointsSchema,
+  seriesListSchema,
+  windowSchema,
+} from '../response-schemas.js';
+import { BEARER } from './openapi-routes.js';
+
+export interface ReadRouteOptions {
+  reader: RollupReader;
+  now: () => number;
+  metrics: ApiMetrics;
+}
+
+/**
+ * The four reads. Each one goes through the reader, which plans its documents and refuses an
+ * over-budget plan before reading: no route here reads the database itself.
+ */
+export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, options, done) => {
+  const { reader, now, metrics } = options;
+  const counted = <T extends { examined: number }>(request: FastifyRequest, result: T) =>
+    countExamined(metrics, request, result);
+
+  api.get(
+    '/series',
+    {
+      schema: {
+        summary: 'Series with data in a range, by metric and tags',
+        tags: ['read'],
+        security: BEARER,
+        querystring: seriesQuerySchema,
+        response: { 200: seriesListSchema, ...apiErrors },
+      },
+    },
+    async (request) => {
+      const { metric, tag, from, to, limit } = request.query;
+      const range = seriesRange(from, to, now());
+      return counted(request, await reader.series({ metric, tags: tag, ...range, limit }));
+    },
+  );
+
+  api.get(
+    '/points',
+    {
+      schema: {
+        summary: 'One field of one series over a range, at automatic resolution or one level',
+        tags: ['read'],
+        security: BEARER,
+        querystring: pointsQuerySchema,
+        response: { 200: pointsSchema, ...apiErrors },
+      },
+    },
+    async (request) => {
+      const { series, field, from, to, maxPoints, level, detail } = request.query;
+      const query = { series, field, fromMs: from, toMs: to ?? now() };
+      const result =
+        level === undefined
+          ? await reader.auto({ ...query, maxPoints: maxPoints ?? DEFAULT_MAX_POINTS })
+          : await reader.range({ ...query, level, detail: detail ?? 'slot' });
+      return counted(request, result);
+    },
+  );
+
+  api.get(
+    '/candles',
+    {
+      schema: {
+        summary: 'Open/high/low/close candles of one field at automatic resolution',
+        tags: ['read'],
+        security: BEARER,
+        querystring: candlesQuerySchema,
+        response: { 200: candlesSchema, ...apiErrors },
+      },
+    },
+    async (request) => {
+      const { series, field, from, to, maxPoints } = request.query;
+      const result = await reader.candles({
+        series,
+        field,
+        fromMs: from,
+        toMs: to ?? now(),
+        maxPoints: maxPoints ?? DEFAULT_MAX_POINTS,
+      });
+      return counted(request, result);
+    },
+  );
+
+  api.get(
+    '/window',
+    {
+      schema: {
+        summary:
+          'Count, sum, average, min, max, first and last of a field over a window, per series',
+        tags: ['read'],
+        security: BEARER,
+        querystring: windowQuerySchema,
+        response: { 200: windowSchema, ...apiErrors },
+      },
+    },
+    async (request) => {
+      const { series, field } = request.query;
+      const range = windowRange(request.query, now());
+      return counted(request, await reader.window({ series, field, ...range }));
+    },
+  );
+  done();
+};

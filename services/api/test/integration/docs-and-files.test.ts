@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { TestStack } from '@tickertape/testing';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestApi, type RunningApi } from '../support/api.js';
+
+const DASHBOARD = fileURLToPath(new URL('../../dashboard/', import.meta.url));
+const CHARTS = join(
+  dirname(createRequire(import.meta.url).resolve('lightweight-charts/package.json')),
+  'dist/lightweight-charts.standalone.production.js',
+);
+
+interface Operation {
+  summary?: string;
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required?: boolean; schema?: { type?: string } }[];
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+interface OpenApiDoc {
+  openapi: string;
+  info: { title: string; version: string };
+  components: { securitySchemes: Record<string, unknown> };
+  paths: Record<string, Record<string, Operation>>;
+}
+
+const API_ROUTES: Record<string, string[]> = {
+  '/api/v1/series': ['metric', 'tag', 'from', 'to', 'limit'],
+  '/api/v1/points': ['series', 'field', 'from', 'to', 'maxPoints', 'level', 'detail'],
+  '/api/v1/candles': ['series', 'field', 'from', 'to', 'maxPoints'],
+  '/api/v1/window': ['series', 'field', 'from', 'to', 'last'],
+  '/api/v1/status': ['series'],
+  '/api/v1/levels': [],
+};
+
+describe('the OpenAPI document, the docs page, the dashboard files and /metrics', () => {
+  let stack: TestStack;
+  let api: RunningApi;
+  let doc: OpenApiDoc;
+
+  beforeAll(async () => {
+    stack = await TestStack.open('api-docs');
+    api = await startTestApi(stack.database());
+    const res = await api.get<OpenApiDoc>('/openapi.json', null);
+    expect(res.status).toBe(200);
+    doc = res.body;
+  });
+  afterAll(async () => {
+    await api?.close();
+    await stack?.close();
+  });
+
+  it('is OpenAPI 3 and lists every route with its parameters, bearer auth and answers', () => {
+    expect(doc.openapi).toMatch(/^3\.0\.\d$/);
+    expect(doc.info).toEqual({
+      title: 'tickertape API',
+      version: '1.0.0',
+      description: expect.any(String),
+    });
+    expect(doc.components.securitySchemes).toEqual({
+      bearerAuth: { type: 'http', scheme: 'bearer' },
+    });
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [...Object.keys(API_ROUTES), '/health', '/metrics'].sort(),
+    );
+    for (const [path, names] of Object.entries(API_ROUTES)) {
+      const operation = doc.paths[path]!.get!;
+      expect(Object.keys(doc.paths[path]!)).toEqual(['get']);
+      expect(operation.summary).toEqual(expect.any(String));
+      expect(operation.security).toEqual([{ bearerAuth: [] }]);
+      expect((operation.parameters ?? []).map((p) => p.name)).toEqual(names);
+      for (const parameter of operation.parameters ?? []) {
+        expect(parameter.in).toBe('query');
+        expect(parameter.schema).toEqual(expect.any(Object));
+      }
+      expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '500']);
+      for (const response of Object.values(operation.responses))
+        expect(response.content?.['application/json']?.schema).toMatchObject({ type: 'object' });
+    }
+    const window = doc.paths['/api/v1/window']!.get!.parameters!;
+    expect(window.find((p) => p.name === 'series')).toMatchObject({
+      required: true,
+      schema: { type: 'array' },
+    });
+    expect(doc.paths['/health']!.get!.security).toBeUndefined();
+    // Every reference points into the document itself.
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]!);
+    for (const ref of refs) expect(ref).toMatch(/^#\/components\//);
+  });
+
+  it('serves swagger-ui (@fastify/swagger-ui) on the same document at /docs', async () => {
+    const page = await fetch(`${api.base}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('swagger-ui');
+    const json = await api.get('/docs/json', null);
+    expect(json.body).toEqual((await api.get('/openapi.json', null)).body);
+    for (const asset of [
+      'swagger-ui.css',
+      'swagger-ui-bundle.js',
+      'swagger-ui-standalone-preset.js',
+    ]) {
+      const res = await api.get(`/docs/static/${asset}`, null);
+      expect(res.status).toBe(200);
+      expect(res.text.length).toBeGreaterThan(1000);
+    }
+  });
+
+  it('serves the dashboard directory and the chart library, as they are on disk', async () => {
+    const redirect = await fetch(`${api.base}/dashboard`, { redirect: 'manual' });
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.get('location')).toMatch(/^\/?dashboard\/$/);
+    const index = await api.get('/dashboard/', null);
+    expect(index.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(index.headers.get('cache-control')).toBe('public, max-age=0');
+    expect(index.text).toBe(await readFile(join(DASHBOARD, 'index.html'), 'utf8'));
+    const charts = await api.get('/dashboard/vendor/lightweight-charts.js', null);
+    expect(charts.headers.get('content-type')).toMatch(/javascript/);
+    expect(charts.text).toBe(await readFile(CHARTS, 'utf8'));
+    expect(charts.text).toContain('LightweightCharts');
+  });
+
+  it.each([
+    '/dashboard/no-such-file.js',
+    '/dashboard/..%2Fpackage.json',
+    '/dashboard/%2E%2E%2Fsrc%2Fmain.ts',
+    '/dashboard/.hidden.js',
+    '/dashboard/tsconfig.json',
+    '/dashboard/vendor/other.js',
+    '/docs/static/..%2F..%2Fpackage.json',
+  ])('answers 404 JSON for %s, never a file outside the directory', async (path) => {
+    const res = await api.get(path, null);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ error: 'not_found' });
+  });
+
+  it('serves /metrics in the Prometheus format with the API series', async () => {
+    await api.get('/api/v1/levels');
+    const res = await api.get('/metrics', null);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    for (const name of [
+      'tickertape_api_requests_total',
+      'tickertape_api_request_duration_seconds_bucket',
+      'tickertape_api_documents_examined',
+      'tickertape_api_auth_failures_total',
+    ])
+      expect(res.text).toContain(name);
+    expect(res.text).toMatch(
+      /tickertape_api_request_duration_seconds_count\{route="\/api\/v1\/levels"\} 1/,
+    );
+  });
+
+  it('answers /health with a database ping', async () => {
+    const res = await api.get('/health', null);
+    expect(res).toMatchObject({ status: 200, body: { status: 'ok' } });
+  });
+});

@@ -1,0 +1,305 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { LEVELS, LEVEL_SPECS, slotStart, type Level } from '@tickertape/buckets';
+import { advanceWatermarks } from '@tickertape/store';
+import { TestStack } from '@tickertape/testing';
+import type {
+  CandlesBody,
+  LevelsBody,
+  PointsBody,
+  SeriesBody,
+  StatusBody,
+  WindowBody,
+} from '../../src/response-schemas.js';
+import { qs, startTestApi, type RunningApi } from '../support/api.js';
+import {
+  refGaps,
+  refPoints,
+  refSecondPoints,
+  refWindow,
+  ticksOf,
+  type RefPoint,
+} from '../support/reference.js';
+import { MINUTE, at, dataset, writeTicks } from '../support/ticks.js';
+
+const NOW = at('2026-01-01T01:15:30Z');
+const MARKS: Record<Level, number> = {
+  minute: at('2026-01-01T00:30:00Z'),
+  hour: at('2026-01-01T00:00:00Z'),
+  day: at('2026-01-01T00:00:00Z'),
+};
+const data = dataset();
+const [s1, s2, s3] = data.sensors as [string, string, string];
+
+interface ApiPoint extends RefPoint {
+  final: boolean;
+}
+
+/** The points without `final`, which is checked against the watermark separately. */
+const values = (points: ApiPoint[]) => points.map(({ final: _final, ...rest }) => rest);
+
+function expectFinality(points: { t: number; final: boolean }[], level: Level): void {
+  for (const point of points)
+    expect(point.final).toBe(slotStart(level, point.t) + LEVEL_SPECS[level].slotMs <= MARKS[level]);
+}
+
+describe('read routes over HTTP, against values computed from the ticks', () => {
+  let stack: TestStack;
+  let api: RunningApi;
+
+  beforeAll(async () => {
+    stack = await TestStack.open('api-reads');
+    const db = stack.database();
+    await writeTicks(db, data.ticks);
+    await advanceWatermarks(db, MARKS, NOW);
+    api = await startTestApi(db, { reader: { now: () => NOW } });
+  }, 120_000);
+  afterAll(async () => {
+    await api?.close();
+    await stack?.close();
+  });
+
+  it('reads one level by slot: minute points across midnight (two daily partitions)', async () => {
+    const from = at('2025-12-31T23:50:00Z');
+    const to = at('2026-01-01T00:50:00Z');
+    const res = await api.get<PointsBody>(
+      `/api/v1/points${qs(['series', s2], ['field', 'speed'], ['from', '2025-12-31T23:50:00Z'], ['to', to], ['level', 'minute'])}`,
+    );
+    expect(res.status).toBe(200);
+    const expected = refPoints(ticksOf(data.ticks, s2, 'speed', from, to), 'speed', MINUTE);
+    expect(expected).toHaveLength(60);
+    expect(res.body).toMatchObject({
+      series: s2,
+      field: 'speed',
+      fromMs: from,
+      toMs: to,
+      resolution: { stepMs: MINUTE, source: { level: 'minute', detail: 'slot' } },
+      gaps: [],
+      examined: 60,
+    });
+    expect(values(res.body.points)).toEqual(expected);
+    expectFinality(res.body.points, 'minute');
+  });
+
+  it('reads sub-slots of one hour bucket, reporting the hole as a gap rather than zeros', async () => {
+    const from = at('2025-12-31T23:00:00Z');
+    const to = at('2026-01-01T00:00:00Z');
+    const res = await api.get<PointsBody>(
+      `/api/v1/points${qs(['series', s1], ['field', 'count'], ['from', from], ['to', to], ['level', 'hour'], ['detail', 'sub'])}`,
+    );
+    expect(res.status).toBe(200);
+    const expected = refPoints(ticksOf(data.ticks, s1, 'count', from, to), 'count', MINUTE);
+    expect(expected).toHaveLength(50);
+    expect(values(res.body.points)).toEqual(expected);
+    expect(res.body.gaps).toEqual([data.hole]);
+    expect(res.body.examined).toBe(1);
+    expect(res.body.points.every((p: ApiPoint) => p.final)).toBe(true);
+  });
+
+  it('chooses the finest width that fits maxPoints: 2-minute points from four hour buckets', async () => {
+    const from = data.start;
+    const to = data.end;
+    const res = await api.get<PointsBody>(
+      `/api/v1/points${qs(['series', s3], ['field', 'speed'], ['from', from], ['to', to], ['maxPoints', 100])}`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.resolution).toEqual({
+      stepMs: 2 * MINUTE,
+      source: { level: 'hour', detail: 'sub' },
+    });
+    expect(values(res.body.points)).toEqual(
+      refPoints(ticksOf(data.ticks, s3, 'speed', from, to), 'speed', 2 * MINUTE),
+    );
+    expect(res.body.examined).toBe(4);
+    expectFinality(res.body.points, 'hour');
+  });
+
+  it.each([
+    [200, 1000],
+    [30, 5000],
+  ])(
+    'reads seconds from minute buckets (maxPoints %i → %i ms points, counts unknown)',
+    async (maxPoints, stepMs) => {
+      const from = at('2026-01-01T00:10:00Z');
+      const to = at('2026-01-01T00:12:00Z');
+      const res = await api.get<PointsBody>(
+        `/api/v1/points${qs(['series', s2], ['field', 'speed'], ['from', from], ['to', to], ['maxPoints', maxPoints])}`,
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.resolution).toEqual({ stepMs, source: { level: 'minute', detail: 'sub' } });
+      const expected = refSecondPoints(ticksOf(data.ticks, s2, 'speed', from, to), 'speed', stepMs);
+      expect(values(res.body.points)).toEqual(expected);
+      expect(res.body.gaps).toEqual(refGaps(expected, from, to, stepMs));
+      expect(res.body.examined).toBe(2);
+    },
+  );
+
+  it('answers the same for epoch ms, ISO-8601 in UTC and ISO-8601 with an offset', async () => {
+    const ask = (from: string, to: string) =>
+      api.get<PointsBody>(
+        `/api/v1/points${qs(['series', s2], ['field', 'speed'], ['from', from], ['to', to])}`,
+      );
+    const epoch = await ask(String(at('2026-01-01T00:00:00Z')), String(at('2026-01-01T00:30:00Z')));
+    const iso = await ask('2026-01-01T00:00:00Z', '2026-01-01T00:30:00.000Z');
+    const offset = await ask('2026-01-01T01:00:00+01:00', '2026-01-01T01:30+01:00');
+    expect(epoch.status).toBe(200);
+    expect(iso.body).toEqual(epoch.body);
+    expect(offset.body).toEqual(epoch.body);
+  });
+
+  it('draws 5-minute candles of the stock over an hour', async () => {
+    const from = at('2026-01-01T00:00:00Z');
+    const to = at('2026-01-01T01:00:00Z');
+    const res = await api.get<CandlesBody>(
+      `/api/v1/candles${qs(['series', data.stock], ['field', 'price'], ['from', from], ['to', to], ['maxPoints', 12])}`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.resolution).toEqual({
+      stepMs: 5 * MINUTE,
+      source: { level: 'hour', detail: 'sub' },
+    });
+    const expected = refPoints(
+      ticksOf(data.ticks, data.stock, 'price', from, to),
+      'price',
+      5 * MINUTE,
+    );
+    expect(res.body.candles).toEqual(
+      expected.map((p) => ({
+        t: p.t,
+        open: p.open,
+        high: p.max,
+        low: p.min,
+        close: p.close,
+        volume: p.n,
+        final: false,
+      })),
+    );
+    expect(res.body.examined).toBe(1);
+    expect(res.body).not.toHaveProperty('points');
+  });
+
+  it('sums a 10-minute window across midnight for three sensors from two hour buckets each', async () => {
+    const from = at('2025-12-31T23:55:00Z');
+    const to = at('2026-01-01T00:05:00Z');
+    const res = await api.get<WindowBody>(
+      `/api/v1/window${qs(['series', s3], ['series', s1], ['series', s2], ['field', 'speed'], ['from', from], ['to', to])}`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ field: 'speed', fromMs: from, toMs: to, examined: 6 });
+    expect(res.body.rows).toEqual(
+      [s3, s1, s2].map((series) => ({
+        series,
+        ...refWindow(ticksOf(data.ticks, series, 'speed', from, to), 'speed'),
+        // Hour 23 is final, hour 00 is not: the row is only as final as its least final part.
+        final: false,
+      })),
+    );
+    expect(res.body.pieces).toEqual([
+      { level: 'hour', start: at('2025-12-31T23:00:00Z'), sub: { from: 55, to: 60 } },
+      { level: 'hour', start: at('2026-01-01T00:00:00Z'), sub: { from: 0, to: 5 } },
+    ]);
+  });
+
+  it('takes last=10m as the ten whole minutes up to the current one, and to defaulting to now', async () => {
+    const last = await api.get<WindowBody>(
+      `/api/v1/window${qs(['series', s1], ['field', 'count'], ['last', '10m'])}`,
+    );
+    const from = at('2026-01-01T01:06:00Z');
+    const to = at('2026-01-01T01:16:00Z');
+    expect(last.status).toBe(200);
+    expect(last.body).toMatchObject({ fromMs: from, toMs: to });
+    expect(last.body.rows[0]).toMatchObject(
+      refWindow(ticksOf(data.ticks, s1, 'count', from, to), 'count'),
+    );
+
+    const open = await api.get<WindowBody>(
+      `/api/v1/window${qs(['series', s1], ['field', 'count'], ['from', from])}`,
+    );
+    expect(open.body).toEqual(last.body);
+  });
+
+  it('reports a series without data in the window as nulls, not zeros', async () => {
+    const res = await api.get<WindowBody>(
+      `/api/v1/window${qs(['series', s1], ['field', 'speed'], ['from', data.hole.from], ['to', data.hole.to])}`,
+    );
+    expect(res.body.rows).toEqual([
+      {
+        series: s1,
+        n: 0,
+        sum: 0,
+        avg: null,
+        min: null,
+        max: null,
+        first: null,
+        last: null,
+        final: true,
+      },
+    ]);
+  });
+
+  it('discovers series by metric and tags over the last 7 days by default', async () => {
+    const speed = await api.get<SeriesBody>(`/api/v1/series${qs(['metric', 'speed'])}`);
+    expect(speed.status).toBe(200);
+    expect(speed.body).toEqual({
+      level: 'day',
+      truncated: false,
+      // A day bucket per sensor per day: 31 December and 1 January.
+      examined: 6,
+      series: [s1, s2, s3].map((series, i) => ({
+        series,
+        metric: 'speed',
+        tags: { road: 'a1', sensor: `s${i + 1}` },
+        fields: ['count', 'speed'],
+        lastSlotMs: at('2026-01-01T00:00:00Z'),
+      })),
+    });
+
+    const tagged = await api.get<SeriesBody>(
+      `/api/v1/series${qs(['tag', 'sensor:s2'], ['tag', 'road:a1'])}`,
+    );
+    expect(tagged.body.series.map((s: { series: string }) => s.series)).toEqual([s2]);
+
+    const limited = await api.get<SeriesBody>(`/api/v1/series${qs(['limit', 2])}`);
+    expect(limited.body.series.map((s: { series: string }) => s.series)).toEqual(
+      [data.stock, s1, s2, s3].sort().slice(0, 2),
+    );
+    expect(limited.body.truncated).toBe(true);
+
+    const before = await api.get<SeriesBody>(`/api/v1/series${qs(['to', '2025-12-31T00:00:00Z'])}`);
+    expect(before.body).toMatchObject({ series: [], examined: 0 });
+  });
+
+  it('reports freshness and finality of a series at every level', async () => {
+    const res = await api.get<StatusBody>(`/api/v1/status${qs(['series', s2])}`);
+    expect(res.status).toBe(200);
+    const newest = ticksOf(data.ticks, s2, 'speed', 0, Infinity).at(-1)!;
+    expect(res.body).toEqual({
+      series: s2,
+      examined: 3,
+      levels: LEVELS.map((level) => ({
+        level,
+        latestSlotMs: slotStart(level, newest.ts),
+        freshnessMs: newest.ts,
+        latestFinal: false,
+        finalBefore: MARKS[level],
+        lag: null,
+      })),
+    });
+  });
+
+  it('lists the levels with their watermarks (lag unknown without Kafka)', async () => {
+    const res = await api.get<LevelsBody>('/api/v1/levels');
+    expect(res.body).toEqual({
+      levels: LEVELS.map((level) => ({ level, finalBefore: MARKS[level], lag: null })),
+    });
+  });
+
+  it('counts what the reads examined in /metrics', async () => {
+    const text = (await api.get('/metrics', null)).text;
+    expect(text).toMatch(
+      /tickertape_api_documents_examined_count\{route="\/api\/v1\/window"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /tickertape_api_requests_total\{route="\/api\/v1\/points",method="GET",status="200"\} [1-9]/,
+    );
+  });
+});

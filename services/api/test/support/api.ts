@@ -1,0 +1,80 @@
+import { createLogger } from '@tickertape/logger';
+import { RollupReader, type ReaderOptions } from '@tickertape/query';
+import type { Db } from 'mongodb';
+import { Registry } from 'prom-client';
+import { buildApp, type ApiApp, type BuildAppOptions } from '../../src/app.js';
+
+export const TOKEN = 'test-token-0123456789abcdef';
+export const OTHER_TOKEN = 'second-token-fedcba9876543210';
+
+export interface Answer<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+export interface RunningApi {
+  base: string;
+  app: ApiApp;
+  registry: Registry;
+  /** Every log line the app wrote, joined. */
+  logs(): string;
+  /** GET over real HTTP with the token (or `token`, or none when null); JSON bodies parsed. */
+  get<T = unknown>(path: string, token?: string | null): Promise<Answer<T>>;
+  close(): Promise<void>;
+}
+
+/**
+ * The app on a real port over a real database, wired as main wires it (reader, watermarks, ping)
+ * unless a test overrides a part.
+ */
+export async function startTestApi(
+  db: Db,
+  options: { reader?: ReaderOptions } & Partial<
+    Omit<BuildAppOptions, 'logger' | 'registry' | 'reader'>
+  > = {},
+): Promise<RunningApi> {
+  const lines: string[] = [];
+  const logger = createLogger({
+    name: 'api-test',
+    level: 'debug',
+    destination: { write: (line: string) => void lines.push(line) },
+  });
+  const registry = new Registry();
+  const { reader: readerOptions, ...rest } = options;
+  const app = buildApp({
+    reader: new RollupReader(db, readerOptions),
+    tokens: [TOKEN, OTHER_TOKEN],
+    health: () => db.command({ ping: 1 }),
+    ...rest,
+    logger,
+    registry,
+  });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    base,
+    app,
+    registry,
+    logs: () => lines.join(''),
+    async get<T>(path: string, token: string | null = TOKEN): Promise<Answer<T>> {
+      const response = await fetch(`${base}${path}`, {
+        headers: token === null ? {} : { Authorization: `Bearer ${token}` },
+      });
+      const text = await response.text();
+      const json = (response.headers.get('content-type') ?? '').includes('json');
+      return {
+        status: response.status,
+        body: (json ? JSON.parse(text) : text) as T,
+        headers: response.headers,
+        text,
+      };
+    },
+    close: () => app.close(),
+  };
+}
+
+/** A query string from pairs, repeating keys as given: `qs(['series', a], ['series', b])`. */
+export function qs(...pairs: [string, string | number][]): string {
+  return `?${new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
+}

@@ -1,0 +1,144 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  pointsQuerySchema,
+  seriesQuerySchema,
+  windowQuerySchema,
+} from '../../src/query-schemas.js';
+import { SERIES_DEFAULT_SPAN_MS, seriesRange, windowRange } from '../../src/ranges.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+
+/** The issues of a refused query string as `path: message` lines. */
+function issues(
+  schema: {
+    safeParse(v: unknown): { error?: { issues: { path: PropertyKey[]; message: string }[] } };
+  },
+  query: unknown,
+): string[] {
+  return (schema.safeParse(query).error?.issues ?? []).map(
+    (issue) => `${issue.path.map(String).join('.')}: ${issue.message}`,
+  );
+}
+
+describe('series query', () => {
+  it('turns repeated tags into one filter and defaults the limit', () => {
+    expect(
+      seriesQuerySchema.parse({ metric: 'speed', tag: ['sensor:s1', 'url:http://x'], from: '0' }),
+    ).toEqual({ metric: 'speed', tag: { sensor: 's1', url: 'http://x' }, from: 0, limit: 100 });
+    expect(seriesQuerySchema.parse({ tag: 'road:a1' }).tag).toEqual({ road: 'a1' });
+  });
+
+  it('keeps a tag named __proto__ a tag', () => {
+    const { tag } = seriesQuerySchema.parse({ tag: '__proto__:x' });
+    expect(Object.keys(tag!)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(tag)).toBe(Object.prototype);
+  });
+
+  it.each<[Record<string, unknown>, string[]]>([
+    [{ tag: 'sensor' }, ['tag: "sensor" is not key:value']],
+    [{ tag: ':s1' }, ['tag: ":s1" is not key:value']],
+    [
+      { tag: ['a:1', 'a:2'] },
+      ['tag: tag "a" is given twice with different values; no series has both'],
+    ],
+    [{ limit: '0' }, ['limit: Too small: expected number to be >=1']],
+    [{ limit: '1001' }, ['limit: Too big: expected number to be <=1000']],
+    [{ limit: '2.5' }, ['limit: must be a whole number']],
+    [{ metric: ['a', 'b'] }, ['metric: give it once (it is not repeatable)']],
+    [{ sort: 'name' }, [': Unrecognized key: "sort"']],
+  ])('refuses %j', (query, expected) => {
+    expect(issues(seriesQuerySchema, query)).toEqual(expected);
+  });
+});
+
+describe('points query', () => {
+  const base = { series: 'speed|sensor=s1', field: 'speed', from: '2026-01-01' };
+
+  it('parses times and numbers, leaving level names to the reader', () => {
+    expect(
+      pointsQuerySchema.parse({
+        ...base,
+        to: String(T0 + 3_600_000),
+        level: 'week',
+        detail: 'sub',
+      }),
+    ).toEqual({ ...base, from: T0, to: T0 + 3_600_000, level: 'week', detail: 'sub' });
+    expect(pointsQuerySchema.parse({ ...base, maxPoints: '250' }).maxPoints).toBe(250);
+  });
+
+  it.each<[Record<string, unknown>, string[]]>([
+    [{ field: 'speed', from: '0' }, ['series: is required']],
+    [{ ...base, series: '' }, ['series: must not be empty']],
+    [
+      { ...base, from: 'soon' },
+      [
+        'from: "soon" is not an instant; give ISO-8601 (2026-11-21T10:00:00Z; no offset means UTC) or epoch milliseconds',
+      ],
+    ],
+    [{ ...base, detail: 'slot' }, ['detail: applies only with level=minute|hour|day']],
+    [
+      { ...base, level: 'hour', maxPoints: '5' },
+      ['maxPoints: applies only without level: an explicit level fixes the width'],
+    ],
+    [
+      { ...base, detail: 'all', level: 'hour' },
+      ['detail: Invalid option: expected one of "slot"|"sub"'],
+    ],
+    [{ ...base, maxPoints: 'lots' }, ['maxPoints: must be a number']],
+  ])('refuses %j', (query, expected) => {
+    expect(issues(pointsQuerySchema, query)).toEqual(expected);
+  });
+});
+
+describe('window query', () => {
+  it('takes one or many series, and last as minutes', () => {
+    expect(windowQuerySchema.parse({ series: 'a', field: 'f', last: '2h' })).toEqual({
+      series: ['a'],
+      field: 'f',
+      last: 120,
+    });
+    expect(windowQuerySchema.parse({ series: ['a', 'b'], field: 'f', from: '0' }).series).toEqual([
+      'a',
+      'b',
+    ]);
+  });
+
+  it.each<[Record<string, unknown>, string[]]>([
+    [{ field: 'f', last: '10m' }, ['series: is required']],
+    [{ series: ['a', ''], field: 'f', last: '10m' }, ['series.1: must not be empty']],
+    [{ series: 'a', field: 'f' }, ['from: is required unless last is given']],
+    [
+      { series: 'a', field: 'f', last: '10m', to: '0' },
+      ['last: give either last or from/to, not both'],
+    ],
+    [
+      { series: 'a', field: 'f', last: 'ten minutes' },
+      ['last: "ten minutes" is not a duration; give minutes, hours or days such as 10m, 6h, 7d'],
+    ],
+  ])('refuses %j', (query, expected) => {
+    expect(issues(windowQuerySchema, query)).toEqual(expected);
+  });
+});
+
+describe('default ranges', () => {
+  it('discovers series over the week before to, to defaulting to now', () => {
+    expect(seriesRange(undefined, undefined, T0)).toEqual({
+      fromMs: T0 - SERIES_DEFAULT_SPAN_MS,
+      toMs: T0,
+    });
+    expect(seriesRange(undefined, T0 - 5, T0 + 99)).toEqual({
+      fromMs: T0 - 5 - SERIES_DEFAULT_SPAN_MS,
+      toMs: T0 - 5,
+    });
+    expect(seriesRange(7, 9, T0)).toEqual({ fromMs: 7, toMs: 9 });
+  });
+
+  it('takes last as whole minutes up to and including the current one', () => {
+    expect(windowRange({ last: 10 }, T0 + 90_000)).toEqual({
+      fromMs: T0 - 480_000,
+      toMs: T0 + 120_000,
+    });
+    expect(windowRange({ from: T0 }, T0 + 5)).toEqual({ fromMs: T0, toMs: T0 + 5 });
+    expect(windowRange({}, T0)).toEqual({ fromMs: T0, toMs: T0 });
+  });
+});

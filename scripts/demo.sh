@@ -51,6 +51,7 @@ tickertape summary --wait-for-groups tickertape-rollup-minute,tickertape-rollup-
 
 echo
 echo "the seed's question, from the rollups: average speed of 50 sensors over the last 10 minutes"
-tickertape query window --metric traffic --field speed --last 10m --limit 50 --format table | tail -n 8
+tickertape query window --metric traffic --field speed --last 10m --limit 50 --format table |
+  awk '{ lines[NR] = $0 } END { for (i = 1; i <= NR; i++) if (i <= 4 || i > NR - 3) print lines[i]; else if (i == 5) print "  … (" NR - 7 " more rows)" }'
 echo
 echo "explore in the dashboard: bash scripts/dashboard.sh (prints its address and token)"

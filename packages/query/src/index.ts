@@ -24,3 +24,4 @@ export type { RangeQuery, RangeResult } from './read-range.js';
 export { lastMinutes, type WindowQuery, type WindowResult, type WindowRow } from './window.js';
 export type { SeriesInfo, SeriesQuery, SeriesResult } from './series.js';
 export type { LevelStatus, StatusResult } from './status.js';
+export type { RawPointsResult } from '@tickertape/segments';

@@ -1,6 +1,15 @@
 import type { Level } from '@tickertape/buckets';
+import { readRawPoints, type RawPointsResult } from '@tickertape/segments';
 import type { Db } from 'mongodb';
-import { checkLevel, readerContext, type ReaderContext, type ReaderOptions } from './limits.js';
+import {
+  checkLevel,
+  checkName,
+  checkRange,
+  checkSeries,
+  readerContext,
+  type ReaderContext,
+  type ReaderOptions,
+} from './limits.js';
 import type { Point } from './points.js';
 import { readRange, type RangeQuery, type RangeResult } from './read-range.js';
 import { chooseResolution, levelResolution, type Detail } from './resolution.js';
@@ -108,6 +117,22 @@ export class RollupReader {
 
   async status(series: string): Promise<StatusResult> {
     return seriesStatus(this.db, this.ctx, series);
+  }
+
+  /**
+   * Exact raw points of one series from the segment store, with the nearest point on each side
+   * of the range (for charts that draw to the edges). `field` narrows the values returned.
+   */
+  async raw(query: {
+    series: string;
+    fromMs: number;
+    toMs: number;
+    field?: string;
+  }): Promise<RawPointsResult> {
+    checkRange(query.fromMs, query.toMs);
+    checkSeries(query.series);
+    if (query.field !== undefined) checkName('field', query.field);
+    return readRawPoints(this.db, query, { maxDocuments: this.ctx.limits.maxDocuments });
   }
 
   /** Each running level's finality watermark (`finalBefore`); absent before the scheduler's first run. */

@@ -1,0 +1,35 @@
+export {
+  SEGMENT_PREFIX,
+  dayOf,
+  parseSegmentCollection,
+  segmentCollection,
+  segmentId,
+  seriesIdRange,
+  type SegmentDocument,
+  type SegmentPoint,
+} from './segment-shape.js';
+export {
+  planSeries,
+  type Append,
+  type PlanOptions,
+  type SegmentHead,
+  type SeriesPlan,
+} from './plan.js';
+export {
+  SegmentWriter,
+  type SegmentApplyStats,
+  type SegmentWriterOptions,
+} from './segment-writer.js';
+export { SegmentConflictError, SegmentErrorCode } from './segment-error.js';
+export {
+  SEGMENT_INDEXES,
+  ensureSegmentCollection,
+  listSegmentDays,
+} from './segment-collections.js';
+export {
+  RawPointsErrorCode,
+  readRawPoints,
+  type RawPointsLimits,
+  type RawPointsQuery,
+  type RawPointsResult,
+} from './read-points.js';

@@ -33,3 +33,11 @@ export {
   type RawPointsQuery,
   type RawPointsResult,
 } from './read-points.js';
+export {
+  segmentDayRange,
+  segmentRetentionPlan,
+  segmentRetentionVerdict,
+  type SegmentDay,
+  type SegmentRetentionPolicy,
+  type SegmentRetentionVerdict,
+} from './retention.js';

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { FoldInput } from '@tickertape/buckets';
+import { TestStack } from '@tickertape/testing';
+import type { Db } from 'mongodb';
+import {
+  SegmentConflictError,
+  SegmentWriter,
+  readRawPoints,
+  segmentCollection,
+  seriesIdRange,
+  type SegmentDocument,
+} from '../../src/index.js';
+
+const T0 = Date.parse('2026-11-21T10:00:00Z');
+
+function ticks(series: string, count: number, firstOffset = 0, spacingMs = 1000): FoldInput[] {
+  return Array.from({ length: count }, (_, i) => ({
+    seriesKey: series,
+    metric: 'm',
+    tags: {},
+    ts: T0 + i * spacingMs,
+    fields: { value: i },
+    strings: {},
+    kafkaPartition: 0,
+    offset: firstOffset + i,
+  }));
+}
+
+describe('SegmentWriter on the real database', () => {
+  let stack: TestStack;
+  let db: Db;
+  const options = { maxPoints: 300, writeOnlyOnChange: new Set<string>() };
+  const stored = (series: string) =>
+    db
+      .collection<SegmentDocument>(segmentCollection('20261121'))
+      .find({ _id: seriesIdRange(series) })
+      .sort({ _id: 1 })
+      .toArray();
+
+  beforeAll(async () => {
+    stack = await TestStack.open('segment-writer');
+    db = stack.database();
+  });
+  afterAll(() => stack.close());
+
+  it('coalesces a flush into one operation per segment touched', async () => {
+    const writer = new SegmentWriter(db, options);
+    const first = await writer.apply(ticks('burst', 1000, 0, 1)); // 1000 points in one second
+    expect(first).toMatchObject({ points: 1000, created: 4, operations: 4 });
+    const next = await writer.apply([{ ...ticks('burst', 1, 1000)[0]!, ts: T0 + 3 * 3_600_000 }]); // hours later
+    expect(next).toMatchObject({ points: 1, created: 0, operations: 1 }); // appended to the open segment
+    expect((await stored('burst')).map((s) => s.n)).toEqual([300, 300, 300, 101]);
+  });
+
+  it('refuses a stale writer (a zombie after a rebalance) instead of writing twice', async () => {
+    const live = new SegmentWriter(db, options);
+    const zombie = new SegmentWriter(db, options);
+    await live.apply(ticks('contended', 5));
+    await zombie.apply(ticks('contended', 5)); // reads the head: everything is a replay
+    await live.apply(ticks('contended', 10).slice(5));
+    const before = await stored('contended');
+    // The zombie's cached head is behind: its append is refused by the offset guard.
+    await expect(zombie.apply(ticks('contended', 12).slice(5))).rejects.toBeInstanceOf(
+      SegmentConflictError,
+    );
+    expect(await stored('contended')).toEqual(before);
+    // After the refusal it reads the head again, and the retry applies only what is new.
+    await zombie.apply(ticks('contended', 12).slice(5));
+    expect((await stored('contended')).flatMap((s) => s.v.map((v) => v.value))).toEqual([
+      ...Array(12).keys(),
+    ]);
+  });
+
+  it('refuses a read over budget before reading', async () => {
+    await expect(
+      readRawPoints(db, { series: 'burst', fromMs: T0, toMs: T0 + 1000 }, { maxDocuments: 3 }),
+    ).rejects.toMatchObject({ code: 'QUERY_READ_BUDGET_EXCEEDED', retriable: false });
+  });
+});

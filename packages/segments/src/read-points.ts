@@ -13,7 +13,10 @@ export interface RawPointsQuery {
   series: string;
   fromMs: number;
   toMs: number;
-  /** Only this field's values; all fields when absent. */
+  /**
+   * Only this field: points without it are left out, and the neighbours are the nearest points
+   * that carry it. All fields when absent.
+   */
   field?: string;
 }
 
@@ -71,7 +74,9 @@ export async function readRawPoints(
     nextStart: { $gte: fromMs },
   };
   const counts = await Promise.all(
-    inRange.map((day) => db.collection<SegmentDocument>(segmentCollection(day)).countDocuments(filter)),
+    inRange.map((day) =>
+      db.collection<SegmentDocument>(segmentCollection(day)).countDocuments(filter),
+    ),
   );
   const planned = counts.reduce((a, b) => a + b, 0);
   if (planned + 2 > limits.maxDocuments)
@@ -91,37 +96,71 @@ export async function readRawPoints(
     );
   }
   let examined = segments.length;
-  const all = segments.sort((a, b) => a.start - b.start).flatMap(pointsOf);
+  // With a field asked for, a point without it is not a point of that field's line.
+  const carries = (p: SegmentPoint) => field === undefined || p.v[field] !== undefined;
+  // Start, then id: a burst within one millisecond can span segments that share a time.
+  segments.sort((a, b) => a.start - b.start || (a._id < b._id ? -1 : 1));
+  const all = segments.flatMap(pointsOf).filter(carries);
   let before = all.filter((p) => p.t < fromMs).at(-1) ?? null;
   let after = all.find((p) => p.t >= toMs) ?? null;
 
-  // A neighbour in a day outside the range: the one segment that ends (or starts) at that time.
-  const edge = async (time: number, key: 'end' | 'start'): Promise<SegmentPoint | null> => {
-    const day = dayOf(time);
-    if (!days.includes(day)) return null; // dropped by retention
-    const found = await db
-      .collection<SegmentDocument>(segmentCollection(day))
-      .findOne({ _id: seriesIdRange(series), [key]: time }, { projection: projection(field) });
-    if (!found) return null;
-    examined += 1;
-    const points = pointsOf(found);
-    return (key === 'end' ? points.at(-1) : points[0]) ?? null;
+  /**
+   * The nearest point carrying the field on one side of `from`: the segment's own points, else
+   * its neighbour's — the segment ending at its `prevEnd` (starting at its `nextStart`) with the
+   * nearest id, as several segments can end at one millisecond — hop by hop, within the budget.
+   */
+  const walk = async (
+    segment: Segment | undefined,
+    side: 'before' | 'after',
+  ): Promise<SegmentPoint | null> => {
+    let current = segment;
+    while (current && examined < limits.maxDocuments) {
+      const time = side === 'before' ? current.prevEnd : current.nextStart;
+      if (!Number.isFinite(time)) return null;
+      const day = dayOf(time);
+      if (!days.includes(day)) return null; // dropped by retention
+      const range = seriesIdRange(series);
+      const filter =
+        side === 'before'
+          ? { _id: { $gte: range.$gte, $lt: current._id }, end: time }
+          : { _id: { $gt: current._id, $lt: range.$lt }, start: time };
+      const next: Segment | null = await db
+        .collection<SegmentDocument>(segmentCollection(day))
+        .find(filter, { projection: projection(field) })
+        .sort({ _id: side === 'before' ? -1 : 1 })
+        .limit(1)
+        .next();
+      if (!next) return null;
+      examined += 1;
+      const points = pointsOf(next).filter(carries);
+      const point = side === 'before' ? points.at(-1) : points[0];
+      if (point) return point;
+      current = next;
+    }
+    return null;
   };
-  const earliest = segments[0];
-  const latest = segments.at(-1);
   if (before === null) {
-    const prevEnd = earliest
-      ? earliest.prevEnd
-      : await neighbourTime(db, days, series, firstDay, 'before');
-    if (prevEnd !== undefined && Number.isFinite(prevEnd) && prevEnd < fromMs)
-      before = await edge(prevEnd, 'end');
+    let from = segments[0];
+    if (!from) {
+      // Nothing in the range's days: the newest segment of an earlier day holds the neighbour.
+      from = await outermost(db, days, series, firstDay, 'before', projection(field));
+      if (from) {
+        examined += 1;
+        before = pointsOf(from).filter(carries).at(-1) ?? null;
+      }
+    }
+    if (before === null) before = await walk(from, 'before');
   }
   if (after === null) {
-    const nextStart = latest
-      ? latest.nextStart
-      : await neighbourTime(db, days, series, lastDay, 'after');
-    if (nextStart !== undefined && Number.isFinite(nextStart) && nextStart >= toMs)
-      after = await edge(nextStart, 'start');
+    let from = segments.at(-1);
+    if (!from) {
+      from = await outermost(db, days, series, lastDay, 'after', projection(field));
+      if (from) {
+        examined += 1;
+        after = pointsOf(from).filter(carries)[0] ?? null;
+      }
+    }
+    if (after === null) after = await walk(from, 'after');
   }
   return {
     series,
@@ -135,27 +174,28 @@ export async function readRawPoints(
 }
 
 /**
- * With no segment in the range's days at all, the nearest stored time on one side: the newest
- * segment's end before the range, or the oldest segment's start after it, walking day
- * collections outward (bounded by the days retention keeps).
+ * With no segment in the range's days at all: the newest segment of the nearest earlier day, or
+ * the oldest of the nearest later day, walking day collections outward (bounded by the days
+ * retention keeps).
  */
-async function neighbourTime(
+async function outermost(
   db: Db,
   days: readonly string[],
   series: string,
   edgeDay: string,
   side: 'before' | 'after',
-): Promise<number | undefined> {
+  fields: Document,
+): Promise<Segment | undefined> {
   const candidates =
     side === 'before' ? days.filter((d) => d < edgeDay).reverse() : days.filter((d) => d > edgeDay);
   for (const day of candidates) {
     const found = await db
       .collection<SegmentDocument>(segmentCollection(day))
-      .find({ _id: seriesIdRange(series) }, { projection: { start: 1, end: 1 } })
+      .find({ _id: seriesIdRange(series) }, { projection: fields })
       .sort({ _id: side === 'before' ? -1 : 1 })
       .limit(1)
       .next();
-    if (found) return side === 'before' ? found.end : found.start;
+    if (found) return found;
   }
   return undefined;
 }

@@ -71,6 +71,42 @@ describe('SegmentWriter on the real database', () => {
     ]);
   });
 
+  it('reads one field: points without it are left out, neighbours are the nearest that carry it', async () => {
+    const writer = new SegmentWriter(db, { maxPoints: 2, writeOnlyOnChange: new Set() });
+    const fields: Record<string, number>[] = [
+      { x: 1, y: 10 },
+      { x: 2 },
+      { x: 3 },
+      { x: 4, y: 40 },
+      { x: 5 },
+      { x: 6 },
+      { x: 7, y: 70 },
+    ];
+    await writer.apply(
+      fields.map((f, i) => ({ ...ticks('sparse', 1, i)[0]!, ts: T0 + i * 1000, fields: f })),
+    );
+    const y = await readRawPoints(
+      db,
+      { series: 'sparse', fromMs: T0 + 1000, toMs: T0 + 6000, field: 'y' },
+      { maxDocuments: 100 },
+    );
+    expect(y).toMatchObject({
+      points: [{ t: T0 + 3000, v: { y: 40 } }],
+      before: { t: T0, v: { y: 10 } },
+      after: { t: T0 + 6000, v: { y: 70 } },
+    });
+    const x = await readRawPoints(
+      db,
+      { series: 'sparse', fromMs: T0 + 1000, toMs: T0 + 2000, field: 'x' },
+      { maxDocuments: 100 },
+    );
+    expect(x).toMatchObject({
+      points: [{ t: T0 + 1000, v: { x: 2 } }],
+      before: { t: T0 },
+      after: { t: T0 + 2000 },
+    });
+  });
+
   it('refuses a read over budget before reading', async () => {
     await expect(
       readRawPoints(db, { series: 'burst', fromMs: T0, toMs: T0 + 1000 }, { maxDocuments: 3 }),

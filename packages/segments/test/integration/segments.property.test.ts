@@ -23,9 +23,10 @@ const gap = fc.oneof(
   fc.integer({ min: 60_000, max: 3_600_000 }),
   fc.integer({ min: 3_600_000, max: 20 * 3_600_000 }),
 );
+// -0 is left out: mongo-java-server stores it as 0 (docs/local-stack.md); real MongoDB keeps it.
 const value = fc.oneof(
   fc.integer({ min: -1000, max: 1000 }),
-  fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+  fc.double({ min: -1e6, max: 1e6, noNaN: true }).filter((v) => !Object.is(v, -0)),
 );
 
 describe('segment store: exact raw points with their outer neighbours (property, real database)', () => {

@@ -34,26 +34,43 @@ describe('segmentDayRange', () => {
 });
 
 describe('segmentRetentionVerdict', () => {
-  const now = at('2026-11-21T12:00:00Z');
+  const NOW = '2026-11-21T12:00:00Z';
   const week: SegmentRetentionPolicy = { retentionMs: 7 * DAY, latenessMs: 6 * HOUR };
+  const short = (latenessMs: number): SegmentRetentionPolicy => ({ retentionMs: HOUR, latenessMs });
 
-  it.each<[string, string, SegmentRetentionPolicy, string]>([
-    ['a day that ended 8.5 days ago', '20261112', week, 'drop'],
-    // 20261114 ends 2026-11-15T00:00Z, 6.5 days before now: inside a 7-day retention.
-    ['a day that ended 6.5 days ago', '20261114', week, 'within-retention'],
-    // Ends 2026-11-14T12:00Z… no: ends 2026-11-14T00:00Z + 1 day = exactly now - 7 d → may go.
-    ['a day that ended exactly the retention ago', '20261113', week, 'drop'],
-    ['today', '20261121', week, 'within-retention'],
-    ['a future day (a clock ahead on some writer)', '20261122', week, 'within-retention'],
-    // A short retention does not beat the lateness bound: yesterday ended 12 h ago, a late tick
-    // (up to 24 h here) could still land there.
-    ['yesterday, 1 h retention, 24 h lateness', '20261120', { retentionMs: HOUR, latenessMs: DAY }, 'writable'],
-    ['yesterday, 1 h retention, 6 h lateness', '20261120', { retentionMs: HOUR, latenessMs: 6 * HOUR }, 'drop'],
-    // Ended exactly the lateness bound ago: the newest tick a worker still takes is older than it.
-    ['yesterday, 1 h retention, 12 h lateness', '20261120', { retentionMs: HOUR, latenessMs: 12 * HOUR }, 'drop'],
-    ['yesterday, 1 h retention, 12 h + 1 ms lateness', '20261120', { retentionMs: HOUR, latenessMs: 12 * HOUR + 1 }, 'writable'],
-  ])('%s (%s) → %s', (_what, day, policy, expected) => {
-    const verdict = segmentRetentionVerdict(segmentDayRange(day)!, now, policy);
+  // [what, day, now, verdict, policy]; a day ends at the next UTC midnight.
+  it.each<[string, string, string, string, SegmentRetentionPolicy]>([
+    ['a day that ended 8.5 days ago', '20261112', NOW, 'drop', week],
+    ['a day that ended 6.5 days ago', '20261114', NOW, 'within-retention', week],
+    [
+      'a day that ended exactly the retention ago',
+      '20261113',
+      '2026-11-21T00:00:00Z',
+      'drop',
+      week,
+    ],
+    [
+      'a day that ended 1 ms short of the retention',
+      '20261113',
+      '2026-11-20T23:59:59.999Z',
+      'within-retention',
+      week,
+    ],
+    ['today', '20261121', NOW, 'within-retention', week],
+    ['a future day (a writer with a clock ahead)', '20261122', NOW, 'within-retention', week],
+    // A retention shorter than the lateness bound does not win: yesterday ended 12 h ago.
+    ['yesterday, 1 h retention, 24 h lateness', '20261120', NOW, 'writable', short(DAY)],
+    ['yesterday, 1 h retention, 6 h lateness', '20261120', NOW, 'drop', short(6 * HOUR)],
+    ['yesterday, 1 h retention, lateness exactly 12 h', '20261120', NOW, 'drop', short(12 * HOUR)],
+    [
+      'yesterday, 1 h retention, lateness 12 h + 1 ms',
+      '20261120',
+      NOW,
+      'writable',
+      short(12 * HOUR + 1),
+    ],
+  ])('%s (%s at %s) → %s', (_what, day, now, expected, policy) => {
+    const verdict = segmentRetentionVerdict(segmentDayRange(day)!, at(now), policy);
     expect(verdict.drop ? 'drop' : verdict.reason).toBe(expected);
     expect(verdict.segmentDay.collection).toBe(`segments_${day}`);
   });

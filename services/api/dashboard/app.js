@@ -7,8 +7,9 @@
 // For tests and debugging, #chart carries the outcome of the latest draw in data attributes
 // (state 'idle' | 'loading' | 'ready' | 'error', points, gaps, whitespace, notFinal, kind,
 // series, field, from, to, maxPoints, stepMs, level, detail, examined, draws; `points` counts
-// drawn entries, never whitespace) and `window.tickertapeChart` holds the chart, its main and
-// gap series, the last query with its response, and the last status.
+// drawn entries, never whitespace; with raw points, `neighbours` counts the points drawn outside
+// the range) and `window.tickertapeChart` holds the chart, its main and gap series, the last
+// query with its response, and the last status.
 
 /**
  * @typedef {{ series: string, metric: string, tags: Record<string, string>, fields: string[], lastSlotMs: number }} SeriesInfo
@@ -22,7 +23,10 @@
  * @typedef {RangeBase & { candles: Candle[] }} CandlesResponse
  * @typedef {{ level: string, latestSlotMs: number | null, freshnessMs: number | null, latestFinal: boolean, finalBefore: number | null, lag: number | null }} LevelStatus
  * @typedef {{ series: string, levels: LevelStatus[], examined: number }} StatusResponse
- * @typedef {'line' | 'candles'} Kind
+ * @typedef {{ t: number, v: Record<string, number> }} RawPoint
+ * @typedef {{ series: string, fromMs: number, toMs: number, points: RawPoint[], before: RawPoint | null, after: RawPoint | null, examined: number }} RawResponse
+ * @typedef {{ t: number, value: number, field: string, position: 'before' | 'in' | 'after' }} RawEntry
+ * @typedef {'line' | 'candles' | 'raw'} Kind
  * @typedef {{ series: string, field: string, fromMs: number, toMs: number, maxPoints: number, kind: Kind }} ChartQuery
  * @typedef {import('lightweight-charts').IChartApi} IChartApi
  * @typedef {import('lightweight-charts').ISeriesApi<import('lightweight-charts').SeriesType>} AnySeriesApi
@@ -91,6 +95,7 @@ const ui = {
   from: byId('from', HTMLInputElement),
   to: byId('to', HTMLInputElement),
   view: byId('view', HTMLSelectElement),
+  raw: byId('raw', HTMLInputElement),
   live: byId('live', HTMLInputElement),
   title: byId('chart-title', HTMLHeadingElement),
   legend: byId('legend', HTMLParagraphElement),
@@ -171,6 +176,18 @@ const toChartTime = (ms) => /** @type {UTCTimestamp} */ (Math.floor(ms / SECOND)
 
 /** @param {Time} time */
 const fromChartTime = (time) => (typeof time === 'number' ? time * SECOND : NaN);
+
+/**
+ * Raw points keep their milliseconds: lightweight-charts takes fractional seconds, so ticks in
+ * the same second stay apart (rounding back on the way out undoes the float division).
+ * @param {number} ms
+ */
+const toRawChartTime = (ms) => /** @type {UTCTimestamp} */ (ms / SECOND);
+
+/** @param {number} ms "2026-11-21 12:10:05.250": a raw tick's time, to the millisecond. */
+function formatRawTime(ms) {
+  return new Date(ms).toISOString().slice(0, 23).replace('T', ' ');
+}
 
 // ---------------------------------------------------------------------------------------------
 // Messages and state
@@ -347,6 +364,7 @@ function selectedSeries() {
 
 /** @param {SeriesInfo} info @returns {Kind} */
 function kindFor(info) {
+  if (ui.raw.checked) return 'raw';
   if (ui.view.value === 'line' || ui.view.value === 'candles') return ui.view.value;
   return CANDLE_METRICS.has(info.metric) ? 'candles' : 'line';
 }
@@ -464,8 +482,8 @@ let mainSeries;
  */
 let extraSeries;
 /**
- * Drawn points (or candles) by start (ms), for the legend.
- * @type {Map<number, Point | Candle>}
+ * Drawn points (or candles, or raw ticks) by start (ms), for the legend.
+ * @type {Map<number, Point | Candle | RawEntry>}
  */
 let byTime = new Map();
 /** @type {Kind | undefined} */
@@ -512,7 +530,7 @@ function ensureChart() {
     if (param.time === undefined) return showLegend(undefined);
     const ms = fromChartTime(param.time);
     if (gapTimes.has(ms)) ui.legend.textContent = `${formatTime(ms)} UTC · no data (gap)`;
-    else showLegend(byTime.get(ms));
+    else showLegend(byTime.get(currentKind === 'raw' ? Math.round(ms) : ms));
   });
   return chart;
 }
@@ -523,7 +541,23 @@ function ensureSeries(kind) {
   if (currentKind === kind && mainSeries) return mainSeries;
   if (mainSeries) lc.removeSeries(mainSeries);
   if (extraSeries) lc.removeSeries(extraSeries);
-  if (kind === 'line') {
+  extraSeries = undefined;
+  // Raw ticks are seconds apart or less: the axis shows seconds for them.
+  lc.applyOptions({ timeScale: { secondsVisible: kind === 'raw' } });
+  if (kind === 'raw') {
+    // Every tick a dot, joined by a thin line: nothing is averaged, so nothing is hidden.
+    mainSeries = lc.addSeries(LWC.LineSeries, {
+      color: COLORS.line,
+      lineWidth: 1,
+      pointMarkersVisible: true,
+      pointMarkersRadius: 2.5,
+      priceLineVisible: false,
+      // The last entry is usually the neighbour after the range: its value on the scale would
+      // read as the range's latest.
+      lastValueVisible: false,
+      crosshairMarkerRadius: 4,
+    });
+  } else if (kind === 'line') {
     mainSeries = lc.addSeries(LWC.LineSeries, {
       color: COLORS.line,
       lineWidth: 2,
@@ -692,10 +726,58 @@ function drawCandles(result) {
   };
 }
 
-/** @param {Point | Candle | undefined} entry */
+/**
+ * Raw ticks as a line with a dot on each, from the nearest tick before the range to the nearest
+ * at or after its end. Time-only entries at the range's two ends pin the visible range to it
+ * exactly, so those two neighbours sit just outside the chart and the line runs on to both
+ * edges instead of stopping at the first and last tick inside (the line joins across
+ * whitespace). A tick without the field is left out: no value, no dot, never a 0.
+ * @param {RawResponse} result
+ * @param {string} field
+ * @returns {{ drawn: number, neighbours: number, whitespace: number }}
+ */
+function drawRaw(result, field) {
+  const series = /** @type {import('lightweight-charts').ISeriesApi<'Line'>} */ (
+    ensureSeries('raw')
+  );
+  /** @type {RawEntry[]} */
+  const entries = [];
+  /** @param {RawPoint | null} point @param {RawEntry['position']} position */
+  const add = (point, position) => {
+    const value = point?.v[field];
+    if (point && typeof value === 'number') entries.push({ t: point.t, value, field, position });
+  };
+  add(result.before, 'before');
+  for (const point of result.points) add(point, 'in');
+  add(result.after, 'after');
+  // Two ticks of one series at the same millisecond: the later one is what the series said.
+  /** @type {Map<number, RawEntry>} */
+  const byMs = new Map(entries.map((e) => [e.t, e]));
+  const rows = [...byMs.values()].map((e) => ({ time: toRawChartTime(e.t), value: e.value }));
+  const edges = [result.fromMs, result.toMs]
+    .filter((ms) => !byMs.has(ms))
+    .map((ms) => ({ time: toRawChartTime(ms) }));
+  series.setData(byTimeAsc(/** @type {any[]} */ ([...rows, ...edges])));
+  series.priceScale().applyOptions({ scaleMargins: { top: 0.08, bottom: 0.08 } });
+  drawGaps([]);
+  byTime = byMs;
+  const kept = [...byMs.values()];
+  return {
+    drawn: kept.filter((e) => e.position === 'in').length,
+    neighbours: kept.filter((e) => e.position !== 'in').length,
+    whitespace: edges.length,
+  };
+}
+
+/** @param {Point | Candle | RawEntry | undefined} entry */
 function showLegend(entry) {
   if (!entry) {
     ui.legend.textContent = lastDrawn ? lastDrawn.summary : '';
+    return;
+  }
+  if ('position' in entry) {
+    const where = { before: ' · before the range', in: '', after: ' · after the range' };
+    ui.legend.textContent = `${formatRawTime(entry.t)} UTC · ${entry.field} ${formatNumber(entry.value)}${where[entry.position]}`;
     return;
   }
   const when = `${formatTime(entry.t)} UTC`;
@@ -748,6 +830,24 @@ function showFacts(result, counts) {
     shown.push(more);
   }
   ui.gapList.replaceChildren(...shown);
+}
+
+/**
+ * @param {RawResponse} result
+ * @param {{ drawn: number, neighbours: number }} counts
+ */
+function showRawFacts(result, counts) {
+  ui.resolution.textContent = 'every tick (raw)';
+  ui.source.textContent = 'segment store';
+  ui.examined.textContent = `${result.examined} document${result.examined === 1 ? '' : 's'}`;
+  ui.pointCount.textContent =
+    counts.neighbours === 0
+      ? String(counts.drawn)
+      : `${counts.drawn} + ${counts.neighbours} outside the range`;
+  // Raw ticks are final as stored, and a silence between them is not measured in steps.
+  ui.openCount.textContent = '—';
+  ui.gapCount.textContent = '—';
+  ui.gapList.replaceChildren();
 }
 
 function clearFacts() {
@@ -832,7 +932,7 @@ function tickAges() {
 /** @type {AbortController | undefined} */
 let drawing;
 let draws = 0;
-/** @type {{ query: ChartQuery, result: PointsResponse | CandlesResponse, summary: string } | undefined} */
+/** @type {{ query: ChartQuery, result: PointsResponse | CandlesResponse | RawResponse, summary: string } | undefined} */
 let lastDrawn;
 
 /**
@@ -892,9 +992,17 @@ async function draw() {
     maxPoints: query.maxPoints,
   };
   const [range, status] = await Promise.allSettled([
-    query.kind === 'candles'
-      ? /** @type {Promise<CandlesResponse>} */ (api('candles', params, controller.signal))
-      : /** @type {Promise<PointsResponse>} */ (api('points', params, controller.signal)),
+    query.kind === 'raw'
+      ? /** @type {Promise<RawResponse>} */ (
+          api(
+            'raw',
+            { series: query.series, field: query.field, from: query.fromMs, to: query.toMs },
+            controller.signal,
+          )
+        )
+      : query.kind === 'candles'
+        ? /** @type {Promise<CandlesResponse>} */ (api('candles', params, controller.signal))
+        : /** @type {Promise<PointsResponse>} */ (api('points', params, controller.signal)),
     /** @type {Promise<StatusResponse>} */ (
       api('status', { series: query.series }, controller.signal)
     ),
@@ -928,7 +1036,7 @@ function clearChart() {
   drawGaps([]);
   lastDrawn = undefined;
   ui.legend.textContent = '';
-  publish({ points: 0, gaps: 0, whitespace: 0, notFinal: 0 });
+  publish({ points: 0, gaps: 0, whitespace: 0, notFinal: 0, neighbours: 0 });
 }
 
 /**
@@ -945,9 +1053,50 @@ function failDraw(err, query) {
 
 /**
  * @param {ChartQuery} query
- * @param {PointsResponse | CandlesResponse} result
+ * @param {RawResponse} result
+ */
+function renderRaw(query, result) {
+  const counts = drawRaw(result, query.field);
+  if (counts.drawn + counts.neighbours > 0)
+    ensureChart()
+      .timeScale()
+      .setVisibleRange({ from: toRawChartTime(result.fromMs), to: toRawChartTime(result.toMs) });
+  showRawFacts(result, counts);
+  const summary = `raw ticks · ${formatTime(result.fromMs)} → ${formatTime(result.toMs)} UTC`;
+  lastDrawn = { query, result, summary };
+  ui.legend.textContent = summary;
+  setOverlay(
+    counts.drawn + counts.neighbours === 0
+      ? 'No tick stored in or around this range.'
+      : counts.drawn === 0
+        ? 'No tick in this range: the line joins the nearest ticks on either side.'
+        : null,
+  );
+  clearError();
+  publish({
+    points: counts.drawn,
+    neighbours: counts.neighbours,
+    gaps: 0,
+    whitespace: counts.whitespace,
+    notFinal: 0,
+    from: result.fromMs,
+    to: result.toMs,
+    maxPoints: query.maxPoints,
+    stepMs: 0,
+    level: 'segments',
+    detail: 'raw',
+    examined: result.examined,
+    draws: ++draws,
+  });
+  setState('ready');
+}
+
+/**
+ * @param {ChartQuery} query
+ * @param {PointsResponse | CandlesResponse | RawResponse} result
  */
 function render(query, result) {
+  if (!('resolution' in result)) return renderRaw(query, result);
   const counts =
     'candles' in result ? drawCandles(result) : drawLine(/** @type {PointsResponse} */ (result));
   ensureChart().timeScale().fitContent();
@@ -960,6 +1109,7 @@ function render(query, result) {
   clearError();
   publish({
     points: counts.drawn,
+    neighbours: 0,
     gaps: result.gaps.length,
     whitespace: counts.whitespace,
     notFinal: counts.notFinal,
@@ -1039,6 +1189,11 @@ function start() {
   });
   ui.field.addEventListener('change', () => void draw());
   ui.view.addEventListener('change', () => void draw());
+  ui.raw.addEventListener('change', () => {
+    // Raw ticks are one line whatever the chart choice says.
+    ui.view.disabled = ui.raw.checked;
+    void draw();
+  });
   ui.range.addEventListener('change', () => {
     syncRangeInputs();
     syncLive();

@@ -23,7 +23,7 @@ export function createApiMetrics(registry: Registry) {
     }),
     examined: new Histogram({
       name: 'tickertape_api_documents_examined',
-      help: 'Bucket documents one read examined, by route pattern',
+      help: 'Documents one read examined (rollup buckets; segments for /raw), by route pattern',
       labelNames: ['route'] as const,
       // Up to the default read budget (MAX_DOCUMENTS 5000) and past it, should the budget rise.
       buckets: [0, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000],

@@ -200,7 +200,24 @@ export const windowQuerySchema = z
 
 export const statusQuerySchema = z.strictObject({ series: seriesKey() });
 
+/**
+ * Raw points: no width to choose and no maxPoints — the segment store returns every point in
+ * the range, and the reader refuses a range holding more segments than the read budget.
+ */
+export const rawQuerySchema = z.strictObject({
+  series: seriesKey(),
+  from: instant('Start of the range, inclusive; ISO-8601 or epoch ms'),
+  to: optionalTo(),
+  field: single()
+    .optional()
+    .meta({
+      description: 'Only this field’s values; every numeric field of the ticks when absent',
+      examples: ['speed', 'price'],
+    }),
+});
+
 export type SeriesQueryParams = z.output<typeof seriesQuerySchema>;
 export type PointsQueryParams = z.output<typeof pointsQuerySchema>;
 export type CandlesQueryParams = z.output<typeof candlesQuerySchema>;
 export type WindowQueryParams = z.output<typeof windowQuerySchema>;
+export type RawQueryParams = z.output<typeof rawQuerySchema>;

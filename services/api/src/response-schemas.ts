@@ -136,6 +136,30 @@ export const statusSchema = z.object({
   examined,
 });
 
+const rawPointSchema = z.object({
+  t: epochMs('Event time of the tick'),
+  v: z
+    .record(z.string(), z.number())
+    .meta({ description: 'The tick’s numeric fields (only `field` when one was asked for)' }),
+});
+
+export const rawSchema = z.object({
+  series: z.string(),
+  fromMs: epochMs('Start of the range'),
+  toMs: epochMs('End of the range, exclusive'),
+  points: z.array(rawPointSchema).meta({
+    description: 'Every stored point with fromMs ≤ t < toMs, in time order, exactly as ticked',
+  }),
+  before: rawPointSchema.nullable().meta({
+    description:
+      'The nearest stored point before fromMs, so a chart’s line reaches the left edge; null if none is kept',
+  }),
+  after: rawPointSchema.nullable().meta({
+    description: 'The nearest stored point at or after toMs; null if none (yet)',
+  }),
+  examined: z.number().int().meta({ description: 'Segment documents read to answer' }),
+});
+
 export const levelsSchema = z.object({
   levels: z.array(z.object({ level, finalBefore, lag })),
 });
@@ -154,3 +178,4 @@ export type CandlesBody = z.output<typeof candlesSchema>;
 export type WindowBody = z.output<typeof windowSchema>;
 export type StatusBody = z.output<typeof statusSchema>;
 export type LevelsBody = z.output<typeof levelsSchema>;
+export type RawBody = z.output<typeof rawSchema>;

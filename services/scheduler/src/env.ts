@@ -55,6 +55,13 @@ export const schedulerEnvSchema = z
     RETENTION_MINUTE_MS: durationMs().default(7 * DAY),
     RETENTION_HOUR_MS: durationMs().default(90 * DAY),
     RETENTION_DAY_MS: durationMs().default(5 * 365 * DAY),
+    /**
+     * How long the segment store keeps raw points, counted from the end of their UTC day: a
+     * `segments_<YYYYMMDD>` collection goes once its day ended this long ago (and longer ago
+     * than MAX_LATENESS_MS). Exact points cost far more space than rollups, so the default
+     * matches the minute level's: past it, charts read the rollups.
+     */
+    RETENTION_SEGMENTS_MS: durationMs().default(7 * DAY),
     /** List what retention would drop, drop nothing. */
     RETENTION_DRY_RUN: flag().default(false),
     /** How long one job may run before it counts as failed. */

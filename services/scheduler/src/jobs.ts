@@ -20,6 +20,7 @@ import type { Db } from 'mongodb';
 import { z } from 'zod';
 import type { SchedulerEnv } from './env.js';
 import type { SchedulerMetrics } from './metrics.js';
+import { applySegmentRetention } from './segment-retention.js';
 
 /** What every job handler gets: the database, the clock (injected, never read directly), its config. */
 export interface JobContext {
@@ -119,12 +120,22 @@ export const JOBS = {
     attempts: 3,
     async run({ db, now, env, metrics, logger }, payload) {
       const dryRun = payload.dryRun ?? env.RETENTION_DRY_RUN;
-      const result = await applyRetention(db, now(), retentionPolicy(env), dryRun);
+      // One clock reading for both stores, so a run judges rollups and segments at the same instant.
+      const t = now();
+      const result = await applyRetention(db, t, retentionPolicy(env), dryRun);
       metrics.partitionsDropped.inc(result.dropped.length);
       const wouldDrop = result.verdicts.filter((v) => v.drop).map((v) => v.range.name);
-      if (wouldDrop.length > 0)
-        logger.info({ dryRun, wouldDrop, dropped: result.dropped }, 'retention');
-      return { dryRun, dropped: result.dropped, wouldDrop };
+      const segments = await applySegmentRetention(
+        db,
+        t,
+        { retentionMs: env.RETENTION_SEGMENTS_MS, latenessMs: env.MAX_LATENESS_MS },
+        dryRun,
+      );
+      metrics.segmentDaysDropped.inc(segments.dropped.length);
+      metrics.segmentDaysExpired.set(segments.wouldDrop.length - segments.dropped.length);
+      if (wouldDrop.length > 0 || segments.wouldDrop.length > 0)
+        logger.info({ dryRun, wouldDrop, dropped: result.dropped, segments }, 'retention');
+      return { dryRun, dropped: result.dropped, wouldDrop, segments };
     },
   }),
 };

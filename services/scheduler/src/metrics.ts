@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export function createSchedulerMetrics() {
   const registry = new Registry();
@@ -33,6 +33,18 @@ export function createSchedulerMetrics() {
     partitionsDropped: new Counter({
       name: 'tickertape_partitions_dropped_total',
       help: 'Partition collections dropped by retention',
+      registers,
+    }),
+    segmentDaysDropped: new Counter({
+      name: 'tickertape_segment_days_dropped_total',
+      help: 'Segment day collections (segments_<YYYYMMDD>) dropped by retention',
+      registers,
+    }),
+    // A gauge, not a counter: a dry run finds the same days every hour, and what operators want
+    // to see before turning the dry run off is how many are waiting now.
+    segmentDaysExpired: new Gauge({
+      name: 'tickertape_segment_days_expired',
+      help: 'Segment day collections past retention still present after the last retention run (a dry run keeps them)',
       registers,
     }),
   };

@@ -21,9 +21,10 @@ export function registerOpenApi(app: FastifyInstance): void {
       info: {
         title: 'tickertape API',
         description:
-          'Read-only access to the rollups. Times are epoch milliseconds (UTC) in answers and ' +
-          'ISO-8601 or epoch milliseconds in queries. Every read reports `examined`, the bucket ' +
-          'documents it read; a read that would exceed the server’s budget is refused with 400.',
+          'Read-only access to the rollups and to the raw points of the segment store. Times are ' +
+          'epoch milliseconds (UTC) in answers and ISO-8601 or epoch milliseconds in queries. ' +
+          'Every read reports `examined`, the bucket (or, for /raw, segment) documents it read; ' +
+          'a read that would exceed the server’s budget is refused with 400.',
         version: API_VERSION,
       },
       components: {

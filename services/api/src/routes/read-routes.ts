@@ -6,6 +6,7 @@ import {
   DEFAULT_MAX_POINTS,
   candlesQuerySchema,
   pointsQuerySchema,
+  rawQuerySchema,
   seriesQuerySchema,
   windowQuerySchema,
 } from '../query-schemas.js';
@@ -14,6 +15,7 @@ import {
   apiErrors,
   candlesSchema,
   pointsSchema,
+  rawSchema,
   seriesListSchema,
   windowSchema,
 } from '../response-schemas.js';
@@ -26,7 +28,7 @@ export interface ReadRouteOptions {
 }
 
 /**
- * The four reads. Each one goes through the reader, which plans its documents and refuses an
+ * The five reads. Each one goes through the reader, which plans its documents and refuses an
  * over-budget plan before reading: no route here reads the database itself.
  */
 export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, options, done) => {
@@ -114,6 +116,29 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       const { series, field } = request.query;
       const range = windowRange(request.query, now());
       return counted(request, await reader.window({ series, field, ...range }));
+    },
+  );
+
+  api.get(
+    '/raw',
+    {
+      schema: {
+        summary: 'Exact raw points of one series over a range, with the nearest point on each side',
+        tags: ['read'],
+        security: BEARER,
+        querystring: rawQuerySchema,
+        response: { 200: rawSchema, ...apiErrors },
+      },
+    },
+    async (request) => {
+      const { series, from, to, field } = request.query;
+      const result = await reader.raw({
+        series,
+        fromMs: from,
+        toMs: to ?? now(),
+        ...(field === undefined ? {} : { field }),
+      });
+      return counted(request, result);
     },
   );
   done();

@@ -49,6 +49,8 @@ interface ChartFacts {
   kind: string;
   points: number;
   gaps: number;
+  /** Raw points only: points drawn outside the range (the neighbours the line runs on to). */
+  neighbours: number;
   whitespace: number;
   notFinal: number;
   from: number;
@@ -99,6 +101,7 @@ async function facts(page: Page): Promise<ChartFacts> {
     kind: raw.kind ?? '',
     points: num('points'),
     gaps: num('gaps'),
+    neighbours: num('neighbours'),
     whitespace: num('whitespace'),
     notFinal: num('notFinal'),
     from: num('from'),
@@ -450,6 +453,110 @@ describe('dashboard page in Chromium, on the real API and stack', () => {
       await expect(page.locator('#chart-overlay').textContent()).resolves.toContain(
         'No series match',
       );
+      expect(pageErrors.get(page)).toEqual([]);
+      await page.close();
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'draws raw points as dots on a line that runs on to the nearest tick outside the range',
+    async () => {
+      const page = await openDashboard();
+      await page.locator(`select#series option[value="${data.gappy.key}"]`).waitFor({
+        state: 'attached',
+      });
+      await drawn(page, 0);
+      await redraw(page, () => page.selectOption('select#series', data.gappy.key));
+      await redraw(page, () => page.selectOption('select#range', 'custom'));
+      const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+      /** Sets the custom range, then returns the facts of the draw the last change caused. */
+      const rangeOf = async (from: number, to: number) => {
+        await redraw(page, () => page.fill('input#from', iso(from)));
+        return redraw(page, () => page.fill('input#to', iso(to)));
+      };
+      /** What the chart holds: ticks as [ms, value], and the visible time range in ms. */
+      const rawContents = () =>
+        page.evaluate<{
+          ticks: [number, number][];
+          visible: { from: number; to: number };
+        }>(`(() => {
+          const chart = window.tickertapeChart;
+          const range = chart.chart.timeScale().getVisibleRange();
+          return {
+            ticks: chart.series.data().filter((e) => e.value !== undefined)
+              .map((e) => [Math.round(e.time * 1000), e.value]),
+            visible: { from: Math.round(range.from * 1000), to: Math.round(range.to * 1000) },
+          };
+        })()`);
+      /** The ticks of the gappy sensor the chart must hold: the range's and one on each side. */
+      const expectedTicks = (from: number, to: number) => {
+        const ticks = data.gappy.ticks;
+        const inside = ticks.filter((t) => t.ts >= from && t.ts < to);
+        const before = ticks.filter((t) => t.ts < from).at(-1)!;
+        const after = ticks.find((t) => t.ts >= to)!;
+        return {
+          inside: inside.length,
+          all: [before, ...inside, after].map((t): [number, number] => [t.ts, t.fields.speed!]),
+        };
+      };
+
+      // Three minutes starting 2 s after a tick (ticks every 5 s): a neighbour on both sides.
+      const from = data.hole.to + 62_000;
+      const to = from + 180_000;
+      await rangeOf(from, to);
+      const chart = await redraw(page, () => page.check('input#raw'));
+      const want = expectedTicks(from, to);
+      expect(want.inside).toBe(36);
+      expect(chart).toMatchObject({
+        state: 'ready',
+        kind: 'raw',
+        series: data.gappy.key,
+        field: 'speed',
+        from,
+        to,
+        points: want.inside,
+        neighbours: 2,
+        whitespace: 2,
+      });
+      const body = await api<{ points: unknown[]; examined: number }>('raw', {
+        series: data.gappy.key,
+        field: 'speed',
+        from,
+        to,
+      });
+      expect(body.points).toHaveLength(want.inside);
+      expect(chart.examined).toBe(body.examined);
+      const contents = await rawContents();
+      expect(contents.ticks).toEqual(want.all);
+      // The view is the range itself: the neighbours lie just past its edges.
+      expect(contents.visible).toEqual({ from, to });
+      expect(
+        await page.evaluate(`window.tickertapeChart.series.options().pointMarkersVisible`),
+      ).toBe(true);
+      await expect(page.locator('select#view').isDisabled()).resolves.toBe(true);
+      await expect(page.locator('#resolution').textContent()).resolves.toBe('every tick (raw)');
+      await expect(page.locator('#point-count').textContent()).resolves.toBe(
+        '36 + 2 outside the range',
+      );
+      await screenshot(page, 'dashboard-raw');
+
+      // Inside the hole: no tick in the range, and still a line from edge to edge.
+      const quiet = await rangeOf(data.hole.from + 120_000, data.hole.to - 120_000);
+      expect(quiet).toMatchObject({ state: 'ready', kind: 'raw', points: 0, neighbours: 2 });
+      const across = await rawContents();
+      expect(across.ticks).toEqual(
+        expectedTicks(data.hole.from + 120_000, data.hole.to - 120_000).all,
+      );
+      expect(across.ticks.map(([t]) => t)).toEqual([data.hole.from - 5000, data.hole.to]);
+      await expect(page.locator('#chart-overlay').textContent()).resolves.toContain(
+        'joins the nearest ticks on either side',
+      );
+
+      // Off again: the rollups' line.
+      const line = await redraw(page, () => page.uncheck('input#raw'));
+      expect(line).toMatchObject({ state: 'ready', kind: 'line', neighbours: 0 });
+      await expect(page.locator('select#view').isDisabled()).resolves.toBe(false);
       expect(pageErrors.get(page)).toEqual([]);
       await page.close();
     },

@@ -1,4 +1,5 @@
 import { LEVELS, type FoldInput } from '@tickertape/buckets';
+import { SegmentWriter } from '@tickertape/segments';
 import { RollupWriter, advanceWatermarks } from '@tickertape/store';
 import type { Db } from 'mongodb';
 
@@ -92,10 +93,12 @@ export function foldInputs(series: readonly SeededSeries[]): FoldInput[] {
 
 /**
  * Writes the data through the real write path at every level (what the minute, hour and day
- * workers do), then moves the finality watermark so older points are final and newer are not.
+ * workers do) and into the segment store (the raw points), then moves the finality watermark
+ * so older points are final and newer are not.
  */
 export async function writeDashboardData(db: Db, data: DashboardData): Promise<void> {
   const inputs = foldInputs([data.gappy, data.steady, data.stock]);
   for (const level of LEVELS) await new RollupWriter(db, level).apply(inputs);
+  await new SegmentWriter(db, { maxPoints: 100, writeOnlyOnChange: new Set() }).apply(inputs);
   await advanceWatermarks(db, { minute: data.finalBefore }, Date.now());
 }

@@ -31,6 +31,7 @@ const API_ROUTES: Record<string, string[]> = {
   '/api/v1/candles': ['series', 'field', 'from', 'to', 'maxPoints'],
   '/api/v1/window': ['series', 'field', 'from', 'to', 'last'],
   '/api/v1/status': ['series'],
+  '/api/v1/raw': ['series', 'from', 'to', 'field'],
   '/api/v1/levels': [],
 };
 

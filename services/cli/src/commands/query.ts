@@ -7,6 +7,7 @@ import type { CliEnv } from '../env.js';
 import {
   candlesAnswer,
   pointsAnswer,
+  rawAnswer,
   seriesAnswer,
   statusAnswer,
   windowAnswer,
@@ -91,7 +92,9 @@ function timeRange(command: Command, from: string): Command {
 export function addQueryCommands(program: Command, io: QueryIo): void {
   const query = program
     .command('query')
-    .description('read the rollups: series, points, candles, window aggregates, status');
+    .description(
+      'read the rollups (series, points, candles, window aggregates, status) and raw points',
+    );
 
   common(
     timeRange(
@@ -278,6 +281,33 @@ export function addQueryCommands(program: Command, io: QueryIo): void {
       });
     },
   );
+
+  common(
+    timeRange(
+      query
+        .command('raw')
+        .description(
+          'the exact points of one series from the segment store, with the nearest point on each side of the range',
+        )
+        .requiredOption('--series <key>', 'series key, e.g. "traffic|sensor=s-001"')
+        .option('--field <name>', 'only this numeric field (default: every field)'),
+      '-1h',
+    ),
+  ).action(async (options: CommonOptions & RangeOptions & { series: string; field?: string }) => {
+    const nowMs = io.now();
+    const { fromMs, toMs } = range(options, nowMs);
+    await respond(io, options, nowMs, async (reader) =>
+      rawAnswer(
+        await reader.raw({
+          series: options.series,
+          fromMs,
+          toMs,
+          ...(options.field === undefined ? {} : { field: options.field }),
+        }),
+        options.field,
+      ),
+    );
+  });
 
   common(
     query

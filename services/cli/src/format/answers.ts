@@ -3,6 +3,7 @@ import type {
   CandleResult,
   Gap,
   RangeResult,
+  RawPointsResult,
   Resolution,
   SeriesResult,
   StatusResult,
@@ -276,6 +277,56 @@ export function statusAnswer(result: StatusResult): Answer {
       result.levels.every((level) => level.latestSlotMs === null)
         ? `${result.series}: no bucket at any level (unknown series, or older than the partitions searched)`
         : `${result.series}: newest bucket per level; final = the scheduler's watermark has passed it`,
+      examinedLine(result.examined),
+    ],
+  };
+}
+
+type RawPoint = RawPointsResult['points'][number];
+
+/**
+ * The field columns of raw points: the one asked for, or every field any point carries, sorted,
+ * so a tick without one of them shows an empty cell (never 0) under it.
+ */
+function rawFields(result: RawPointsResult, field: string | undefined): string[] {
+  if (field !== undefined) return [field];
+  const names = new Set<string>();
+  for (const point of [result.before, ...result.points, result.after])
+    for (const name of Object.keys(point?.v ?? {})) names.add(name);
+  return [...names].sort();
+}
+
+/**
+ * Raw points of one series, in time order, between the nearest stored point before the range
+ * and the nearest one at or after its end — the two a chart draws its line to the edges with,
+ * marked as such so nobody takes them for points of the range: the `position` column says
+ * before/after (and, in CSV, `in` for the range's own points).
+ */
+export function rawAnswer(result: RawPointsResult, field?: string): Answer {
+  const fields = rawFields(result, field);
+  const rowOf = (point: RawPoint, position: string | null): Cell[] => [
+    isoTime(point.t),
+    ...fields.map((name) => point.v[name] ?? null),
+    position,
+  ];
+  const rows = (inside: string | null): Cell[][] => [
+    ...(result.before === null ? [] : [rowOf(result.before, 'before')]),
+    ...result.points.map((point) => rowOf(point, inside)),
+    ...(result.after === null ? [] : [rowOf(result.after, 'after')]),
+  ];
+  const header = ['time', ...fields, 'position'];
+  const neighbour = (point: RawPoint | null, side: string, none: string) =>
+    point === null ? none : `the nearest ${side} at ${isoTime(point.t)}`;
+  return {
+    json: result,
+    table: { header, rows: rows(null) },
+    csv: { header, rows: rows('in') },
+    notes: [
+      `${result.series}${field === undefined ? '' : ` ${field}`} from ${isoTime(result.fromMs)} ` +
+        `to ${isoTime(result.toMs)}: raw points from the segment store`,
+      `${plural(result.points.length, 'point')}; ` +
+        `${neighbour(result.before, 'before', 'no point kept before')}, ` +
+        `${neighbour(result.after, 'after', 'none after yet')}`,
       examinedLine(result.examined),
     ],
   };

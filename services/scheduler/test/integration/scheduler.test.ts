@@ -1,5 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { LEVELS, isSlotFinal, partitionOf, partitionsAhead } from '@tickertape/buckets';
+import {
+  LEVELS,
+  isSlotFinal,
+  partitionOf,
+  partitionsAhead,
+  type FoldInput,
+} from '@tickertape/buckets';
 import { createLogger } from '@tickertape/logger';
 import {
   PARTITION_INDEXES,
@@ -8,6 +14,7 @@ import {
   readWatermarks,
   RollupWriter,
 } from '@tickertape/store';
+import { SegmentWriter, listSegmentDays, readRawPoints } from '@tickertape/segments';
 import { TestStack, waitFor } from '@tickertape/testing';
 import type { Db, Document } from 'mongodb';
 import { parseSchedulerEnv, type SchedulerEnv } from '../../src/env.js';
@@ -15,6 +22,7 @@ import { startScheduler, type SchedulerHandle, type SchedulerHooks } from '../..
 
 const at = (iso: string) => Date.parse(iso);
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 describe('scheduler on the real stack', () => {
   let stack: TestStack;
@@ -106,6 +114,89 @@ describe('scheduler on the real stack', () => {
       description: 'the expired hour partition to go',
     });
     expect(names).toEqual(expect.arrayContaining(['rollup_minute_20261118', ...ahead]));
+  }, 90_000);
+
+  it('drops segment days past retention and the lateness bound, keeps the rest, and a dry run drops nothing', async () => {
+    const db = stack.database();
+    const now = at('2026-11-21T12:00:00Z');
+    // One series with a point at noon on each of these days: one segment collection per day.
+    const days = ['2026-11-01', '2026-11-13', '2026-11-15', '2026-11-20', '2026-11-21'];
+    const series = 'speed|sensor=s1';
+    const ticks = days.map((day, offset): FoldInput => ({
+      seriesKey: series,
+      metric: 'speed',
+      tags: { sensor: 's1' },
+      ts: at(`${day}T11:00:00Z`),
+      fields: { speed: 40 + offset },
+      strings: {},
+      kafkaPartition: 0,
+      offset,
+    }));
+    await new SegmentWriter(db, { maxPoints: 100, writeOnlyOnChange: new Set() }).apply(ticks);
+    const all = ['20261101', '20261113', '20261115', '20261120', '20261121'];
+    expect(await listSegmentDays(db)).toEqual(all);
+
+    /** Runs a scheduler until its first retention run, returns that run's segment result, stops it. */
+    async function retentionRun(overrides: Record<string, string>) {
+      let result: Record<string, unknown> | undefined;
+      const scheduler = await start(env(db, stack.redisPrefix(), overrides), {
+        now: () => now,
+        onJobDone: (job, r) => {
+          if (job.name === 'retention') result ??= r;
+        },
+      });
+      const run = await waitFor(() => result, {
+        description: 'a retention run',
+        timeoutMs: 20_000,
+      });
+      const metrics = await scheduler.metrics.registry.metrics();
+      await Promise.all(running.splice(0).map((s) => s.stop()));
+      return {
+        ...(run as { dryRun: boolean; segments: { wouldDrop: string[]; dropped: string[] } }),
+        metrics,
+      };
+    }
+
+    // Dry run, default 7-day retention: the two days that ended more than 7 days ago are listed, none goes.
+    const dry = await retentionRun({ RETENTION_DRY_RUN: 'true' });
+    expect(dry.dryRun).toBe(true);
+    expect(dry.segments).toEqual({
+      wouldDrop: ['segments_20261101', 'segments_20261113'],
+      dropped: [],
+    });
+    expect(dry.metrics).toMatch(/^tickertape_segment_days_expired 2$/m);
+    expect(dry.metrics).toMatch(/^tickertape_segment_days_dropped_total 0$/m);
+    expect(await listSegmentDays(db)).toEqual(all);
+
+    // For real: those two go; 20261115 (ended 5.5 days ago) and the two recent days stay.
+    const real = await retentionRun({});
+    expect(real.segments).toEqual({
+      wouldDrop: ['segments_20261101', 'segments_20261113'],
+      dropped: ['segments_20261101', 'segments_20261113'],
+    });
+    expect(real.metrics).toMatch(/^tickertape_segment_days_dropped_total 2$/m);
+    expect(real.metrics).toMatch(/^tickertape_segment_days_expired 0$/m);
+    expect(await listSegmentDays(db)).toEqual(['20261115', '20261120', '20261121']);
+
+    // A retention shorter than the lateness bound: yesterday ended 12 h ago, a late tick (18 h
+    // here) could still land there, so it stays while 20261115 goes.
+    const short = await retentionRun({
+      RETENTION_SEGMENTS_MS: String(HOUR),
+      MAX_LATENESS_MS: String(18 * HOUR),
+      FINALITY_GRACE_MS: String(18 * HOUR),
+    });
+    expect(short.segments.dropped).toEqual(['segments_20261115']);
+    expect(await listSegmentDays(db)).toEqual(['20261120', '20261121']);
+
+    // Readers see the dropped days as gone: the oldest kept point has no neighbour before it.
+    const read = await readRawPoints(
+      db,
+      { series, fromMs: at('2026-11-20T00:00:00Z'), toMs: at('2026-11-21T00:00:00Z') },
+      { maxDocuments: 100 },
+    );
+    expect(read.points).toEqual([{ t: at('2026-11-20T11:00:00Z'), v: { speed: 43 } }]);
+    expect(read.before).toBeNull();
+    expect(read.after).toEqual({ t: at('2026-11-21T11:00:00Z'), v: { speed: 44 } });
   }, 90_000);
 
   it('preallocates shells for the next slot of recently active series, on the levels configured', async () => {

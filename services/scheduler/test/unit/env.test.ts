@@ -13,6 +13,16 @@ describe('scheduler env', () => {
     expect(env.RETENTION_DRY_RUN).toBe(false);
   });
 
+  it('keeps raw segments 7 days by default, and reads RETENTION_SEGMENTS_MS', () => {
+    expect(parseSchedulerEnv(base).RETENTION_SEGMENTS_MS).toBe(7 * 86_400_000);
+    expect(
+      parseSchedulerEnv({ ...base, RETENTION_SEGMENTS_MS: '86400000' }).RETENTION_SEGMENTS_MS,
+    ).toBe(86_400_000);
+    expect(() => parseSchedulerEnv({ ...base, RETENTION_SEGMENTS_MS: '-1' })).toThrow(
+      /RETENTION_SEGMENTS_MS/,
+    );
+  });
+
   it('refuses a finality grace shorter than the lateness bound, naming FINALITY_GRACE_MS', () => {
     const parse = () =>
       parseSchedulerEnv({ ...base, MAX_LATENESS_MS: '3600000', FINALITY_GRACE_MS: '60000' });

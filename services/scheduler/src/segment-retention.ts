@@ -1,0 +1,45 @@
+import {
+  listSegmentDays,
+  segmentRetentionPlan,
+  type SegmentRetentionPolicy,
+} from '@tickertape/segments';
+import type { Db } from 'mongodb';
+
+const NAMESPACE_NOT_FOUND = 26;
+
+export interface SegmentRetentionRun {
+  /** Collections whose day is past retention and the lateness bound, oldest first. */
+  wouldDrop: string[];
+  /** Of those, the ones dropped (none in a dry run). */
+  dropped: string[];
+}
+
+/**
+ * Drops the segment store's day collections that `segmentRetentionPlan` lets go. The days are
+ * listed from the server on every run, so a replica that missed a run, or a day recreated by a
+ * writer, is caught up by the next one.
+ */
+export async function applySegmentRetention(
+  db: Db,
+  nowMs: number,
+  policy: SegmentRetentionPolicy,
+  dryRun: boolean,
+): Promise<SegmentRetentionRun> {
+  const wouldDrop = segmentRetentionPlan(await listSegmentDays(db), nowMs, policy)
+    .filter((verdict) => verdict.drop)
+    .map((verdict) => verdict.segmentDay.collection);
+  const dropped: string[] = [];
+  if (!dryRun) {
+    for (const name of wouldDrop) {
+      try {
+        await db.collection(name).drop();
+      } catch (err) {
+        // Gone since it was listed (a run triggered by hand next to the scheduled one): the
+        // outcome wanted. MongoDB before 7.0 answers a drop of a missing collection this way.
+        if ((err as { code?: unknown }).code !== NAMESPACE_NOT_FOUND) throw err;
+      }
+      dropped.push(name);
+    }
+  }
+  return { wouldDrop, dropped };
+}

@@ -7,8 +7,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/bootstrap.sh
 
 DURATION=${DEMO_DURATION:-20s}
-LEVELS=(minute hour day)
-PORTS=(9401 9402 9403)
+# The three rollup levels and the segment store (raw points), each its own consumer group.
+LEVELS=(minute hour day segments)
+PORTS=(9401 9402 9403 9404)
 LOGS=.stack/logs
 
 bash infra/local/stack.sh up
@@ -47,7 +48,7 @@ wait "$stocks"
 grep -h -m1 'ticks sent' "$LOGS/loadgen-traffic.log" "$LOGS/loadgen-stocks.log" || true
 
 echo
-tickertape summary --wait-for-groups tickertape-rollup-minute,tickertape-rollup-hour,tickertape-rollup-day
+tickertape summary --wait-for-groups tickertape-rollup-minute,tickertape-rollup-hour,tickertape-rollup-day,tickertape-segments
 
 echo
 echo "the seed's question, from the rollups: average speed of 50 sensors over the last 10 minutes"

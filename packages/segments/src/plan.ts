@@ -32,6 +32,8 @@ export interface Append {
   minOffset: number;
   maxOffset: number;
   points: SegmentPoint[];
+  /** Set when this flush also fills the segment and opens the next: closed in the same update. */
+  nextStart?: number;
 }
 
 export interface SeriesPlan {
@@ -135,8 +137,10 @@ export function planSeries(
     // A new segment: the first of the series, the head is full, or a new UTC day began.
     const id = segmentId(tick.seriesKey, day, tick.kafkaPartition, tick.offset);
     if (current) {
+      // One operation per segment: a segment written in this flush is closed in that same write.
       const closing = plan.create.at(-1);
       if (closing && closing.doc._id === current.id) closing.doc.nextStart = point.t;
+      else if (plan.append?.id === current.id) plan.append.nextStart = point.t;
       else
         plan.close.push({
           id: current.id,

@@ -104,7 +104,12 @@ export class SegmentWriter {
                 v: { $each: a.points.map((p) => p.v) },
               },
               $inc: { n: a.points.length },
-              $set: { end: last.t, last, [`ap.${a.partition}`]: a.maxOffset },
+              $set: {
+                end: last.t,
+                last,
+                [`ap.${a.partition}`]: a.maxOffset,
+                ...(a.nextStart === undefined ? {} : { nextStart: a.nextStart }),
+              },
             },
           },
         });

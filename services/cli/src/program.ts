@@ -212,7 +212,7 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
     .option(
       '--workers <urls>',
       "workers' base URLs (for /metrics), comma-separated",
-      'http://127.0.0.1:9401,http://127.0.0.1:9402,http://127.0.0.1:9403',
+      'http://127.0.0.1:9401,http://127.0.0.1:9402,http://127.0.0.1:9403,http://127.0.0.1:9404',
     )
     .option('--topic <name>', 'raw tick topic', DEFAULT_TOPIC)
     .option(

@@ -10,6 +10,21 @@ import {
 import { LEVELS } from '@tickertape/buckets';
 import { z } from 'zod';
 
+/** What `ROLLUP_LEVEL` may name: a rollup level, or the segment store of exact raw points. */
+export const WORKER_MODES = [...LEVELS, 'segments'] as const;
+export type WorkerMode = (typeof WORKER_MODES)[number];
+
+/**
+ * The most points a segment may hold. A segment is one BSON document, and MongoDB refuses a
+ * document over 16 MiB (a write the worker would retry forever). The widest point a valid tick
+ * makes is 64 numeric fields named with 64 characters of 3 UTF-8 bytes each: about 13 KB per
+ * point (test/unit/env.test.ts measures it with the driver's BSON). 1000 such points are 13 MB,
+ * plus a few hundred KB at most of series key, tags and `last` (a tick is at most 64 KiB), so
+ * every series stays under 16 MiB. 10 000 fits narrow series only: 64 fields with four-letter
+ * names make 9 MB, the widest 130 MB.
+ */
+export const SEGMENT_MAX_POINTS_LIMIT = 1000;
+
 /** The rollup worker's whole configuration, parsed once at start. */
 export const workerEnvSchema = z.object({
   KAFKA_BROKERS: stackShape.KAFKA_BROKERS,
@@ -17,15 +32,22 @@ export const workerEnvSchema = z.object({
   MONGODB_URI: stackShape.MONGODB_URI,
   /** Database holding the rollup partitions. */
   MONGODB_DATABASE: mongoDatabase().default('tickertape'),
-  /** The level this process rolls up; run one process (or several replicas) per level. */
-  ROLLUP_LEVEL: z.enum(LEVELS),
-  /** Consumer group; defaults to tickertape-rollup-<level> so each level replays on its own. */
+  /**
+   * The level this process rolls up (`minute`, `hour`, `day`), or `segments`: the segment store
+   * of exact raw points. Run one process (or several replicas) per value.
+   */
+  ROLLUP_LEVEL: z.enum(WORKER_MODES),
+  /**
+   * Consumer group; defaults to tickertape-rollup-<level>, or tickertape-segments, so each level
+   * and the segment store replay on their own.
+   */
   GROUP_ID: z.string().min(1).optional(),
   TOPIC: z.string().min(1).default('raw-ticks'),
   DLQ_TOPIC: z.string().min(1).default('raw-ticks-dlq'),
   /**
    * Every level sees every bad record; only the workers of this level dead-letter them, so each
-   * bad record lands in the DLQ once. The others count and skip.
+   * bad record lands in the DLQ once. The others (and the segment workers, whatever this says)
+   * count and skip.
    */
   DLQ_OWNER_LEVEL: z.enum(LEVELS).default('minute'),
   /** Tick schema version this worker reads into (it decodes any registered version). */
@@ -47,6 +69,28 @@ export const workerEnvSchema = z.object({
    * a crash, its uncommitted work is redone this much later. The broker allows 6 s at least.
    */
   KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).default(30_000),
+  /**
+   * `segments` only: points per segment at most (a segment also ends with its UTC day). More
+   * points per document means fewer documents per read and larger rewrites per append; see
+   * SEGMENT_MAX_POINTS_LIMIT for the upper bound.
+   */
+  SEGMENT_MAX_POINTS: z.coerce.number().int().min(1).max(SEGMENT_MAX_POINTS_LIMIT).default(500),
+  /**
+   * `segments` only: comma-separated metrics whose points are stored only when a value changed
+   * (counters and states that repeat for hours); the skips are counted. Empty: store every point.
+   */
+  SEGMENT_WRITE_ON_CHANGE: z
+    .string()
+    .default('')
+    .transform(
+      (text) =>
+        new Set(
+          text
+            .split(',')
+            .map((metric) => metric.trim())
+            .filter((metric) => metric !== ''),
+        ) as ReadonlySet<string>,
+    ),
   /** Port of /metrics and /health; 0 picks a free one. */
   HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9400),
   LOG_LEVEL: logLevel(),
@@ -59,6 +103,11 @@ export const workerEnvSchema = z.object({
 });
 
 export type WorkerEnv = z.output<typeof workerEnvSchema>;
+
+/** The default consumer group, and the Kafka client id and MongoDB app name operators see. */
+export function workerName(mode: WorkerMode): string {
+  return mode === 'segments' ? 'tickertape-segments' : `tickertape-rollup-${mode}`;
+}
 
 export function parseWorkerEnv(source: EnvSource): WorkerEnv {
   return parseEnv(workerEnvSchema, source);

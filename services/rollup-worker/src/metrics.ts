@@ -1,11 +1,18 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** Everything an operator watches on a rollup worker, on one registry. */
+/**
+ * Everything an operator watches on a worker, on one registry. Every mode has the same
+ * `tickertape_*` series with its `level` label (`segments` for the segment store), so dashboards
+ * and `tickertape summary` read all workers alike (the bucket counters stay 0 for segments);
+ * the `tickertape_segment_*` counters are registered by segment workers only.
+ */
 export function createWorkerMetrics(level: string) {
   const registry = new Registry();
   registry.setDefaultLabels({ level });
   collectDefaultMetrics({ register: registry });
   const metric = <T>(make: (registers: Registry[]) => T) => make([registry]);
+  const segmentMetric = <T>(make: (registers: Registry[]) => T) =>
+    make(level === 'segments' ? [registry] : []);
   return {
     registry,
     ticks: metric(
@@ -20,7 +27,7 @@ export function createWorkerMetrics(level: string) {
       (registers) =>
         new Counter({
           name: 'tickertape_ticks_applied_total',
-          help: 'Ticks folded into buckets',
+          help: 'Good ticks handed to the writer (folded into buckets, or planned into segments)',
           registers,
         }),
     ),
@@ -99,6 +106,64 @@ export function createWorkerMetrics(level: string) {
           registers,
         }),
     ),
+    segment: {
+      points: segmentMetric(
+        (registers) =>
+          new Counter({
+            name: 'tickertape_segment_points_written_total',
+            help: 'Points written into segments',
+            registers,
+          }),
+      ),
+      created: segmentMetric(
+        (registers) =>
+          new Counter({
+            name: 'tickertape_segment_created_total',
+            help: 'Segment documents created',
+            registers,
+          }),
+      ),
+      late: segmentMetric(
+        (registers) =>
+          new Counter({
+            name: 'tickertape_segment_late_total',
+            help: 'Ticks not stored because they are older than the newest stored point of their series (chronological guard)',
+            registers,
+          }),
+      ),
+      unchanged: segmentMetric(
+        (registers) =>
+          new Counter({
+            name: 'tickertape_segment_unchanged_total',
+            help: 'Ticks of SEGMENT_WRITE_ON_CHANGE metrics not stored because no value changed',
+            registers,
+          }),
+      ),
+      replayed: segmentMetric(
+        (registers) =>
+          new Counter({
+            name: 'tickertape_segment_replayed_total',
+            help: 'Ticks already in a segment (redelivery after a crash, a rebalance or a replay)',
+            registers,
+          }),
+      ),
+      operations: segmentMetric(
+        (registers) =>
+          new Counter({
+            name: 'tickertape_segment_operations_total',
+            help: 'Segment writes sent (appends, closes and inserts)',
+            registers,
+          }),
+      ),
+      conflicts: segmentMetric(
+        (registers) =>
+          new Counter({
+            name: 'tickertape_segment_conflicts_total',
+            help: 'Flushes refused by the segment guard (another writer or a stale cache), retried uncommitted',
+            registers,
+          }),
+      ),
+    },
   };
 }
 

@@ -1,15 +1,32 @@
+import type { FoldInput } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
-import type { RollupWriter } from '@tickertape/store';
 import type { TickCodec } from '@tickertape/tick';
 import type { Consumer, EachBatchPayload, KafkaMessage, Producer } from 'kafkajs';
 import { sendDeadLetters } from './dead-letter.js';
 import { decodeChunk } from './decode-chunk.js';
 import type { WorkerMetrics } from './metrics.js';
 
+/** What one flush did, as far as the loop's own metrics go; a sink records the rest itself. */
+export interface FlushStats {
+  /** Database operations sent. */
+  operations: number;
+}
+
+/**
+ * Where the loop writes a flush: a level's rollup writer or the segment writer. `apply` must be
+ * safe to repeat from the flush's first offset (the loop commits only after it returned), and
+ * throw when anything of the flush may be missing.
+ */
+export interface FlushSink {
+  apply(inputs: readonly FoldInput[]): Promise<FlushStats>;
+  /** Drops state that is valid only while this process owns its partitions: called on every (re)join. */
+  forget?(): void;
+}
+
 export interface RollupConsumerOptions {
   topic: string;
   dlqTopic: string;
-  /** Whether this level's workers write the DLQ (only one level does; see env). */
+  /** Whether this worker writes the DLQ (only one rollup level does; see env). */
   ownsDeadLetters: boolean;
   flushMaxTicks: number;
   maxLatenessMs: number;
@@ -22,7 +39,7 @@ export interface RollupConsumerDeps {
   consumer: Consumer;
   producer: Producer;
   codec: TickCodec;
-  writer: RollupWriter;
+  sink: FlushSink;
   metrics: WorkerMetrics;
   logger: Logger;
   clock: () => number;
@@ -33,10 +50,18 @@ function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
 }
 
 /**
- * The worker's loop. Kafka does the size-or-time batching (the fetch returns at FLUSH_MIN_BYTES
- * or after FLUSH_MAX_WAIT_MS); each partition batch is written in flushes of at most
- * FLUSH_MAX_TICKS: decode → dead-letter → fold + guarded bulk write → commit. No buffer spans
- * fetches, so a rebalance never leaves half-flushed state behind.
+ * The worker's loop, for every mode. Kafka does the size-or-time batching (the fetch returns at
+ * FLUSH_MIN_BYTES or after FLUSH_MAX_WAIT_MS); each partition batch is written in flushes of at
+ * most FLUSH_MAX_TICKS: decode → dead-letter → guarded write by the sink → commit. No buffer
+ * spans fetches, so a rebalance never leaves half-flushed state behind.
+ *
+ * A flush that throws is not committed, and neither is anything after it in the batch: the
+ * error leaves eachBatch, and kafkajs' runner fetches the partition again from the failed
+ * flush's first offset and retries, with backoff (5 times from 300 ms by default), any error
+ * not marked `retriable: false` — a SegmentConflictError is retriable, and the segment writer
+ * rereads the segments it conflicted on. When the retries run out, kafkajs restarts the consumer,
+ * which rejoins the group (and so forgets the sink's cache). An error marked not retriable, or a
+ * TypeError and the like, stops the consumer for good: /health then answers 503.
  */
 export class RollupConsumer {
   private flushesWritten = 0;
@@ -48,7 +73,10 @@ export class RollupConsumer {
   ) {}
 
   async start(): Promise<void> {
-    const { consumer } = this.deps;
+    const { consumer, sink } = this.deps;
+    // Emitted synchronously after each join and sync, before the first fetch of the new
+    // assignment, so no flush of a newly owned partition plans from a cache of an earlier owner.
+    consumer.on(consumer.events.GROUP_JOIN, () => sink.forget?.());
     await consumer.subscribe({ topic: this.options.topic, fromBeginning: true });
     await consumer.run({
       autoCommit: false,
@@ -62,7 +90,15 @@ export class RollupConsumer {
     for (const chunk of chunks(batch.messages, this.options.flushMaxTicks)) {
       // Shutting down or rebalanced away: abandon without committing; the next owner redoes it.
       if (!payload.isRunning() || payload.isStale()) return;
-      await this.flush(batch.partition, chunk);
+      try {
+        await this.flush(batch.partition, chunk);
+      } catch (err) {
+        this.deps.logger.warn(
+          { err, partition: batch.partition, fromOffset: chunk[0]!.offset },
+          'flush failed before its commit; the partition is fetched again from its last commit',
+        );
+        throw err;
+      }
       const last = chunk[chunk.length - 1]!.offset;
       payload.resolveOffset(last);
       const next = (BigInt(last) + 1n).toString();
@@ -80,7 +116,7 @@ export class RollupConsumer {
   }
 
   private async flush(partition: number, messages: KafkaMessage[]): Promise<void> {
-    const { codec, writer, metrics, producer, logger, clock } = this.deps;
+    const { codec, sink, metrics, producer, logger, clock } = this.deps;
     const stopTimer = metrics.flushSeconds.startTimer();
     const now = clock();
     const { inputs, letters } = await decodeChunk(codec, partition, messages, {
@@ -100,12 +136,9 @@ export class RollupConsumer {
       }
     }
     if (inputs.length > 0) {
-      const stats = await writer.apply(inputs);
+      const stats = await sink.apply(inputs);
       metrics.applied.inc(inputs.length);
-      metrics.buckets.inc(stats.buckets);
       metrics.operations.inc(stats.operations);
-      metrics.bulkWrites.inc(stats.bulkWrites);
-      metrics.conflicts.inc(stats.conflicts);
       // Late ticks must not move "freshness" backwards.
       for (const input of inputs) if (input.ts > this.newestEventTs) this.newestEventTs = input.ts;
       metrics.newestEventTime.set(this.newestEventTs / 1000);

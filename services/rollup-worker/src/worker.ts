@@ -6,12 +6,14 @@ import {
 } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
 import { startOpsServer } from '@tickertape/ops';
+import { SegmentWriter } from '@tickertape/segments';
 import { RollupWriter } from '@tickertape/store';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import { Partitioners } from 'kafkajs';
-import type { WorkerEnv } from './env.js';
+import { workerName, type WorkerEnv } from './env.js';
 import { createWorkerMetrics } from './metrics.js';
 import { RollupConsumer } from './rollup-consumer.js';
+import { rollupSink, segmentSink } from './sinks.js';
 
 export interface WorkerHandle {
   /** Port of /metrics and /health. */
@@ -42,18 +44,11 @@ export async function startWorker(
     env.STARTUP_TIMEOUT_MS,
   );
   const level = env.ROLLUP_LEVEL;
-  const groupId = env.GROUP_ID ?? `tickertape-rollup-${level}`;
-  const kafka = createKafka({
-    brokers: env.KAFKA_BROKERS,
-    clientId: `tickertape-rollup-${level}`,
-    logger,
-  });
+  const name = workerName(level);
+  const groupId = env.GROUP_ID ?? name;
+  const kafka = createKafka({ brokers: env.KAFKA_BROKERS, clientId: name, logger });
   const registry = createRegistry({ url: env.SCHEMA_REGISTRY_URL });
-  const mongo = createMongoClient({
-    uri: env.MONGODB_URI,
-    appName: `tickertape-rollup-${level}`,
-    logger,
-  });
+  const mongo = createMongoClient({ uri: env.MONGODB_URI, appName: name, logger });
   const consumer = kafka.consumer({
     groupId,
     sessionTimeout: env.KAFKA_SESSION_TIMEOUT_MS,
@@ -84,13 +79,24 @@ export async function startWorker(
     version: env.TICK_SCHEMA_VERSION,
     subject: valueSubject(env.TOPIC),
   });
-  const writer = new RollupWriter(mongo.db(env.MONGODB_DATABASE), level);
+  const db = mongo.db(env.MONGODB_DATABASE);
+  const sink =
+    level === 'segments'
+      ? segmentSink(
+          new SegmentWriter(db, {
+            maxPoints: env.SEGMENT_MAX_POINTS,
+            writeOnlyOnChange: env.SEGMENT_WRITE_ON_CHANGE,
+          }),
+          metrics,
+        )
+      : rollupSink(new RollupWriter(db, level), metrics);
   const crashAfter = env.FAULT_CRASH_AFTER_WRITES;
   const rollups = new RollupConsumer(
-    { consumer, producer, codec, writer, metrics, logger, clock: hooks.clock ?? Date.now },
+    { consumer, producer, codec, sink, metrics, logger, clock: hooks.clock ?? Date.now },
     {
       topic: env.TOPIC,
       dlqTopic: env.DLQ_TOPIC,
+      // DLQ_OWNER_LEVEL is a rollup level: segment workers count bad records and never send them.
       ownsDeadLetters: env.DLQ_OWNER_LEVEL === level,
       flushMaxTicks: env.FLUSH_MAX_TICKS,
       maxLatenessMs: env.MAX_LATENESS_MS,

@@ -63,13 +63,22 @@ describe('planSeries', () => {
     const t0 = at('2026-11-21T10:00:00Z');
     const first = planSeries(undefined, [tick(t0, 1, 0), tick(t0 + 1, 2, 1)], options);
     const second = planSeries(headAfter(first), [tick(t0 + 2, 3, 2), tick(t0 + 3, 4, 3)], options);
+    // Filled and closed in one update: one operation per segment touched.
     expect(second.append).toMatchObject({
+      id: first.head!.id,
       minOffset: 2,
       maxOffset: 2,
       points: [{ t: t0 + 2, v: { value: 3 } }],
+      nextStart: t0 + 3,
     });
-    expect(second.close).toEqual([
-      { id: first.head!.id, collection: 'segments_20261121', nextStart: t0 + 3 },
+    expect(second.close).toEqual([]);
+    // A head filled by an earlier flush is closed by an update of its own.
+    const third = planSeries(second.head, [tick(t0 + 4, 5, 4), tick(t0 + 5, 6, 5)], options);
+    expect(third.append?.nextStart).toBeUndefined();
+    const fourth = planSeries(third.head, [tick(t0 + 6, 7, 6)], options);
+    expect(fourth.append).toBeUndefined();
+    expect(fourth.close).toEqual([
+      { id: second.head!.id, collection: 'segments_20261121', nextStart: t0 + 6 },
     ]);
     expect(second.create.map(({ doc }) => [doc.t, doc.prevEnd])).toEqual([[[t0 + 3], t0 + 2]]);
   });
@@ -136,8 +145,11 @@ describe('planSeries', () => {
             const start = Math.max(0, from - rewinds[i % rewinds.length]!);
             const end = Math.min(ticks.length, from + cuts[i % cuts.length]!);
             const plan = planSeries(head, ticks.slice(start, end), options);
-            if (plan.append)
-              docs.get(plan.append.id)!.t.push(...plan.append.points.map((p) => p.t));
+            if (plan.append) {
+              const doc = docs.get(plan.append.id)!;
+              doc.t.push(...plan.append.points.map((p) => p.t));
+              if (plan.append.nextStart !== undefined) doc.nextStart = plan.append.nextStart;
+            }
             for (const c of plan.close) docs.get(c.id)!.nextStart = c.nextStart;
             for (const { doc } of plan.create)
               docs.set(doc._id, { t: [...doc.t], nextStart: doc.nextStart });

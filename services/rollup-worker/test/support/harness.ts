@@ -6,8 +6,9 @@ import { waitFor } from '@tickertape/testing';
 import { TickCodec, valueSubject, type Tick } from '@tickertape/tick';
 import { Partitioners } from 'kafkajs';
 import { seriesKey } from '@tickertape/tick';
-import type { Db, Document } from 'mongodb';
-import { parseWorkerEnv, type WorkerEnv } from '../../src/env.js';
+import { listSegmentDays, segmentCollection, type SegmentDocument } from '@tickertape/segments';
+import { BSON, type Db, type Document } from 'mongodb';
+import { parseWorkerEnv, type WorkerEnv, type WorkerMode } from '../../src/env.js';
 import { startWorker, type WorkerHandle, type WorkerHooks } from '../../src/worker.js';
 import type { ExpectedBucket } from './ticks.js';
 
@@ -35,12 +36,12 @@ export class Pipeline {
     return new Pipeline(stack, topic, dlqTopic, stack.database(), codec);
   }
 
-  env(level: Level, overrides: Record<string, string> = {}): WorkerEnv {
+  env(level: WorkerMode, overrides: Record<string, string> = {}): WorkerEnv {
     return parseWorkerEnv(this.rawEnv(level, overrides));
   }
 
   /** The same configuration as environment strings, for a worker run as a process. */
-  rawEnv(level: Level, overrides: Record<string, string> = {}): Record<string, string> {
+  rawEnv(level: WorkerMode, overrides: Record<string, string> = {}): Record<string, string> {
     return {
       KAFKA_BROKERS: this.stack.env.KAFKA_BROKERS.join(','),
       SCHEMA_REGISTRY_URL: this.stack.env.SCHEMA_REGISTRY_URL,
@@ -69,6 +70,49 @@ export class Pipeline {
 
   async stopWorkers(): Promise<void> {
     await Promise.all(this.workers.splice(0).map((w) => w.stop()));
+  }
+
+  /** Stops one worker and lets the others run (its group rebalances). */
+  async stopWorker(worker: WorkerHandle): Promise<void> {
+    const index = this.workers.indexOf(worker);
+    if (index >= 0) this.workers.splice(index, 1);
+    await worker.stop();
+  }
+
+  /** Moves a group with no running member back to the start of the topic: a replay. */
+  async resetOffsets(groupId: string): Promise<void> {
+    const admin = await this.stack.admin();
+    await admin.resetOffsets({ groupId, topic: this.topic, earliest: true });
+  }
+
+  /** Every segment document, in day then `_id` order, with the collection it was read from. */
+  async segments(): Promise<(SegmentDocument & { collection: string })[]> {
+    const out: (SegmentDocument & { collection: string })[] = [];
+    for (const day of await listSegmentDays(this.db)) {
+      const collection = segmentCollection(day);
+      const docs = await this.db
+        .collection<SegmentDocument>(collection)
+        .find()
+        .sort({ _id: 1 })
+        .toArray();
+      out.push(...docs.map((doc) => ({ ...doc, collection })));
+    }
+    return out;
+  }
+
+  /** Every segment document as the bytes the server returns, by collection and id. */
+  async rawSegments(): Promise<Map<string, Buffer>> {
+    const out = new Map<string, Buffer>();
+    for (const day of await listSegmentDays(this.db)) {
+      const collection = segmentCollection(day);
+      const docs = (await this.db
+        .collection(collection)
+        .find({}, { raw: true, sort: { _id: 1 } })
+        .toArray()) as unknown as Buffer[];
+      for (const doc of docs)
+        out.set(`${collection}/${String(BSON.deserialize(doc)._id)}`, Buffer.from(doc));
+    }
+    return out;
   }
 
   /** Publishes keyed by series key, as the producer SDK does. */
@@ -153,11 +197,15 @@ export class Pipeline {
   }
 }
 
+/** A metric's value in a Prometheus text page (a worker process's /metrics), summed over its samples. */
+export function metricValue(text: string, name: string): number {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+}
+
 /** A counter's current value from a worker's own metrics registry. */
 export async function counter(worker: WorkerHandle, name: string): Promise<number> {
-  const metric = await worker.metrics.registry.getSingleMetricAsString(name);
-  return metric
-    .split('\n')
-    .filter((line) => line.startsWith(name))
-    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+  return metricValue(await worker.metrics.registry.getSingleMetricAsString(name), name);
 }

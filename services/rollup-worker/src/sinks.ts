@@ -1,0 +1,53 @@
+import { hasCode } from '@tickertape/errors';
+import {
+  SegmentErrorCode,
+  type SegmentConflictError,
+  type SegmentWriter,
+} from '@tickertape/segments';
+import type { RollupWriter } from '@tickertape/store';
+import type { WorkerMetrics } from './metrics.js';
+import type { FlushSink } from './rollup-consumer.js';
+
+/** The segment guard refused a flush: retriable, and nothing of the flush may be committed. */
+export function isSegmentConflict(err: unknown): err is SegmentConflictError {
+  return hasCode(err, SegmentErrorCode.Conflict);
+}
+
+/** A level's rollup writer, recording what only buckets have. */
+export function rollupSink(writer: RollupWriter, metrics: WorkerMetrics): FlushSink {
+  return {
+    async apply(inputs) {
+      const stats = await writer.apply(inputs);
+      metrics.buckets.inc(stats.buckets);
+      metrics.bulkWrites.inc(stats.bulkWrites);
+      metrics.conflicts.inc(stats.conflicts);
+      return stats;
+    },
+  };
+}
+
+/**
+ * The segment writer. Its cache of each series' newest segment is right only while this process
+ * owns the series' partition, hence `forget` on every (re)join of the group.
+ */
+export function segmentSink(writer: SegmentWriter, metrics: WorkerMetrics): FlushSink {
+  const m = metrics.segment;
+  return {
+    async apply(inputs) {
+      try {
+        const stats = await writer.apply(inputs);
+        m.points.inc(stats.points);
+        m.created.inc(stats.created);
+        m.operations.inc(stats.operations);
+        m.late.inc(stats.late);
+        m.unchanged.inc(stats.unchanged);
+        m.replayed.inc(stats.replayed);
+        return stats;
+      } catch (err) {
+        if (isSegmentConflict(err)) m.conflicts.inc();
+        throw err;
+      }
+    },
+    forget: () => writer.forget(),
+  };
+}

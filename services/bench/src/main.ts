@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+import { describeError } from '@tickertape/errors';
+import { createLogger } from '@tickertape/logger';
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { pino } from 'pino';
+import { parseArgs } from './args.js';
+import { renderChart } from './chart.js';
+import { loadBenchEnv } from './env.js';
+import { renderMarkdown } from './markdown.js';
+import { printReport } from './output.js';
+import { runBench } from './run.js';
+
+async function main(): Promise<void> {
+  const { settings, commandLine } = parseArgs(process.argv.slice(2));
+  const env = loadBenchEnv();
+  // Progress on stderr, so stdout is the report alone.
+  const logger = createLogger({
+    name: 'bench',
+    level: env.LOG_LEVEL,
+    destination: pino.destination(2),
+  });
+  const report = await runBench({
+    settings,
+    env,
+    logger,
+    workerNodeArgs: env.BENCH_WORKER_NODE_ARGS,
+  });
+  if (settings.docPath === undefined) {
+    printReport(renderMarkdown(report, { command: commandLine }));
+    return;
+  }
+  const chartFile = `${basename(settings.docPath, '.md')}.svg`;
+  const markdown = renderMarkdown(report, { command: commandLine, chart: chartFile });
+  await writeFile(join(dirname(settings.docPath), chartFile), await renderChart(report));
+  await writeFile(settings.docPath, markdown);
+  printReport(markdown);
+  logger.info({ doc: settings.docPath, chart: chartFile }, 'report written');
+}
+
+main().catch((err: unknown) => {
+  // Bad arguments and bad configuration name what is wrong; anything else says what failed.
+  process.stderr.write(`bench: ${describeError(err)}\n`);
+  process.exitCode = 1;
+});

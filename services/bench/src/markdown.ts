@@ -1,0 +1,312 @@
+import { DESIGN_NAMES, figures, type Figures } from './report.js';
+import type { BenchReport, DesignRun } from './run.js';
+
+const int = (value: number) => Math.round(value).toLocaleString('en-US');
+const num = (value: number, digits: number) =>
+  Number.isFinite(value) ? value.toFixed(digits) : '—';
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** A Markdown table; `|` inside a cell (series keys have one) is escaped so it stays in its cell. */
+function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  right = new Set<number>(),
+): string {
+  const align = header.map((_, i) => (right.has(i) ? '---:' : '---'));
+  const cells = (row: readonly string[]) => row.map((cell) => cell.replaceAll('|', '\\|'));
+  return [cells(header), align, ...rows.map(cells)]
+    .map((row) => `| ${row.join(' | ')} |`)
+    .join('\n');
+}
+
+function note(run: DesignRun): string {
+  const parts: string[] = [];
+  if (run.cappedBy !== undefined) {
+    parts.push(
+      `stopped by its ${run.cappedBy} cap after ${int(run.ticks)} ticks; rate and costs from what it did`,
+    );
+  }
+  if (run.shells) {
+    parts.push(
+      `${int(run.shells.documents)} shells inserted first in ${num(run.shells.seconds, 1)} s (not in its time)`,
+    );
+  }
+  if (run.key === 'C' || run.key === 'D') parts.push('index {series, ts}');
+  if (run.key === 'E') parts.push('_id = series:ts, no other index');
+  return parts.join('; ');
+}
+
+function designTable(report: BenchReport, derived: Figures): string {
+  const rows = report.designs.map((run) => {
+    const per = derived.perTick.get(run.key)!;
+    const stored = run.stored;
+    return [
+      `**${run.key}**`,
+      DESIGN_NAMES[run.key],
+      int(run.ticks),
+      num(run.seconds, 2),
+      int(run.ticksPerSec),
+      num(per.ops, 4),
+      num(per.requests, 5),
+      stored ? num(stored.dataBytes / run.ticks, 1) : '—',
+      stored ? num(stored.indexBytes / run.ticks, 1) : '—',
+      per.bytes === undefined ? '—' : num(per.bytes, 1),
+      num(per.cpuPerMillion, 1),
+      note(run),
+    ];
+  });
+  return table(
+    [
+      '',
+      'design',
+      'ticks',
+      'seconds',
+      'ticks/s',
+      'DB ops/tick',
+      'DB requests/tick',
+      'data B/tick',
+      'index B/tick (est.)',
+      'stored B/tick',
+      'CPU s / M ticks',
+      'notes',
+    ],
+    rows,
+    new Set([2, 3, 4, 5, 6, 7, 8, 9, 10]),
+  );
+}
+
+/** Documents and stored bytes per tick of one level's partition collections. */
+function levelStored(run: DesignRun, level: string): { documents: number; bytes: number } {
+  const parts = (run.stored?.byCollection ?? []).filter((c) =>
+    c.name.startsWith(`rollup_${level}_`),
+  );
+  return {
+    documents: parts.reduce((sum, c) => sum + c.documents, 0),
+    bytes: parts.reduce((sum, c) => sum + c.dataBytes + c.indexBytes, 0) / run.ticks,
+  };
+}
+
+function levelTable(report: BenchReport): string {
+  const rows = report.designs.flatMap((run) =>
+    (run.levels ?? []).map((level) => [
+      `${run.key} · ${level.level}`,
+      num(level.seconds, 2),
+      int(level.applied / level.seconds),
+      int(level.flushes),
+      int(level.buckets),
+      int(level.ops),
+      num(level.ops / level.buckets, 3),
+      num(level.applied / level.flushes, 0),
+      num(level.buckets / level.flushes, 1),
+      num(level.applied / level.ops, 1),
+      int(level.bulkWrites),
+      int(level.conflicts),
+      int(level.deadLetters),
+      num((level.cpuSeconds * 1e6) / level.applied, 1),
+      int(levelStored(run, level.level).documents),
+      num(levelStored(run, level.level).bytes, 1),
+    ]),
+  );
+  return table(
+    [
+      'worker',
+      'seconds',
+      'ticks/s',
+      'flushes',
+      'buckets written',
+      'DB ops',
+      'DB ops ÷ buckets',
+      'ticks/flush',
+      'buckets/flush',
+      'ticks per DB op',
+      'bulk writes',
+      'replay conflicts',
+      'dead letters',
+      'CPU s / M ticks',
+      'buckets stored',
+      'stored B/tick',
+    ],
+    rows,
+    new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]),
+  );
+}
+
+function readTable(report: BenchReport): string {
+  const { window, chart } = report.reads;
+  const row = (query: string, store: string, side: typeof window.rollups) => [
+    query,
+    store,
+    int(side.examined),
+    num(side.p50Ms, 1),
+    num(side.p99Ms, 1),
+    String(side.runs),
+  ];
+  const windowQuery = `10-minute average speed of ${window.sensors} sensors (${iso(window.fromMs)} – ${iso(window.toMs)})`;
+  const chartQuery = `one-day chart of \`${chart.series}\` price`;
+  return table(
+    ['query', 'read from', 'documents examined', 'p50 ms', 'p99 ms', 'runs'],
+    [
+      row(
+        windowQuery,
+        `B's rollups: RollupReader.window (${window.pieces} bucket part(s) per sensor)`,
+        window.rollups,
+      ),
+      row(
+        windowQuery,
+        "D's per-tick collection: aggregate $match {series $in, ts range} + $group",
+        window.perTick,
+      ),
+      row(
+        chartQuery,
+        `B's rollups: RollupReader.auto, maxPoints 1000 → ${chart.resolution}`,
+        chart.rollups,
+      ),
+      row(
+        chartQuery,
+        "D's per-tick collection: find {series, ts range} sorted by ts",
+        chart.perTick,
+      ),
+    ],
+    new Set([2, 3, 4, 5]),
+  );
+}
+
+export interface MarkdownOptions {
+  command: string;
+  /** File name of the chart, relative to the Markdown file; omitted when there is none. */
+  chart?: string;
+}
+
+/** The whole report as Markdown: what docs/benchmarks.md holds and what the command prints. */
+export function renderMarkdown(report: BenchReport, options: MarkdownOptions): string {
+  const derived = figures(report);
+  const { settings, machine, load, latency, reads } = report;
+  const { shape } = load;
+  const b = report.designs.find((d) => d.key === 'B')!;
+  const lines: string[] = [];
+  lines.push(
+    '# Benchmarks',
+    '',
+    `Run on ${iso(report.startedAt)} (${num((report.finishedAt - report.startedAt) / 1000, 0)} s), profile \`${settings.profile}\`, with:`,
+    '',
+    '```bash',
+    options.command,
+    '```',
+    '',
+    `**Machine:** ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB memory, ${machine.os}, Node ${machine.node}. ` +
+      `**Database:** ${machine.database}. Kafka 3.9.1 (one KRaft node) and Apicurio Registry 3.0.9 from the local stack, on the same machine. ` +
+      'The machine is shared and noisy: absolute figures drift between runs; the ratios below come from one run, side by side.',
+    '',
+    `**Tick set:** ${int(shape.total)} ticks on one topic of ${load.partitions} partitions, seed ${settings.seed}: ` +
+      `${shape.stockSeries.length} stock symbols at ${settings.stocks.perSecond} ticks/s each and ` +
+      `${shape.trafficSeries.length} traffic sensors at ${settings.traffic.perSecond} ticks/s each, over ${num(settings.durationMs / 60_000, 0)} minutes of event time ` +
+      `(${iso(shape.startMs)} – ${iso(shape.endMs)}). Produced before any consumer started, with the producer SDK, in ${num(load.seconds, 1)} s (${int(load.ticksPerSec)} ticks/s, ${num(load.bytes / load.ticks, 1)} bytes per record).`,
+    '',
+  );
+  if (options.chart !== undefined)
+    lines.push(`![throughput, storage and documents read](${options.chart})`, '');
+  lines.push(
+    '## Targets',
+    '',
+    table(
+      ['target', 'measured', ''],
+      derived.targets.map((t) => [t.target, t.measured, t.met ? '**met**' : '**missed**']),
+    ),
+    '',
+  );
+  lines.push('## Designs, consuming the same topic in turn', '', designTable(report, derived), '');
+  lines.push(
+    '## Ratios (same run)',
+    '',
+    table(
+      ['ratio', 'value', 'of'],
+      derived.ratios.map((r) => [r.name, num(r.value, 2), r.of]),
+      new Set([1]),
+    ),
+    '',
+  );
+  lines.push(
+    '## The workers, by level (coalescing check)',
+    '',
+    "One DB operation per bucket per flush: `tickertape_db_operations_total ÷ tickertape_buckets_written_total` from each worker's `/metrics` is exactly 1 when no flush had to resolve a replay.",
+    '',
+    levelTable(report),
+    '',
+  );
+  lines.push('## Reads: rollups vs one document per tick', '', readTable(report), '');
+  lines.push(
+    `The answers agree: largest difference between the two 10-minute averages ${num(reads.window.maxDifference, 9)}; ticks behind the chart, rollups vs raw documents, differ by ${num(reads.chart.maxDifference, 0)}.`,
+    '',
+  );
+  lines.push(
+    '## Produce → visible',
+    '',
+    table(
+      [
+        'target rate (½ of B)',
+        'achieved rate',
+        'ticks',
+        'markers',
+        'visible',
+        'p50 ms',
+        'p99 ms',
+        'max ms',
+      ],
+      [
+        [
+          int(latency.targetRate),
+          int(latency.achievedRate),
+          int(latency.ticks),
+          String(latency.markers),
+          String(latency.visible),
+          num(latency.p50Ms, 0),
+          num(latency.p99Ms, 0),
+          num(latency.maxMs, 0),
+        ],
+      ],
+      new Set([0, 1, 2, 3, 4, 5, 6, 7]),
+    ),
+    '',
+    `A minute and an hour worker run on a topic of their own (${load.partitions} partitions, defaults: FLUSH_MAX_WAIT_MS 500, FLUSH_MIN_BYTES 64 KiB) while the two profiles are produced at half of B's rate (${int(b.ticksPerSec)} ticks/s) with the wall clock as event time; every ${settings.markerEveryMs} ms a marker tick on a series of its own. Latency runs from the marker's \`send\` (before the producer's 20 ms linger) until its minute bucket is found by \`_id\` (polled every 20 ms).`,
+    '',
+  );
+  const { probe } = report;
+  lines.push(
+    "## Where B's time goes",
+    '',
+    table(
+      ['upsert filter (unordered bulks of 200)', 'collection size', 'ms per operation'],
+      [
+        ['`{_id}`', int(probe.documents), num(probe.idOnlyMsPerOp, 3)],
+        [
+          "`{_id, 'ap.<p>': {$not: {$gte: n}}}` (the workers' exactly-once guard)",
+          int(probe.documents),
+          num(probe.guardedMsPerOp, 3),
+        ],
+      ],
+      new Set([1, 2]),
+    ),
+    '',
+    `The same upserts cost ${num(probe.guardedMsPerOp / probe.idOnlyMsPerOp, 1)}× as much with the guard on this server. ` +
+      (machine.standIn
+        ? 'mongo-java-server uses the `_id` index only for a filter whose keys are exactly `_id` (`AbstractUniqueIndex.canHandle`); with the guard beside it every update scans and decodes the whole partition collection, so a bucket update costs in proportion to the buckets already in its collection (and more with shells, whose documents are larger and all there from the start). mongod serves both filters through the `_id` index. '
+        : '') +
+      `B's two workers were busy on the CPU for ${num((100 * b.cpuSeconds) / (b.seconds * (b.levels?.length ?? 1)), 0)} % of their wall time: the rest they waited for the database.`,
+    '',
+  );
+  lines.push(
+    '## How each figure is measured',
+    '',
+    "- **ticks/s**: in-process designs (A, C, D, E): from the consumer group join to the commit of the last batch. Workers (B, F): per level from the `joined consumer group` log line to the moment the group has committed the end offset of every partition (polled every 50 ms); the design's rate is the slower level's. Every design fetches with the workers' settings (min 64 KiB, max wait 500 ms, 1 MiB per partition) and decodes with the same TickCodec.",
+    '- **DB ops/tick**: document-level writes (insertOne, insertMany documents, upserts; for B/F bucket updates from `tickertape_db_operations_total`). **DB requests/tick**: round trips (insertOne calls, insertMany/bulkWrite calls, `tickertape_bulk_writes_total`).',
+    `- **Stored bytes/tick**: data = \`collStats.size\` summed over the design's collections (measured by the server); indexes = BSON size of each index's key values summed over the documents (**estimated** with \`calculateObjectSize\`, sampling at most 20,000 documents per collection and scaling by the count), because mongo-java-server's \`collStats.indexSize\` is not bytes. C stores what it wrote before its cap.`,
+    "- **CPU s / M ticks**: `process.cpuUsage()` of the harness process for A, C, D, E; the sum of both workers' `process_cpu_seconds_total` (from the join to the end) for B and F. **The database server's CPU (and Kafka's) is not included.**",
+    `- **Reads**: ${settings.readRuns} runs of each rollup read; reads of the per-tick collection repeat up to ${settings.readRuns} times within ${num(settings.rawReadBudgetMs / 1000, 0)} s (at least 2). On the per-tick collection, documents examined = documents matched, which is what a real MongoDB reads with the {series, ts} index.` +
+      (machine.standIn
+        ? " mongo-java-server uses no compound index for a range and scans the collection, so the per-tick latencies here are the stand-in's, not MongoDB's."
+        : ''),
+    '- p50/p99 are nearest-rank percentiles of the runs.',
+    '',
+  );
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,131 @@
+import { RollupReader } from '@tickertape/query';
+import type { Db, Document } from 'mongodb';
+import { TICKS_COLLECTION } from './designs.js';
+import { repeat, timing, type Timing } from './stats.js';
+import type { TickSetShape } from './tick-set.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export interface ReadSide {
+  /** Documents examined and latency, rollups vs the one-document-per-tick collection. */
+  rollups: Timing & { examined: number };
+  perTick: Timing & { examined: number };
+  /** Largest difference between the two answers (averages, or tick counts): they must agree. */
+  maxDifference: number;
+}
+
+export interface ReadResults {
+  window: ReadSide & { sensors: number; fromMs: number; toMs: number; pieces: number };
+  chart: ReadSide & { series: string; fromMs: number; toMs: number; resolution: string };
+}
+
+/**
+ * The seed's 10-minute window: across an hour boundary when the data has one (two hour buckets
+ * per sensor, the worst case for a whole-minute window), else the data's last 10 minutes.
+ */
+export function tenMinuteWindow(startMs: number, endMs: number): { fromMs: number; toMs: number } {
+  const lastHour = Math.floor(endMs / HOUR) * HOUR;
+  if (lastHour - 5 * MINUTE >= startMs && lastHour + 5 * MINUTE <= endMs) {
+    return { fromMs: lastHour - 5 * MINUTE, toMs: lastHour + 5 * MINUTE };
+  }
+  const toMs = Math.floor(endMs / MINUTE) * MINUTE;
+  return { fromMs: toMs - 10 * MINUTE, toMs };
+}
+
+/**
+ * Step 3: the same two questions asked of B's rollups (through the query library) and of D's
+ * per-tick collection (which has an index on {series, ts}, so a real MongoDB would read only
+ * the matching documents: documents examined are counted as documents matched).
+ */
+export async function measureReads(options: {
+  rollupDb: Db;
+  perTickDb: Db;
+  shape: TickSetShape;
+  runs: number;
+  rawBudgetMs: number;
+}): Promise<ReadResults> {
+  const { shape, runs } = options;
+  const reader = new RollupReader(options.rollupDb, {
+    // Only these two levels ran; the reader must not plan reads from day buckets.
+    levels: ['minute', 'hour'],
+    now: () => shape.endMs,
+  });
+  const ticks = options.perTickDb.collection<Document>(TICKS_COLLECTION);
+  const rawBudget = { ms: options.rawBudgetMs, minRuns: 2 };
+
+  const sensors = shape.trafficSeries.slice(0, 50);
+  const window = tenMinuteWindow(shape.startMs, shape.endMs);
+  const rolled = await repeat(
+    () => reader.window({ series: sensors, field: 'speed', ...window }),
+    runs,
+  );
+  const raw = await repeat(
+    () =>
+      ticks
+        .aggregate<{ _id: string; n: number; sum: number }>([
+          {
+            $match: {
+              series: { $in: sensors },
+              ts: { $gte: new Date(window.fromMs), $lt: new Date(window.toMs) },
+            },
+          },
+          { $group: { _id: '$series', n: { $sum: 1 }, sum: { $sum: '$fields.speed' } } },
+        ])
+        .toArray(),
+    runs,
+    rawBudget,
+  );
+  const rawAverages = new Map(raw.answer.map((row) => [row._id, row.sum / row.n]));
+  const windowDifference = Math.max(
+    0,
+    ...rolled.answer.rows.map((row) =>
+      Math.abs((row.avg ?? Number.NaN) - (rawAverages.get(row.series) ?? Number.NaN)),
+    ),
+  );
+
+  const series = shape.stockSeries[0]!;
+  const toMs = Math.ceil(shape.endMs / MINUTE) * MINUTE;
+  const chartRange = { fromMs: toMs - DAY, toMs };
+  const chart = await repeat(
+    () => reader.auto({ series, field: 'price', ...chartRange, maxPoints: 1000 }),
+    runs,
+  );
+  const rawChart = await repeat(
+    () =>
+      ticks
+        .find(
+          { series, ts: { $gte: new Date(chartRange.fromMs), $lt: new Date(chartRange.toMs) } },
+          { projection: { _id: 0, ts: 1, 'fields.price': 1 } },
+        )
+        .sort({ ts: 1 })
+        .toArray(),
+    runs,
+    rawBudget,
+  );
+  const chartTicks = chart.answer.points.reduce((sum, point) => sum + (point.n ?? 0), 0);
+  const { stepMs, source } = chart.answer.resolution;
+
+  return {
+    window: {
+      sensors: sensors.length,
+      ...window,
+      pieces: rolled.answer.pieces.length,
+      rollups: { examined: rolled.answer.examined, ...timing(rolled.samplesMs) },
+      perTick: {
+        examined: raw.answer.reduce((sum, row) => sum + row.n, 0),
+        ...timing(raw.samplesMs),
+      },
+      maxDifference: Number.isNaN(windowDifference) ? Infinity : windowDifference,
+    },
+    chart: {
+      series,
+      ...chartRange,
+      resolution: `${stepMs / MINUTE}-minute points from ${source.level} buckets (${source.detail === 'sub' ? 'their sub-slots' : 'whole'})`,
+      rollups: { examined: chart.answer.examined, ...timing(chart.samplesMs) },
+      perTick: { examined: rawChart.answer.length, ...timing(rawChart.samplesMs) },
+      maxDifference: Math.abs(chartTicks - rawChart.answer.length),
+    },
+  };
+}

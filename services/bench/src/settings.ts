@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+/**
+ * What one benchmark run does. Two presets: `smoke` (a couple of thousand ticks, for CI: it
+ * proves the harness works end to end, never a speed) and `full` (the published figures). Any
+ * field can be overridden from the command line; the result is checked once, here.
+ */
+export const PROFILES = ['smoke', 'full'] as const;
+export type ProfileChoice = (typeof PROFILES)[number];
+
+const seriesLoad = z.object({
+  /** Series (symbols, sensors) in the profile. */
+  series: z.number().int().positive(),
+  /** Ticks per series per second of event time; fractional rates space readings out. */
+  perSecond: z.number().positive().max(1000),
+});
+
+export const benchSettingsSchema = z
+  .object({
+    profile: z.enum(PROFILES),
+    /** Partitions of the benchmark topic. */
+    partitions: z.number().int().min(1).max(64),
+    seed: z.number().int(),
+    stocks: seriesLoad,
+    traffic: seriesLoad,
+    /** Event-time span of the tick set; it ends a couple of minutes before the run starts. */
+    durationMs: z
+      .number()
+      .int()
+      // At least 10 minutes: the read side's window needs 5 minutes each side of an hour.
+      .min(10 * 60_000)
+      // The workers dead-letter ticks older than 6 h (MAX_LATENESS_MS): stay well inside it.
+      .max(4 * 3_600_000),
+    /** C (one awaited insertOne per tick) stops after this long or this many ticks. */
+    naiveCapMs: z.number().int().positive(),
+    naiveCapTicks: z.number().int().positive(),
+    /** Repetitions of each rollup read, for p50/p99. */
+    readRuns: z.number().int().min(1),
+    /** Time allowed for the repetitions of each read on the per-tick collection (at least 2 run). */
+    rawReadBudgetMs: z.number().int().positive(),
+    /** Produce → visible: how long to produce at half of B's rate, and how often a marker. */
+    latencyMs: z.number().int().positive(),
+    markerEveryMs: z.number().int().positive(),
+    /** `dist`: the built workers (`node dist/main.js`); `source`: src through tsx (tests, no build). */
+    workers: z.enum(['dist', 'source']),
+    /** Leave topics, databases and the subject behind for inspection. */
+    keep: z.boolean(),
+    /** Where the Markdown report goes (its chart beside it); undefined: print only. */
+    docPath: z.string().min(1).optional(),
+  })
+  .check((ctx) => {
+    if (ctx.value.markerEveryMs >= ctx.value.latencyMs) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value.markerEveryMs,
+        path: ['markerEveryMs'],
+        message: 'markers must come more often than the latency phase lasts',
+      });
+    }
+  });
+
+export type BenchSettings = z.output<typeof benchSettingsSchema>;
+
+const MINUTE = 60_000;
+
+export const PRESETS: Readonly<Record<ProfileChoice, Omit<BenchSettings, 'docPath'>>> = {
+  smoke: {
+    profile: 'smoke',
+    partitions: 4,
+    seed: 7,
+    // 2 × 1/s × 600 s + 50 × 0.04/s × 600 s = 2,400 ticks; 50 sensors for the seed's question.
+    stocks: { series: 2, perSecond: 1 },
+    traffic: { series: 50, perSecond: 0.04 },
+    durationMs: 10 * MINUTE,
+    naiveCapMs: 10_000,
+    naiveCapTicks: 1_000_000,
+    readRuns: 3,
+    rawReadBudgetMs: 2_000,
+    latencyMs: 2_000,
+    markerEveryMs: 200,
+    workers: 'dist',
+    keep: false,
+  },
+  full: {
+    profile: 'full',
+    partitions: 4,
+    seed: 7,
+    // 20 symbols at 2 ticks/s and 100 sensors at one reading per 4 s over 30 minutes: 117,000
+    // ticks, sized so the whole run stays within about 10 minutes on the 2-core machine.
+    stocks: { series: 20, perSecond: 2 },
+    traffic: { series: 100, perSecond: 0.25 },
+    durationMs: 30 * MINUTE,
+    naiveCapMs: 20_000,
+    naiveCapTicks: 1_000_000,
+    readRuns: 30,
+    rawReadBudgetMs: 15_000,
+    latencyMs: 20_000,
+    markerEveryMs: 100,
+    workers: 'dist',
+    keep: false,
+  },
+};
+
+/** The preset with the given overrides applied, checked; throws a ZodError naming the bad field. */
+export function resolveSettings(
+  profile: ProfileChoice,
+  overrides: Partial<BenchSettings> = {},
+): BenchSettings {
+  const defined = Object.fromEntries(
+    Object.entries(overrides).filter(([, value]) => value !== undefined),
+  );
+  return benchSettingsSchema.parse({ ...PRESETS[profile], ...defined });
+}

@@ -3,9 +3,17 @@ import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.ServerVersion;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
+import de.bwaldvogel.mongo.backend.CursorRegistry;
+import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
+import de.bwaldvogel.mongo.bson.BsonRegularExpression;
+import de.bwaldvogel.mongo.bson.Document;
+import java.util.Collection;
 import java.util.concurrent.CountDownLatch;
+import org.h2.mvstore.MVMap;
 
 /**
  * Runs mongo-java-server with its H2 backend as a standalone process: a MongoDB wire-protocol
@@ -42,7 +50,93 @@ public final class MongoStandIn {
             String collection, CollectionOptions options) {
           return super.createCollectionOrThrowIfExists(collection, options);
         }
+
+        /** Same maps as H2Database.openOrCreateCollection (its prefixes are not public). */
+        @Override
+        protected MongoCollection<Object> openOrCreateCollection(
+            String collectionName, CollectionOptions options) {
+          String fullName = getFullCollectionNamespace(collectionName);
+          MVMap<Object, Document> dataMap = getMvStore().openMap("databases." + fullName);
+          MVMap<String, Object> metaMap = getMvStore().openMap("meta." + fullName);
+          return new IdLookupCollection(
+              this, collectionName, options, dataMap, metaMap, cursorRegistry);
+        }
       };
+    }
+  }
+
+  /**
+   * mongo-java-server uses an index only when the filter's keys are exactly the index's keys, so
+   * {@code {_id: x, "ap.0": {$not: {$gte: n}}}} (the workers' guarded bucket update) scans and
+   * decodes the whole collection: docs/benchmarks.md measured 4.2 ms per update against 0.21 ms
+   * for {@code {_id: x}} alone, growing with the collection. Real MongoDB serves both through the
+   * {@code _id} index. Here a filter with a top-level {@code _id} equality (a plain value,
+   * {@code {$eq: v}} or {@code {$in: [...]}}) and other conditions takes its candidates from the
+   * {@code _id} index; the full filter is still applied to every candidate, so results are those
+   * of a scan. Pinned by compat/mongo-id-lookup.test.ts.
+   */
+  static final class IdLookupCollection extends H2Collection {
+    IdLookupCollection(
+        MongoDatabase database,
+        String collectionName,
+        CollectionOptions options,
+        MVMap<Object, Document> dataMap,
+        MVMap<String, Object> metaMap,
+        CursorRegistry cursorRegistry) {
+      super(database, collectionName, options, dataMap, metaMap, cursorRegistry);
+    }
+
+    @Override
+    protected QueryResult queryDocuments(
+        Document query,
+        Document orderBy,
+        int numberToSkip,
+        int limit,
+        int batchSize,
+        Document fieldSelector) {
+      Document idQuery = query.size() > 1 ? idEqualityQuery(query.get("_id")) : null;
+      if (idQuery != null) {
+        for (Index<Object> index : getIndexes()) {
+          if (index.canHandle(idQuery)) {
+            Iterable<Object> positions = index.getPositions(idQuery);
+            return matchDocuments(
+                query, positions, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+          }
+        }
+      }
+      return super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
+    }
+
+    /** {@code {_id: v}} or {@code {_id: {$in: [...]}}} for an exact-match condition, else null. */
+    private static Document idEqualityQuery(Object condition) {
+      if (condition instanceof Document) {
+        Document expression = (Document) condition;
+        if (expression.size() != 1) {
+          return null;
+        }
+        if (expression.containsKey("$eq")) {
+          Object value = expression.get("$eq");
+          return isPlainValue(value) ? new Document("_id", value) : null;
+        }
+        if (expression.containsKey("$in") && expression.get("$in") instanceof Collection) {
+          for (Object value : (Collection<?>) expression.get("$in")) {
+            if (!isPlainValue(value)) {
+              return null;
+            }
+          }
+          return new Document("_id", new Document("$in", expression.get("$in")));
+        }
+        return null;
+      }
+      return isPlainValue(condition) ? new Document("_id", condition) : null;
+    }
+
+    /** A value the index finds by equality: not null, an array, a sub-document or a regex. */
+    private static boolean isPlainValue(Object value) {
+      return value != null
+          && !(value instanceof Document)
+          && !(value instanceof Collection)
+          && !BsonRegularExpression.isRegularExpression(value);
     }
   }
 

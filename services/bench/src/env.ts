@@ -21,6 +21,9 @@ export const benchEnvSchema = z.object({
    * Extra node arguments for the worker processes, split on spaces, e.g. `--cpu-prof
    * --cpu-prof-dir=/tmp/prof` (node refuses --cpu-prof in NODE_OPTIONS).
    */
+  /** Passed on to the worker processes so they find `node` and a home directory. */
+  PATH: z.string().default(''),
+  HOME: z.string().default(''),
   BENCH_WORKER_NODE_ARGS: z
     .string()
     .optional()

@@ -114,8 +114,8 @@ export class WorkerProcess {
       cwd: WORKER_DIR,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
+        PATH: env.PATH,
+        HOME: env.HOME,
         KAFKA_BROKERS: env.KAFKA_BROKERS.join(','),
         SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
         MONGODB_URI: env.MONGODB_URI,

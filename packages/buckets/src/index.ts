@@ -6,7 +6,7 @@ export {
   type LevelSpec,
   type PartitionSpan,
 } from './levels.js';
-export { bucketId, slotEnd, slotStart, stamp, subSlot } from './slots.js';
+export { bucketId, ceilTo, floorTo, slotEnd, slotStart, stamp, subSlot } from './slots.js';
 export {
   nextPartition,
   parsePartitionName,

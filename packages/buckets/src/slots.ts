@@ -5,8 +5,14 @@ import { LEVEL_SPECS, type Level } from './levels.js';
  * division keeps instants before 1970 in the right slot too, though validation rejects them.
  */
 
-function floorTo(ms: number, unit: number): number {
+/** `ms` rounded down to a multiple of `unit`. */
+export function floorTo(ms: number, unit: number): number {
   return Math.floor(ms / unit) * unit;
+}
+
+/** `ms` rounded up to a multiple of `unit`. */
+export function ceilTo(ms: number, unit: number): number {
+  return Math.ceil(ms / unit) * unit;
 }
 
 /** Start of the slot of `level` that holds instant `ts`. */

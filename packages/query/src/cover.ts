@@ -1,4 +1,4 @@
-import { LEVELS, LEVEL_SPECS, slotStart, type Level } from '@tickertape/buckets';
+import { LEVELS, LEVEL_SPECS, ceilTo, floorTo, slotStart, type Level } from '@tickertape/buckets';
 
 /**
  * Which bucket parts add up to exactly [from, to): whole buckets where a slot lies inside the
@@ -18,8 +18,6 @@ export interface CoverPiece {
 function hasAggregateSubSlots(level: Level): boolean {
   return LEVEL_SPECS[level].subKey !== 'v';
 }
-
-const ceilTo = (ms: number, unit: number) => Math.ceil(ms / unit) * unit;
 
 /** The granularity a window is rounded to: the finest totals any running level keeps. */
 export function coverUnitMs(levels: readonly Level[]): number {
@@ -54,7 +52,7 @@ export function planCover(fromMs: number, toMs: number, levels: readonly Level[]
       }
       // Whole sub-slots inside this partial slot come from this bucket; the ragged edges from finer levels.
       const midFrom = ceilTo(lo, spec.subSlotMs);
-      const midTo = Math.floor(hi / spec.subSlotMs) * spec.subSlotMs;
+      const midTo = floorTo(hi, spec.subSlotMs);
       if (midFrom >= midTo) {
         cover(lo, hi, depth + 1);
         continue;

@@ -1,4 +1,4 @@
-import type { Aggregate, Mark } from '@tickertape/buckets';
+import { ceilTo, floorTo, type Aggregate, type Mark } from '@tickertape/buckets';
 
 /**
  * One point of a series at some width: what a chart or a candle needs. Counts and sums travel
@@ -68,7 +68,7 @@ export function mergePoints(points: readonly Point[], stepMs: number): Point[] {
     const n = known ? group.reduce((total, p) => total + p.n!, 0) : null;
     const sum = known ? group.reduce((total, p) => total + p.sum!, 0) : null;
     merged.push({
-      t: Math.floor(head.t / stepMs) * stepMs,
+      t: floorTo(head.t, stepMs),
       n,
       sum,
       min: Math.min(...group.map((p) => p.min)),
@@ -110,8 +110,8 @@ export function findGaps(
   stepMs: number,
 ): Gap[] {
   const gaps: Gap[] = [];
-  let cursor = Math.floor(fromMs / stepMs) * stepMs;
-  const end = Math.ceil(toMs / stepMs) * stepMs;
+  let cursor = floorTo(fromMs, stepMs);
+  const end = ceilTo(toMs, stepMs);
   for (const point of points) {
     if (point.t > cursor) gaps.push({ from: Math.max(cursor, fromMs), to: point.t });
     cursor = Math.max(cursor, point.t + stepMs);

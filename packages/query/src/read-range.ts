@@ -1,6 +1,7 @@
 import { LEVEL_SPECS, bucketId, slotStart, type Level } from '@tickertape/buckets';
 import type { Db, Document } from 'mongodb';
 import {
+  summaryProjection,
   isObservedAggregate,
   isObservedMark,
   type StoredBucket,
@@ -105,11 +106,7 @@ export async function readRange(
   const projection: Document =
     detail === 'sub'
       ? { start: 1, [`${path}.n`]: 1, [`${path}.${spec.subKey}`]: 1 }
-      : Object.fromEntries(
-          ['start', ...['n', 'sum', 'min', 'max', 'first', 'last'].map((k) => `${path}.${k}`)].map(
-            (k) => [k, 1],
-          ),
-        );
+      : { start: 1, ...summaryProjection(field) };
   const batches = await Promise.all(
     partitionsInRange(level, fromMs, toMs).map(async (partition) => {
       const lo = slotStart(level, Math.max(fromMs, partition.startMs));

@@ -1,4 +1,5 @@
 import type { Aggregate, Mark } from '@tickertape/buckets';
+import type { Document } from 'mongodb';
 
 /** A field as stored in a bucket: totals plus the level's sub-slot map (seconds, minutes or hours). */
 export type StoredField = Aggregate & Partial<Record<'v' | 'm' | 'h', Record<string, unknown>>>;
@@ -10,6 +11,13 @@ export interface StoredBucket {
   start: Date;
   n: number;
   f?: Record<string, StoredField>;
+}
+
+/** Projection of one field's totals (`n`, `sum`, `min`, `max`, `first`, `last`), not its sub-map. */
+export function summaryProjection(field: string): Document {
+  return Object.fromEntries(
+    ['n', 'sum', 'min', 'max', 'first', 'last'].map((key) => [`f.${field}.${key}`, 1]),
+  );
 }
 
 export function isObservedMark(value: unknown): value is Mark {

@@ -1,9 +1,18 @@
-import { LEVEL_SPECS, bucketId, earlier, later, partitionOf, type Mark } from '@tickertape/buckets';
+import {
+  LEVEL_SPECS,
+  bucketId,
+  ceilTo,
+  earlier,
+  floorTo,
+  later,
+  partitionOf,
+  type Aggregate,
+  type Mark,
+} from '@tickertape/buckets';
 import type { Db, Document } from 'mongodb';
 import { coverUnitMs, planCover, type CoverPiece } from './cover.js';
 import { checkBudget, checkName, checkRange, checkSeries, type ReaderContext } from './limits.js';
-import type { Aggregate } from '@tickertape/buckets';
-import type { StoredBucket, StoredField } from './stored.js';
+import { summaryProjection, type StoredBucket, type StoredField } from './stored.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
 import { FinalityView } from './watermark-view.js';
 
@@ -60,11 +69,9 @@ function addAggregate(totals: Totals, agg: Aggregate): void {
   totals.last = totals.last ? later(totals.last, agg.last) : agg.last;
 }
 
-const SUMMARY_KEYS = ['n', 'sum', 'min', 'max', 'first', 'last'] as const;
-
 function projectionOf(piece: CoverPiece, field: string): Document {
   const path = `f.${field}`;
-  if (!piece.sub) return Object.fromEntries(SUMMARY_KEYS.map((k) => [`${path}.${k}`, 1]));
+  if (!piece.sub) return summaryProjection(field);
   const subKey = LEVEL_SPECS[piece.level].subKey;
   const projection: Document = {};
   for (let i = piece.sub.from; i < piece.sub.to; i++) projection[`${path}.${subKey}.${i}`] = 1;
@@ -82,9 +89,6 @@ function aggregatesOf(piece: CoverPiece, stored: StoredField | undefined): Aggre
   }
   return aggregates;
 }
-
-const floorTo = (ms: number, unit: number) => Math.floor(ms / unit) * unit;
-const ceilTo = (ms: number, unit: number) => Math.ceil(ms / unit) * unit;
 
 /**
  * Count, sum, average, min, max, first and last of one field over [from, to) for many series at

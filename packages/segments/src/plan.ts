@@ -1,4 +1,4 @@
-import type { FoldInput } from '@tickertape/buckets';
+import { floorTo, type FoldInput } from '@tickertape/buckets';
 import {
   dayOf,
   segmentCollection,
@@ -6,6 +6,8 @@ import {
   type SegmentDocument,
   type SegmentPoint,
 } from './segment-shape.js';
+
+const DAY_MS = 86_400_000;
 
 /** What the planner needs to know of a series' newest segment. */
 export interface SegmentHead {
@@ -77,7 +79,8 @@ export function planSeries(
     head,
     skipped: { replayed: 0, late: 0, unchanged: 0 },
   };
-  let current = head;
+  // A private copy, updated in place tick by tick (the caller's head stays as it was).
+  let current = head && { ...head, ap: { ...head.ap } };
   // The segment being filled in this flush: the old head (append) or one created here.
   let open:
     { kind: 'append'; append: Append } | { kind: 'create'; doc: SegmentDocument } | undefined;
@@ -96,9 +99,13 @@ export function planSeries(
       plan.skipped.unchanged += 1;
       continue;
     }
-    const day = dayOf(tick.ts);
     const p = String(tick.kafkaPartition);
-    if (current && current.n < options.maxPoints && current.day === day) {
+    // `end` lies in the segment's day: comparing day starts needs no date formatting per tick.
+    if (
+      current &&
+      current.n < options.maxPoints &&
+      floorTo(tick.ts, DAY_MS) === floorTo(current.end, DAY_MS)
+    ) {
       if (open === undefined) {
         open = {
           kind: 'append',
@@ -125,16 +132,14 @@ export function planSeries(
         doc.last = point;
         doc.ap[p] = tick.offset;
       }
-      current = {
-        ...current,
-        n: current.n + 1,
-        end: point.t,
-        last: point,
-        ap: { ...current.ap, [p]: tick.offset },
-      };
+      current.n += 1;
+      current.end = point.t;
+      current.last = point;
+      current.ap[p] = tick.offset;
       continue;
     }
     // A new segment: the first of the series, the head is full, or a new UTC day began.
+    const day = dayOf(tick.ts);
     const id = segmentId(tick.seriesKey, day, tick.kafkaPartition, tick.offset);
     if (current) {
       // One operation per segment: a segment written in this flush is closed in that same write.

@@ -87,8 +87,11 @@ export class SegmentWriter {
    */
   private async appendAndClose(plans: readonly SeriesPlan[]): Promise<number> {
     const byCollection = new Map<string, AnyBulkWriteOperation<SegmentDocument>[]>();
-    const add = (collection: string, op: AnyBulkWriteOperation<SegmentDocument>) =>
-      byCollection.set(collection, [...(byCollection.get(collection) ?? []), op]);
+    const add = (collection: string, op: AnyBulkWriteOperation<SegmentDocument>) => {
+      const ops = byCollection.get(collection);
+      if (ops) ops.push(op);
+      else byCollection.set(collection, [op]);
+    };
     let appends = 0;
     for (const plan of plans) {
       const a = plan.append;
@@ -144,8 +147,11 @@ export class SegmentWriter {
   private async create(plans: readonly SeriesPlan[]): Promise<number> {
     const byCollection = new Map<string, SegmentDocument[]>();
     for (const plan of plans)
-      for (const { collection, doc } of plan.create)
-        byCollection.set(collection, [...(byCollection.get(collection) ?? []), doc]);
+      for (const { collection, doc } of plan.create) {
+        const docs = byCollection.get(collection);
+        if (docs) docs.push(doc);
+        else byCollection.set(collection, [doc]);
+      }
     let operations = 0;
     for (const collection of [...byCollection.keys()].sort()) {
       const docs = byCollection.get(collection)!.sort((a, b) => (a._id < b._id ? -1 : 1));

@@ -15,8 +15,11 @@ export async function insertShells(
   shells: readonly ShellDocument[],
 ): Promise<number> {
   const byCollection = new Map<string, ShellDocument[]>();
-  for (const shell of shells)
-    byCollection.set(shell.collection, [...(byCollection.get(shell.collection) ?? []), shell]);
+  for (const shell of shells) {
+    const group = byCollection.get(shell.collection);
+    if (group) group.push(shell);
+    else byCollection.set(shell.collection, [shell]);
+  }
   let inserted = 0;
   for (const [collection, group] of byCollection) {
     await ensurePartition(db, partitionOf(level, (group[0]!.doc.start as Date).getTime()));

@@ -123,8 +123,11 @@ export async function measureLatency(options: {
       const pending = markers.filter((m) => m.visibleAt === undefined);
       if (!producing && pending.length === 0) return;
       const byCollection = new Map<string, string[]>();
-      for (const m of pending)
-        byCollection.set(m.collection, [...(byCollection.get(m.collection) ?? []), m.id]);
+      for (const m of pending) {
+        const ids = byCollection.get(m.collection);
+        if (ids) ids.push(m.id);
+        else byCollection.set(m.collection, [m.id]);
+      }
       for (const [collection, ids] of byCollection) {
         const found = await options.db
           .collection<{ _id: string }>(collection)

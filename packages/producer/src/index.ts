@@ -66,3 +66,4 @@ export {
   type RedriveOptions,
   type RedriveReport,
 } from './redrive/redrive.js';
+export { BAD_INPUT_KINDS, badInputs, type BadInput, type BadInputKind } from './bad-inputs.js';

@@ -21,7 +21,16 @@ import { addQueryCommands } from './commands/query.js';
 import { roundtrip } from './commands/roundtrip.js';
 import { formatSummary, summaryCommand, type SummaryCommandOptions } from './commands/summary.js';
 import { formatMismatches, formatTopics, topicsCreate } from './commands/topics-create.js';
+import {
+  formatVerify,
+  groupArgument,
+  storesArgument,
+  VERIFY_HELP,
+  VERIFY_STORES,
+  verifyCommand,
+} from './commands/verify.js';
 import { parseDuration } from './duration.js';
+import { parseInstant, TIME_HELP } from './format/time.js';
 import type { CliEnv } from './env.js';
 import { formatRoundtrip } from './format.js';
 import { BadInputError } from './input/input-error.js';
@@ -267,6 +276,82 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
         }
         const report = await redriveCommand(env, { ...options, reasons }, logger);
         io.stdout(formatRedrive(report));
+      },
+    );
+
+  program
+    .command('verify')
+    .description('ground truth: refold the topic and compare every bucket, segment and dead letter')
+    .option('--topic <name>', 'tick topic', DEFAULT_TOPIC)
+    .option('--dlq-topic <name>', 'dead-letter topic', DEFAULT_DLQ_TOPIC)
+    .option('--database <name>', 'MongoDB database of the rollups', 'tickertape')
+    .option(
+      '--stores <list>',
+      `what to check, comma-separated (${VERIFY_STORES.join(',')})`,
+      storesArgument,
+      [...VERIFY_STORES],
+    )
+    .option(
+      '--group <store=group>',
+      "a store's consumer group when it is not the workers' default (repeatable)",
+      groupArgument,
+    )
+    .option('--from <time>', `only buckets from this time (${TIME_HELP})`)
+    .option('--to <time>', 'only buckets ending by this time')
+    .option('--max-lateness-ms <ms>', "the workers' MAX_LATENESS_MS", nonNegativeInt, 6 * 3_600_000)
+    .option('--max-future-ms <ms>', "the workers' MAX_FUTURE_MS", nonNegativeInt, 300_000)
+    .option('--segment-max-points <n>', "the segment workers' SEGMENT_MAX_POINTS", positiveInt, 500)
+    .option(
+      '--write-on-change <metrics>',
+      "the segment workers' SEGMENT_WRITE_ON_CHANGE (comma-separated)",
+      '',
+    )
+    .option('--wait-ms <ms>', 'wait this long for the groups to catch up', nonNegativeInt, 60_000)
+    .option('--timeout-ms <ms>', 'give up reading a topic after this long', positiveInt, 120_000)
+    .option('--limit <n>', 'differences listed at most', nonNegativeInt, 50)
+    .option('--json', 'the whole report as JSON', false)
+    .addHelpText('after', VERIFY_HELP)
+    .action(
+      async (options: {
+        topic: string;
+        dlqTopic: string;
+        database: string;
+        stores: (typeof VERIFY_STORES)[number][];
+        group?: Partial<Record<(typeof VERIFY_STORES)[number], string>>;
+        from?: string;
+        to?: string;
+        maxLatenessMs: number;
+        maxFutureMs: number;
+        segmentMaxPoints: number;
+        writeOnChange: string;
+        waitMs: number;
+        timeoutMs: number;
+        limit: number;
+        json: boolean;
+      }) => {
+        const { env, logger } = ready();
+        const nowMs = (io.now ?? Date.now)();
+        const report = await verifyCommand(
+          env,
+          {
+            ...options,
+            groups: options.group ?? {},
+            fromMs:
+              options.from === undefined ? undefined : parseInstant(options.from, nowMs, '--from'),
+            toMs: options.to === undefined ? undefined : parseInstant(options.to, nowMs, '--to'),
+            writeOnChange: options.writeOnChange
+              .split(',')
+              .map((metric) => metric.trim())
+              .filter((metric) => metric !== ''),
+          },
+          logger,
+        );
+        io.stdout(
+          options.json
+            ? `${JSON.stringify(report, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? String(value) : value), 2)}\n`
+            : formatVerify(report, options.limit),
+        );
+        if (report.differences.length > 0) io.setExitCode(1);
       },
     );
 

@@ -1,0 +1,56 @@
+import type { CheckedStore, Difference } from './truth.js';
+
+/** A Date from any realm (the driver's and a test's may differ, so not `instanceof`). */
+export function isDate(value: unknown): value is Date {
+  return Object.prototype.toString.call(value) === '[object Date]';
+}
+
+/** Leaves of a document by dotted path; dates as epoch milliseconds. */
+export function leaves(value: unknown, prefix = '', into = new Map<string, unknown>()) {
+  if (isDate(value)) into.set(prefix, value.getTime());
+  else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    for (const [key, inner] of Object.entries(value)) {
+      leaves(inner, prefix === '' ? key : `${prefix}.${key}`, into);
+    }
+  } else into.set(prefix, value);
+  return into;
+}
+
+/**
+ * Sums of doubles depend on the order they were added in (the workers add per flush, the
+ * checker in time order): equal within a few ulps per addend is equal. Everything else is exact.
+ */
+export const SUM_RELATIVE_TOLERANCE = 1e-9;
+
+function sameLeaf(path: string, expected: unknown, actual: unknown): boolean {
+  if (
+    path.endsWith('.sum') &&
+    typeof expected === 'number' &&
+    typeof actual === 'number' &&
+    Number.isFinite(expected) &&
+    Number.isFinite(actual)
+  ) {
+    const scale = Math.max(Math.abs(expected), Math.abs(actual), Number.MIN_VALUE);
+    return Math.abs(expected - actual) <= SUM_RELATIVE_TOLERANCE * scale;
+  }
+  return expected === actual || (Number.isNaN(expected) && Number.isNaN(actual));
+}
+
+/** One `wrong` difference per leaf that differs, is missing, or should not be there. */
+export function compareDocuments(
+  store: CheckedStore,
+  id: string,
+  expected: unknown,
+  actual: unknown,
+): Difference[] {
+  const want = leaves(expected);
+  const got = leaves(actual);
+  const differences: Difference[] = [];
+  for (const path of new Set([...want.keys(), ...got.keys()])) {
+    const e = want.get(path);
+    const a = got.get(path);
+    if (!sameLeaf(path, e, a))
+      differences.push({ store, kind: 'wrong', id, path, expected: e, actual: a });
+  }
+  return differences.sort((x, y) => (x.path! < y.path! ? -1 : x.path! > y.path! ? 1 : 0));
+}

@@ -1,0 +1,104 @@
+import { bucketId, LEVEL_SPECS, type Level } from '@tickertape/buckets';
+import type { TruthTick } from './truth.js';
+
+/** One observation of a field: event time, offset (the tie-break) and value. */
+interface Observation {
+  t: number;
+  o: number;
+  v: number;
+}
+
+function chronological(a: { t: number; o: number }, b: { t: number; o: number }): number {
+  return a.t - b.t || a.o - b.o;
+}
+
+/**
+ * The totals of a set of observations, computed the plain way: sort by event time and offset,
+ * take the ends, sum. Deliberately unlike the workers' incremental fold.
+ */
+function totals(observations: Observation[]): Record<string, unknown> {
+  const sorted = [...observations].sort(chronological);
+  const values = sorted.map((x) => x.v);
+  return {
+    n: sorted.length,
+    sum: values.reduce((a, b) => a + b, 0),
+    min: values.reduce((a, b) => (b < a ? b : a)),
+    max: values.reduce((a, b) => (b > a ? b : a)),
+    first: sorted[0],
+    last: sorted[sorted.length - 1],
+  };
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string | number): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = String(key(item));
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/** The bucket document one level should hold for these ticks (all of one series and slot). */
+function expectedBucket(level: Level, start: number, ticks: TruthTick[]): Record<string, unknown> {
+  const spec = LEVEL_SPECS[level];
+  const head = ticks[0]!;
+  const names = new Set(ticks.flatMap((tick) => Object.keys(tick.fields)));
+  const f: Record<string, unknown> = {};
+  for (const name of names) {
+    const observations = ticks
+      .filter((tick) => Object.hasOwn(tick.fields, name))
+      .map((tick) => ({ t: tick.ts, o: tick.offset, v: tick.fields[name]! }));
+    const sub: Record<string, unknown> = {};
+    for (const [index, group] of groupBy(observations, (x) =>
+      Math.floor((x.t - start) / spec.subSlotMs),
+    )) {
+      // Minute buckets keep only the last value of each second; coarser ones full totals.
+      sub[index] = spec.subKey === 'v' ? totals(group).last : totals(group);
+    }
+    f[name] = { ...totals(observations), [spec.subKey]: sub };
+  }
+  const strings = new Set(ticks.flatMap((tick) => Object.keys(tick.strings)));
+  const s: Record<string, unknown> = {};
+  for (const name of strings) {
+    const marks = ticks
+      .filter((tick) => Object.hasOwn(tick.strings, name))
+      .map((tick) => ({ t: tick.ts, o: tick.offset, v: tick.strings[name]! }))
+      .sort(chronological);
+    s[name] = { first: marks[0], last: marks[marks.length - 1] };
+  }
+  const ap: Record<string, number> = {};
+  for (const tick of ticks) ap[tick.partition] = Math.max(ap[tick.partition] ?? -1, tick.offset);
+  return {
+    series: head.series,
+    metric: head.metric,
+    tags: head.tags,
+    level,
+    start: new Date(start),
+    n: ticks.length,
+    f,
+    ...(strings.size > 0 ? { s } : {}),
+    ap,
+  };
+}
+
+/**
+ * Every bucket of `level` the ticks make, by `_id`. A record appears once in `ticks` (the caller
+ * reads each offset once), so each tick counts once by construction.
+ */
+export function expectedBuckets(
+  level: Level,
+  ticks: readonly TruthTick[],
+): Map<string, Record<string, unknown>> {
+  const { slotMs } = LEVEL_SPECS[level];
+  const buckets = new Map<string, Record<string, unknown>>();
+  for (const [key, group] of groupBy(
+    ticks,
+    (tick) => `${Math.floor(tick.ts / slotMs) * slotMs}\u0000${tick.series}`,
+  )) {
+    const start = Number(key.slice(0, key.indexOf('\u0000')));
+    buckets.set(bucketId(level, group[0]!.series, start), expectedBucket(level, start, group));
+  }
+  return buckets;
+}

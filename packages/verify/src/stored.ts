@@ -1,0 +1,76 @@
+import { LEVEL_SPECS, parsePartitionName, type Level } from '@tickertape/buckets';
+import { listSegmentDays, segmentCollection, type SegmentDocument } from '@tickertape/segments';
+import { listPartitionNames } from '@tickertape/store';
+import type { Db } from 'mongodb';
+import { isDate } from './compare-documents.js';
+
+/** Instants `[fromMs, toMs)`; a bucket or a segment day is checked when it lies wholly inside. */
+export interface CheckedRange {
+  fromMs: number;
+  toMs: number;
+}
+
+export const WHOLE_TIME: CheckedRange = {
+  fromMs: Number.NEGATIVE_INFINITY,
+  toMs: Number.POSITIVE_INFINITY,
+};
+
+const DAY_MS = 86_400_000;
+
+export function slotInRange(level: Level, start: number, range: CheckedRange): boolean {
+  return start >= range.fromMs && start + LEVEL_SPECS[level].slotMs <= range.toMs;
+}
+
+export function dayStartOf(ts: number): number {
+  return Math.floor(ts / DAY_MS) * DAY_MS;
+}
+
+export function dayInRange(dayStart: number, range: CheckedRange): boolean {
+  return dayStart >= range.fromMs && dayStart + DAY_MS <= range.toMs;
+}
+
+/** Every stored bucket of `level` whose slot lies in the range, by `_id`. */
+export async function storedBuckets(
+  db: Db,
+  level: Level,
+  range: CheckedRange,
+): Promise<Map<string, Record<string, unknown>>> {
+  const buckets = new Map<string, Record<string, unknown>>();
+  for (const name of await listPartitionNames(db)) {
+    const partition = parsePartitionName(name);
+    if (partition?.level !== level) continue;
+    if (partition.endMs <= range.fromMs || partition.startMs >= range.toMs) continue;
+    for await (const doc of db.collection<{ _id: string }>(name).find({})) {
+      const start = (doc as { start?: unknown }).start;
+      if (isDate(start) && !slotInRange(level, start.getTime(), range)) continue;
+      buckets.set(doc._id, doc);
+    }
+  }
+  return buckets;
+}
+
+/** Every stored segment of the days in the range, per series, in `_id` order. */
+export async function storedSegments(
+  db: Db,
+  range: CheckedRange,
+): Promise<Map<string, SegmentDocument[]>> {
+  const bySeries = new Map<string, SegmentDocument[]>();
+  for (const day of await listSegmentDays(db)) {
+    const dayStart = Date.UTC(
+      Number(day.slice(0, 4)),
+      Number(day.slice(4, 6)) - 1,
+      Number(day.slice(6, 8)),
+    );
+    if (!dayInRange(dayStart, range)) continue;
+    const segments = db
+      .collection<SegmentDocument>(segmentCollection(day))
+      .find({})
+      .sort({ _id: 1 });
+    for await (const segment of segments) {
+      const same = bySeries.get(segment.series);
+      if (same) same.push(segment);
+      else bySeries.set(segment.series, [segment]);
+    }
+  }
+  return bySeries;
+}

@@ -1,0 +1,239 @@
+import { LEVELS, type Level } from '@tickertape/buckets';
+import { readTopic } from '@tickertape/clients';
+import type { Logger } from '@tickertape/logger';
+import { DLQ_HEADERS, isTickRejected, seriesKey, type Tick } from '@tickertape/tick';
+import type { IHeaders, Kafka } from 'kafkajs';
+import type { Db } from 'mongodb';
+import { compareBuckets } from './compare-buckets.js';
+import { compareSeriesSegments } from './compare-segments.js';
+import {
+  reconcile,
+  type DeadLetterEntry,
+  type DecodedRecord,
+  type LatenessBounds,
+  type Reconciled,
+} from './reconcile.js';
+import { expectedBuckets } from './reference-fold.js';
+import { expectedPoints } from './reference-segments.js';
+import {
+  dayInRange,
+  dayStartOf,
+  slotInRange,
+  storedBuckets,
+  storedSegments,
+  WHOLE_TIME,
+  type CheckedRange,
+} from './stored.js';
+import type { CheckedStore, Difference } from './truth.js';
+import { NotCaughtUpError } from './verify-error.js';
+
+/** A level or the segment store, with the consumer group that writes it. */
+export interface CheckedTarget {
+  store: Exclude<CheckedStore, 'dead-letters'>;
+  groupId: string;
+}
+
+export interface VerifyOptions {
+  kafka: Kafka;
+  db: Db;
+  /** The workers' codec: a rejection (TickRejectedError) means the record belongs in the DLQ. */
+  decode: (value: Buffer) => Promise<Tick>;
+  topic: string;
+  dlqTopic: string;
+  targets: readonly CheckedTarget[];
+  range?: CheckedRange;
+  bounds: LatenessBounds;
+  segments: { maxPoints: number; writeOnChange: ReadonlySet<string> };
+  /** How long to wait for every group to commit up to the records read (0: check at once). */
+  waitMs: number;
+  /** How long each topic read may take. */
+  readTimeoutMs: number;
+  logger?: Logger;
+  /** Between polls of the groups' offsets. */
+  pollMs?: number;
+}
+
+export interface StoreSummary {
+  store: CheckedStore;
+  expected: number;
+  stored: number;
+  differences: number;
+}
+
+export interface VerifyReport {
+  topic: string;
+  dlqTopic: string;
+  /** End offsets read up to, per partition of the tick topic. */
+  ends: { partition: number; end: string }[];
+  range: CheckedRange;
+  tally: Reconciled['tally'];
+  stores: StoreSummary[];
+  differences: Difference[];
+}
+
+/** The default consumer group of each target, as the workers name them. */
+export function defaultGroupId(store: CheckedTarget['store']): string {
+  return store === 'segments' ? 'tickertape-segments' : `tickertape-rollup-${store}`;
+}
+
+function header(headers: IHeaders | undefined, name: string): string | undefined {
+  const raw = headers?.[name];
+  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  return value === undefined ? undefined : value.toString();
+}
+
+async function readRecords(options: VerifyOptions): Promise<{
+  records: DecodedRecord[];
+  ends: Map<number, bigint>;
+}> {
+  const records: DecodedRecord[] = [];
+  const ends = await readTopic(
+    options.kafka,
+    options.topic,
+    async (partition, messages) => {
+      for (const message of messages) {
+        const offset = Number(message.offset);
+        if (message.value === null) {
+          records.push({ partition, offset, rejected: 'DECODE_ERROR' });
+          continue;
+        }
+        try {
+          const tick = await options.decode(message.value);
+          records.push({ partition, offset, tick, series: seriesKey(tick.metric, tick.tags) });
+        } catch (err) {
+          if (!isTickRejected(err)) throw err;
+          records.push({ partition, offset, rejected: err.reason });
+        }
+      }
+    },
+    { timeoutMs: options.readTimeoutMs, groupPrefix: 'tickertape-verify' },
+  );
+  return { records, ends };
+}
+
+async function readDeadLetters(options: VerifyOptions): Promise<DeadLetterEntry[]> {
+  const letters: DeadLetterEntry[] = [];
+  await readTopic(
+    options.kafka,
+    options.dlqTopic,
+    (_partition, messages) => {
+      for (const message of messages) {
+        if (header(message.headers, DLQ_HEADERS.topic) !== options.topic) continue;
+        letters.push({
+          sourcePartition: Number(header(message.headers, DLQ_HEADERS.partition)),
+          sourceOffset: Number(header(message.headers, DLQ_HEADERS.offset)),
+          reason: header(message.headers, DLQ_HEADERS.reason) ?? '(none)',
+          at: Number(header(message.headers, DLQ_HEADERS.at) ?? message.timestamp),
+        });
+      }
+    },
+    { timeoutMs: options.readTimeoutMs, groupPrefix: 'tickertape-verify-dlq' },
+  );
+  return letters;
+}
+
+/** Waits until every target's group has committed at least `ends` in every partition. */
+async function awaitGroups(options: VerifyOptions, ends: Map<number, bigint>): Promise<void> {
+  const admin = options.kafka.admin();
+  await admin.connect();
+  try {
+    const deadline = Date.now() + options.waitMs;
+    for (;;) {
+      const behind: { groupId: string; lag: number }[] = [];
+      for (const { groupId } of options.targets) {
+        const [committed] = await admin.fetchOffsets({ groupId, topics: [options.topic] });
+        const done = new Map(
+          committed?.partitions.map((p) => [p.partition, BigInt(p.offset)]) ?? [],
+        );
+        let lag = 0n;
+        for (const [partition, end] of ends) {
+          const at = done.get(partition) ?? -1n;
+          // A group that never committed an empty partition is not behind on it.
+          if (end > 0n && at < end) lag += end - (at < 0n ? 0n : at);
+        }
+        if (lag > 0n) behind.push({ groupId, lag: Number(lag) });
+      }
+      if (behind.length === 0) return;
+      if (Date.now() >= deadline) throw new NotCaughtUpError(behind);
+      await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 500));
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+function isLevel(store: CheckedTarget['store']): store is Level {
+  return (LEVELS as readonly string[]).includes(store);
+}
+
+/**
+ * The ground-truth check: reads the tick topic up to its current end, waits until the workers'
+ * groups have committed that far, reads the DLQ, refolds the ticks with the checker's own fold
+ * and compares every bucket of every level and every segment in the range with the database.
+ */
+export async function verify(options: VerifyOptions): Promise<VerifyReport> {
+  const range = options.range ?? WHOLE_TIME;
+  const partial = range !== WHOLE_TIME;
+  const log = options.logger?.child({ component: 'verify', topic: options.topic });
+  const { records, ends } = await readRecords(options);
+  log?.info({ records: records.length }, 'tick topic read');
+  await awaitGroups(options, ends);
+  const truth = reconcile(options.topic, records, await readDeadLetters(options), options.bounds);
+  const stores: StoreSummary[] = [];
+  const differences = [...truth.differences];
+  stores.push({
+    store: 'dead-letters',
+    expected: Object.values(truth.tally.rejected).reduce((a, b) => a + b, 0),
+    stored: truth.tally.deadLetters,
+    differences: truth.differences.length,
+  });
+  for (const { store } of options.targets) {
+    let found: Difference[];
+    let expected: number;
+    let stored: number;
+    if (isLevel(store)) {
+      const want = new Map(
+        [...expectedBuckets(store, truth.ticks)].filter(([, bucket]) =>
+          slotInRange(store, (bucket.start as Date).getTime(), range),
+        ),
+      );
+      const have = await storedBuckets(options.db, store, range);
+      found = compareBuckets(store, want, have);
+      expected = want.size;
+      stored = [...have.values()].filter((bucket) => bucket.n !== 0).length;
+    } else {
+      const inRange = (t: number) => dayInRange(dayStartOf(t), range);
+      const want = expectedPoints(truth.ticks, { writeOnChange: options.segments.writeOnChange });
+      const have = await storedSegments(options.db, range);
+      found = [];
+      expected = 0;
+      stored = 0;
+      for (const series of new Set([...want.keys(), ...have.keys()])) {
+        const points = (want.get(series) ?? []).filter((point) => inRange(point.t));
+        const segments = have.get(series) ?? [];
+        expected += points.length;
+        stored += segments.reduce((sum, segment) => sum + segment.n, 0);
+        found.push(
+          ...compareSeriesSegments(series, points, segments, {
+            maxPoints: options.segments.maxPoints,
+            partial,
+          }),
+        );
+      }
+    }
+    stores.push({ store, expected, stored, differences: found.length });
+    differences.push(...found);
+    log?.info({ store, expected, stored, differences: found.length }, 'store compared');
+  }
+  return {
+    topic: options.topic,
+    dlqTopic: options.dlqTopic,
+    ends: [...ends]
+      .sort(([a], [b]) => a - b)
+      .map(([partition, end]) => ({ partition, end: String(end) })),
+    range,
+    tally: truth.tally,
+    stores,
+    differences,
+  };
+}

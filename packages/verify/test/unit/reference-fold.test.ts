@@ -1,0 +1,128 @@
+import { describe, expect, it } from '@jest/globals';
+import { compareBuckets, expectedBuckets, type TruthTick } from '../../src/index.js';
+
+const MINUTE = Date.parse('2026-11-21T10:15:00Z');
+
+function tick(ts: number, offset: number, fields: Record<string, number>, strings = {}): TruthTick {
+  return {
+    series: 'traffic|sensor=1',
+    metric: 'traffic',
+    tags: { sensor: '1' },
+    ts,
+    fields,
+    strings,
+    partition: 2,
+    offset,
+  };
+}
+
+describe('expectedBuckets', () => {
+  // Out of event-time order on purpose, with a tie on time broken by offset.
+  const ticks = [
+    tick(MINUTE + 30_500, 7, { speed: 50 }),
+    tick(MINUTE + 1_000, 8, { speed: 40 }, { conditions: 'rain' }),
+    tick(MINUTE + 30_500, 9, { speed: 55, travel_time: 3 }),
+    tick(MINUTE + 61_000, 10, { speed: 60 }, { conditions: 'fog' }),
+  ];
+
+  it('folds a minute bucket: totals, the last value of each second, strings and the applied mark', () => {
+    const buckets = expectedBuckets('minute', ticks);
+    expect([...buckets.keys()]).toEqual([
+      'traffic|sensor=1:202611211015',
+      'traffic|sensor=1:202611211016',
+    ]);
+    expect(buckets.get('traffic|sensor=1:202611211015')).toEqual({
+      series: 'traffic|sensor=1',
+      metric: 'traffic',
+      tags: { sensor: '1' },
+      level: 'minute',
+      start: new Date(MINUTE),
+      n: 3,
+      f: {
+        speed: {
+          n: 3,
+          sum: 145,
+          min: 40,
+          max: 55,
+          first: { t: MINUTE + 1_000, o: 8, v: 40 },
+          last: { t: MINUTE + 30_500, o: 9, v: 55 },
+          v: { 1: { t: MINUTE + 1_000, o: 8, v: 40 }, 30: { t: MINUTE + 30_500, o: 9, v: 55 } },
+        },
+        travel_time: {
+          n: 1,
+          sum: 3,
+          min: 3,
+          max: 3,
+          first: { t: MINUTE + 30_500, o: 9, v: 3 },
+          last: { t: MINUTE + 30_500, o: 9, v: 3 },
+          v: { 30: { t: MINUTE + 30_500, o: 9, v: 3 } },
+        },
+      },
+      s: {
+        conditions: {
+          first: { t: MINUTE + 1_000, o: 8, v: 'rain' },
+          last: { t: MINUTE + 1_000, o: 8, v: 'rain' },
+        },
+      },
+      ap: { 2: 9 },
+    });
+  });
+
+  it('folds an hour bucket with full totals per minute', () => {
+    const hour = expectedBuckets('hour', ticks).get('traffic|sensor=1:2026112110');
+    expect(hour?.n).toBe(4);
+    const speed = (hour?.f as Record<string, { m: Record<string, { n: number; sum: number }> }>)
+      .speed!;
+    expect(speed.m[15]).toMatchObject({ n: 3, sum: 145 });
+    expect(speed.m[16]).toMatchObject({ n: 1, sum: 60 });
+    expect(hour?.ap).toEqual({ 2: 10 });
+  });
+});
+
+describe('compareBuckets', () => {
+  const expected = expectedBuckets('minute', [
+    tick(MINUTE + 2_000, 1, { speed: 0.1 }),
+    tick(MINUTE + 3_000, 2, { speed: 0.2 }),
+  ]);
+  const id = 'traffic|sensor=1:202611211015';
+  const stored = () =>
+    new Map<string, Record<string, unknown>>([
+      [id, { _id: id, ...structuredClone(expected.get(id)!) }],
+    ]);
+
+  it('finds nothing when the stored bucket equals the fold, sums within the tolerance', () => {
+    const same = stored();
+    // 0.1 + 0.2 in another order or batch split may differ in the last bits.
+    (same.get(id)!.f as { speed: { sum: number } }).speed.sum = 0.30000000000000004;
+    expect(compareBuckets('minute', expected, same)).toEqual([]);
+  });
+
+  it('reports a changed field as wrong, at its path', () => {
+    const changed = stored();
+    (changed.get(id)!.f as { speed: { max: number } }).speed.max = 0.25;
+    expect(compareBuckets('minute', expected, changed)).toEqual([
+      { store: 'minute', kind: 'wrong', id, path: 'f.speed.max', expected: 0.2, actual: 0.25 },
+    ]);
+  });
+
+  it('reports a deleted bucket as missing and one no tick makes as extra', () => {
+    const moved = new Map([['traffic|sensor=1:202611211016', { ...stored().get(id)!, _id: 'x' }]]);
+    expect(compareBuckets('minute', expected, moved)).toEqual([
+      { store: 'minute', kind: 'missing', id, expected: 2, actual: undefined },
+      { store: 'minute', kind: 'extra', id: 'traffic|sensor=1:202611211016', actual: 2 },
+    ]);
+  });
+
+  it('treats an empty shell as missing, and shell padding around data as no difference', () => {
+    const shell = { _id: id, n: 0, f: { speed: { n: 0, sum: 0 } } };
+    expect(compareBuckets('minute', expected, new Map([[id, shell]]))).toEqual([
+      { store: 'minute', kind: 'missing', id, expected: 2, actual: 0 },
+    ]);
+    const padded = stored();
+    const f = padded.get(id)!.f as Record<string, { n: number; v: Record<string, unknown> }>;
+    f.speed!.v[59] = { t: Number.NEGATIVE_INFINITY };
+    f.volume = { n: 0, v: {} };
+    expect(compareBuckets('minute', expected, padded)).toEqual([]);
+    expect(compareBuckets('minute', new Map(), new Map([[id, shell]]))).toEqual([]);
+  });
+});

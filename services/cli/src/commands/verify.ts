@@ -1,0 +1,163 @@
+import { LEVELS } from '@tickertape/buckets';
+import type { Logger } from '@tickertape/logger';
+import {
+  defaultGroupId,
+  verify,
+  WHOLE_TIME,
+  type CheckedTarget,
+  type Difference,
+  type VerifyReport,
+} from '@tickertape/verify';
+import { InvalidArgumentError } from 'commander';
+import { openKafka, openMongo, tickCodecFor } from '../connect.js';
+import type { CliEnv } from '../env.js';
+import { isoTime } from '../format/time.js';
+import { plural } from '../plural.js';
+import { formatTable } from '../table.js';
+
+export const VERIFY_STORES = [...LEVELS, 'segments'] as const;
+type VerifyStore = (typeof VERIFY_STORES)[number];
+
+export interface VerifyCommandOptions {
+  topic: string;
+  dlqTopic: string;
+  database: string;
+  stores: VerifyStore[];
+  /** Consumer group per store where it is not the workers' default. */
+  groups: Partial<Record<VerifyStore, string>>;
+  fromMs?: number;
+  toMs?: number;
+  maxLatenessMs: number;
+  maxFutureMs: number;
+  segmentMaxPoints: number;
+  writeOnChange: string[];
+  waitMs: number;
+  timeoutMs: number;
+}
+
+export const VERIFY_HELP = `
+Reads the tick topic from its beginning up to its current end, waits until every checked
+level's consumer group has committed that far (--wait-ms), reads the dead-letter topic, folds
+the ticks itself (not with the workers' code) and compares every bucket of every level and the
+segment store's points with the database. With --from/--to only buckets (and segment days)
+wholly inside the range are compared; the topic is still read whole.
+
+A record that can never be a tick must be in the DLQ with the reason the checker finds. A valid
+tick the workers dead-lettered as TOO_LATE or TIMESTAMP_OUT_OF_RANGE is left out of the rollups
+when its event time and the dead-letter time bear the verdict out (--max-lateness-ms,
+--max-future-ms: the workers' MAX_LATENESS_MS and MAX_FUTURE_MS).
+
+Exit status: 0 when nothing differs, 1 when anything does (each difference is listed: missing,
+extra, or wrong with the field, the expected and the stored value).
+`;
+
+/** `--stores minute,segments`: a subset of the levels and the segment store. */
+export function storesArgument(text: string): VerifyStore[] {
+  const stores = text.split(',').map((part) => part.trim());
+  for (const store of stores) {
+    if (!(VERIFY_STORES as readonly string[]).includes(store))
+      throw new InvalidArgumentError(`"${store}" is not one of ${VERIFY_STORES.join(', ')}`);
+  }
+  return stores as VerifyStore[];
+}
+
+/** `--group hour=my-hour-group`, repeatable. */
+export function groupArgument(
+  text: string,
+  previous: Partial<Record<VerifyStore, string>> = {},
+): Partial<Record<VerifyStore, string>> {
+  const at = text.indexOf('=');
+  const store = text.slice(0, at);
+  if (at <= 0 || at === text.length - 1 || !(VERIFY_STORES as readonly string[]).includes(store))
+    throw new InvalidArgumentError(`must be <${VERIFY_STORES.join('|')}>=<consumer group>`);
+  return { ...previous, [store]: text.slice(at + 1) };
+}
+
+export async function verifyCommand(
+  env: CliEnv,
+  options: VerifyCommandOptions,
+  logger: Logger,
+): Promise<VerifyReport> {
+  const kafka = await openKafka(env, logger, 'tickertape-verify', { registry: true });
+  const codec = await tickCodecFor(env, options.topic);
+  const mongo = await openMongo(env, logger, 'tickertape-verify');
+  try {
+    const targets: CheckedTarget[] = options.stores.map((store) => ({
+      store,
+      groupId: options.groups[store] ?? defaultGroupId(store),
+    }));
+    return await verify({
+      kafka,
+      db: mongo.db(options.database),
+      decode: (value) => codec.decode(value),
+      topic: options.topic,
+      dlqTopic: options.dlqTopic,
+      targets,
+      range:
+        options.fromMs === undefined && options.toMs === undefined
+          ? WHOLE_TIME
+          : {
+              fromMs: options.fromMs ?? Number.NEGATIVE_INFINITY,
+              toMs: options.toMs ?? Number.POSITIVE_INFINITY,
+            },
+      bounds: { maxLatenessMs: options.maxLatenessMs, maxFutureMs: options.maxFutureMs },
+      segments: {
+        maxPoints: options.segmentMaxPoints,
+        writeOnChange: new Set(options.writeOnChange),
+      },
+      waitMs: options.waitMs,
+      readTimeoutMs: options.timeoutMs,
+      logger,
+    });
+  } finally {
+    await mongo.close();
+  }
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return '—';
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function range(report: VerifyReport): string {
+  const { fromMs, toMs } = report.range;
+  if (fromMs === Number.NEGATIVE_INFINITY && toMs === Number.POSITIVE_INFINITY) return 'all time';
+  const end = (ms: number) => (Number.isFinite(ms) ? isoTime(ms) : '…');
+  return `${end(fromMs)} to ${end(toMs)}`;
+}
+
+export function formatVerify(report: VerifyReport, limit: number): string {
+  const { tally } = report;
+  const reasons = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([reason, n]) => `${reason} ${n}`)
+      .join(', ') || 'none';
+  const lines = [
+    `verify ${report.topic} (${report.ends.map((p) => `p${p.partition}<${p.end}`).join(' ')}) ` +
+      `against the database, ${range(report)}\n`,
+    `records: ${tally.records} (${tally.valid} valid ticks); not ticks: ${reasons(tally.rejected)}; ` +
+      `dead-lettered for their time: ${reasons(tally.dropped)}; DLQ records: ${tally.deadLetters}\n\n`,
+    formatTable(
+      ['store', 'expected', 'stored', 'differences'],
+      report.stores.map((s) => [s.store, s.expected, s.stored, s.differences]),
+    ),
+  ];
+  const shown: Difference[] = report.differences.slice(0, limit);
+  if (shown.length > 0) {
+    lines.push(
+      '\n',
+      formatTable(
+        ['store', 'kind', 'id', 'field', 'expected', 'stored'],
+        shown.map((d) => [d.store, d.kind, d.id, d.path ?? '', show(d.expected), show(d.actual)]),
+      ),
+    );
+    if (report.differences.length > shown.length)
+      lines.push(`… and ${report.differences.length - shown.length} more (--limit)\n`);
+  }
+  lines.push(
+    `\n${plural(report.differences.length, 'difference')}${report.differences.length === 0 ? ': every bucket, segment and dead letter matches the topic' : ''}\n`,
+  );
+  return lines.join('');
+}

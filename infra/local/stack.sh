@@ -6,6 +6,8 @@
 #
 #   stack.sh up [part…]     install what is missing, start, wait until healthy (idempotent)
 #   stack.sh down           stop every part this script started; no process or port left
+#   stack.sh restart part…  stop those parts (SIGTERM, as a deploy would) and start them again,
+#                           data kept; the fault suite uses it
 #   stack.sh status         say which part is up, down or external, and where
 #   stack.sh reset          down, then delete data and logs (downloads are kept)
 #   stack.sh logs [part]    last lines of a part's log (all parts without an argument)
@@ -299,6 +301,17 @@ stop_part() {
   rm -f "$RUN/$part.pid"
 }
 
+cmd_restart() {
+  (($#)) || die "restart needs the parts to restart (${PARTS[*]})"
+  local part
+  for part in "$@"; do
+    env_var "$part" >/dev/null
+    is_external "$part" && die "$part is external ($(address "$part")): this script cannot restart it"
+    stop_part "$part"
+  done
+  cmd_up "$@"
+}
+
 cmd_down() {
   local part
   for part in "${PARTS[@]}"; do stop_part "$part"; done
@@ -374,13 +387,14 @@ main() {
   case $cmd in
     up) cmd_up "$@" ;;
     down) cmd_down ;;
+    restart) cmd_restart "$@" ;;
     status) cmd_status ;;
     reset) cmd_down && rm -rf "$DATA" "$LOGS" "$CONF" && say "data and logs deleted" ;;
     logs) cmd_logs "$@" ;;
     install) for part in "${PARTS[@]}"; do is_external "$part" || install_part "$part"; done ;;
     env) cmd_env ;;
     exec) cmd_exec "$@" ;;
-    *) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; [[ -z $cmd || $cmd == help ]] || exit 2 ;;
+    *) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; [[ -z $cmd || $cmd == help ]] || exit 2 ;;
   esac
 }
 

@@ -11,8 +11,14 @@ import de.bwaldvogel.mongo.backend.h2.H2Collection;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.bson.BsonRegularExpression;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.exception.MongoServerError;
+import de.bwaldvogel.mongo.wire.message.MongoMessage;
+import de.bwaldvogel.mongo.wire.message.MongoQuery;
+import io.netty.channel.Channel;
 import java.util.Collection;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 import org.h2.mvstore.MVMap;
 
 /**
@@ -33,8 +39,64 @@ public final class MongoStandIn {
    * Pinned by compat/mongo-collections.test.ts ("concurrent first writes").
    */
   static final class AtomicCreationBackend extends H2Backend {
+    /** MongoDB's ShutdownInProgress: drivers treat it as a transient, retriable server state. */
+    private static final int SHUTDOWN_IN_PROGRESS = 91;
+
+    /**
+     * On SIGTERM mongo-java-server closes the client channels and then the MVStore while netty
+     * threads may still be executing requests: a write applied during the store's final commit
+     * was acknowledged and then lost (the fault suite caught buckets missing the flush written
+     * just as the server stopped). Every request runs under the read lock; close() takes the
+     * write lock, so it waits for requests in flight and stores what they wrote, and any request
+     * after it fails with ShutdownInProgress instead of being acknowledged. Pinned by
+     * compat/mongo-shutdown.test.ts.
+     */
+    private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
+
+    private boolean closed;
+
     AtomicCreationBackend(String dataFile) {
       super(dataFile);
+    }
+
+    private <T> T admitted(Supplier<T> request) {
+      gate.readLock().lock();
+      try {
+        if (closed) {
+          throw new MongoServerError(SHUTDOWN_IN_PROGRESS, "ShutdownInProgress", "the server is shutting down");
+        }
+        return request.get();
+      } finally {
+        gate.readLock().unlock();
+      }
+    }
+
+    @Override
+    public Document handleCommand(Channel channel, String database, String command, Document query) {
+      return admitted(() -> super.handleCommand(channel, database, command, query));
+    }
+
+    @Override
+    public QueryResult handleQuery(MongoQuery query) {
+      return admitted(() -> super.handleQuery(query));
+    }
+
+    @Override
+    public Document handleMessage(MongoMessage message) {
+      return admitted(() -> super.handleMessage(message));
+    }
+
+    @Override
+    public void close() {
+      gate.writeLock().lock();
+      try {
+        if (!closed) {
+          closed = true;
+          super.close();
+        }
+      } finally {
+        gate.writeLock().unlock();
+      }
     }
 
     @Override
@@ -156,13 +218,14 @@ public final class MongoStandIn {
     System.out.println("mongo-java-server listening on " + host + ":" + port + " data=" + dataFile);
 
     CountDownLatch stopped = new CountDownLatch(1);
-    // SIGTERM runs shutdown hooks: close sockets first, then flush the MVStore to disk.
+    // SIGTERM runs shutdown hooks: the store is closed first (after the requests in flight, see
+    // AtomicCreationBackend), so nothing acknowledged is lost; then the sockets.
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
-                  server.shutdownNow();
                   backend.close();
+                  server.shutdownNow();
                   stopped.countDown();
                 }));
     stopped.await();

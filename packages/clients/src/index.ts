@@ -5,3 +5,4 @@ export { createRegistry, type RegistryOptions } from './registry.js';
 export { consumerLag } from './lag.js';
 export { probeDependencies, type ProbeTargets } from './probe.js';
 export { readTopic, type ReadTopicOptions } from './read-topic.js';
+export { rewindGroup, RewindError } from './rewind.js';

@@ -10,14 +10,13 @@ import {
 import { isRetriable } from '@tickertape/errors';
 import {
   MongoBulkWriteError,
-  MongoNetworkError,
-  MongoServerSelectionError,
   type AnyBulkWriteOperation,
   type WriteError,
   type Db,
   type Document,
 } from 'mongodb';
 import { StoreErrorCode, StoreWriteError } from './store-error.js';
+import { isTransientMongoError } from './transient.js';
 
 const DUPLICATE_KEY = 11000;
 
@@ -63,15 +62,21 @@ async function writeGroup(
   } catch (err) {
     if (!(err instanceof MongoBulkWriteError)) {
       throw new StoreWriteError(StoreErrorCode.WriteFailed, `bulk write to ${collection} failed`, {
-        retriable:
-          isRetriable(err) ||
-          err instanceof MongoNetworkError ||
-          err instanceof MongoServerSelectionError,
+        retriable: isRetriable(err) || isTransientMongoError(err),
         cause: err,
       });
     }
     const raw: unknown = err.writeErrors;
-    const errors = (Array.isArray(raw) ? raw : [raw]) as WriteError[];
+    const errors = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]) as WriteError[];
+    // No per-operation errors means the command itself failed (a shutdown, a write concern not
+    // met): nothing says which updates landed, so the flush fails — retried when the cause
+    // passes — and is never counted as written.
+    if (errors.length === 0 || err.writeConcernError !== undefined) {
+      throw new StoreWriteError(StoreErrorCode.WriteFailed, `bulk write to ${collection} failed`, {
+        retriable: isTransientMongoError(err) || err.writeConcernError !== undefined,
+        cause: err,
+      });
+    }
     const other = errors.find((e) => e.code !== DUPLICATE_KEY);
     if (other) {
       throw new StoreWriteError(

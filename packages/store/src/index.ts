@@ -5,3 +5,4 @@ export { RollupWriter } from './rollup-writer.js';
 export { StoreErrorCode, StoreWriteError } from './store-error.js';
 export { WATERMARKS_COLLECTION, advanceWatermarks, readWatermarks } from './watermarks.js';
 export { insertShells, recentSeries } from './shells.js';
+export { isTransientMongoError } from './transient.js';

@@ -142,7 +142,16 @@ export class RollupConsumer {
       // Late ticks must not move "freshness" backwards.
       for (const input of inputs) if (input.ts > this.newestEventTs) this.newestEventTs = input.ts;
       metrics.newestEventTime.set(this.newestEventTs / 1000);
-      logger.debug({ partition, ticks: inputs.length, ...stats }, 'flush written');
+      logger.debug(
+        {
+          partition,
+          fromOffset: messages[0]!.offset,
+          toOffset: messages[messages.length - 1]!.offset,
+          ticks: inputs.length,
+          ...stats,
+        },
+        'flush written',
+      );
     }
     metrics.flushes.inc();
     stopTimer();

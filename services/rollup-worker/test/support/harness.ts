@@ -1,5 +1,5 @@
 import { partitionOf, type Level } from '@tickertape/buckets';
-import { consumerLag } from '@tickertape/clients';
+import { consumerLag, rewindGroup } from '@tickertape/clients';
 import { createLogger } from '@tickertape/logger';
 import type { TestStack } from '@tickertape/testing';
 import { waitFor } from '@tickertape/testing';
@@ -81,8 +81,7 @@ export class Pipeline {
 
   /** Moves a group with no running member back to the start of the topic: a replay. */
   async resetOffsets(groupId: string): Promise<void> {
-    const admin = await this.stack.admin();
-    await admin.resetOffsets({ groupId, topic: this.topic, earliest: true });
+    await rewindGroup(await this.stack.admin(), groupId, this.topic);
   }
 
   /** Every segment document, in day then `_id` order, with the collection it was read from. */

@@ -1,0 +1,22 @@
+import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+
+/**
+ * Server states that pass: a shutdown or restart (ShutdownInProgress 91, InterruptedAtShutdown
+ * 11600), a primary stepping down or an election (11602, 189, 10107, 13435, 13436), a node
+ * unreachable for a moment (6, 7, 89, 9001). A write failing with one of these may be sent again
+ * — the guarded update makes a resend harmless — so the flush is retried, not given up.
+ */
+const TRANSIENT_CODES: ReadonlySet<number> = new Set([
+  6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436,
+]);
+
+export function isTransientMongoError(err: unknown): boolean {
+  if (err instanceof MongoNetworkError || err instanceof MongoServerSelectionError) return true;
+  if (err instanceof MongoServerError) {
+    return (
+      (typeof err.code === 'number' && TRANSIENT_CODES.has(err.code)) ||
+      err.hasErrorLabel('RetryableWriteError')
+    );
+  }
+  return false;
+}

@@ -32,9 +32,9 @@ export async function insertShells(
     } catch (err) {
       if (!(err instanceof MongoBulkWriteError)) throw err;
       const raw: unknown = err.writeErrors;
-      const errors = (Array.isArray(raw) ? raw : [raw]) as WriteError[];
-      const other = errors.find((e) => e.code !== DUPLICATE_KEY);
-      if (other) throw err;
+      const errors = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]) as WriteError[];
+      // No per-document errors: the insert failed as a whole (see applyFlush).
+      if (errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) throw err;
       inserted += group.length - errors.length;
     }
   }

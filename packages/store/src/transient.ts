@@ -12,11 +12,11 @@ const TRANSIENT_CODES: ReadonlySet<number> = new Set([
 
 export function isTransientMongoError(err: unknown): boolean {
   if (err instanceof MongoNetworkError || err instanceof MongoServerSelectionError) return true;
-  if (err instanceof MongoServerError) {
-    return (
-      (typeof err.code === 'number' && TRANSIENT_CODES.has(err.code)) ||
-      err.hasErrorLabel('RetryableWriteError')
-    );
-  }
-  return false;
+  if (!(err instanceof MongoServerError)) return false;
+  if (typeof err.code === 'number' && TRANSIENT_CODES.has(err.code)) return true;
+  if (err.hasErrorLabel('RetryableWriteError')) return true;
+  // A bulk write that failed as a whole carries the command's failure (a closed connection,
+  // say) as its `errorResponse`.
+  const inner: unknown = err.errorResponse;
+  return inner instanceof Error && inner !== err && isTransientMongoError(inner);
 }

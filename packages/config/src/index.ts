@@ -14,3 +14,17 @@ export {
   stackShape,
   type StackEnv,
 } from './fields.js';
+export {
+  SASL_MECHANISMS,
+  checkKafkaSecurity,
+  checkRegistryAuth,
+  kafkaSecurityShape,
+  kafkaSecurityVars,
+  readableFile,
+  registryAuthShape,
+  registryAuthVars,
+  registryEndpoint,
+  type KafkaSecurityEnv,
+  type RegistryAuthEnv,
+  type SaslMechanism,
+} from './security-fields.js';

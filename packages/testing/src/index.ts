@@ -1,4 +1,4 @@
-export { TestStack, type TopicSpec } from './test-stack.js';
+export { TestStack, type SaslListener, type TopicSpec } from './test-stack.js';
 export { uniqueName } from './unique-name.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
 export { spawnService, type ServiceProcess } from './spawn-service.js';

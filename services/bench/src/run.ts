@@ -1,5 +1,6 @@
 import { LEVEL_SPECS, shellDocument, slotStart, type Level } from '@tickertape/buckets';
-import { createKafka, createMongoClient, createRegistry } from '@tickertape/clients';
+import { createKafka, createMongoClient, createRegistry, kafkaSecurity } from '@tickertape/clients';
+import { registryEndpoint } from '@tickertape/config';
 import type { Logger } from '@tickertape/logger';
 import { insertShells } from '@tickertape/store';
 import { parseSeriesKey, TickCodec, valueSubject } from '@tickertape/tick';
@@ -143,8 +144,14 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
   const { settings, env, logger } = options;
   const startedAt = Date.now();
   const names = runNames();
-  const kafka = createKafka({ brokers: env.KAFKA_BROKERS, clientId: 'tickertape-bench', logger });
-  const registry = createRegistry({ url: env.SCHEMA_REGISTRY_URL });
+  const kafka = createKafka({
+    ...kafkaSecurity(env),
+    brokers: env.KAFKA_BROKERS,
+    clientId: 'tickertape-bench',
+    logger,
+  });
+  const registryAt = registryEndpoint(env);
+  const registry = createRegistry(registryAt);
   const mongo = createMongoClient({ uri: env.MONGODB_URI, appName: 'tickertape-bench', logger });
   const admin: Admin = kafka.admin();
   const topics: string[] = [];
@@ -171,7 +178,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
     const subject = valueSubject(topic);
     subjects.push(subject);
     return TickCodec.register(registry, {
-      registry: { url: env.SCHEMA_REGISTRY_URL },
+      registry: registryAt,
       version: 2,
       subject,
     });

@@ -84,11 +84,17 @@ async function probeRedis(url: string, logger: Logger, timeoutMs: number) {
     maxRetriesPerRequest: 0,
     extra: { connectTimeout: timeoutMs, retryStrategy: () => null },
   });
+  // A refused AUTH reaches only the 'error' event; connect() then just says the connection
+  // closed. The first error event is the reason, so that is what the probe reports.
+  let reason: unknown;
+  redis.on('error', (err: unknown) => (reason ??= err));
   try {
     await withDeadline(timeoutMs, 'redis', async () => {
       await redis.connect();
       await redis.ping();
     });
+  } catch (err) {
+    throw reason ?? err;
   } finally {
     redis.disconnect();
   }

@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
-import { flag } from './fields.js';
+import { flag, stackShape } from './fields.js';
 
 export const SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
 export type SaslMechanism = (typeof SASL_MECHANISMS)[number];
@@ -63,6 +63,14 @@ export const registryAuthShape = {
 } as const;
 
 export type RegistryAuthEnv = z.output<z.ZodObject<typeof registryAuthShape>>;
+
+/** The brokers and how to reach them: what a service that talks to Kafka spreads in. */
+export const kafkaShape = { KAFKA_BROKERS: stackShape.KAFKA_BROKERS, ...kafkaSecurityShape };
+/** The registry and its credentials. */
+export const registryShape = {
+  SCHEMA_REGISTRY_URL: stackShape.SCHEMA_REGISTRY_URL,
+  ...registryAuthShape,
+};
 
 interface CheckContext<T> {
   value: T;
@@ -134,9 +142,18 @@ export function checkKafkaSecurity(ctx: CheckContext<KafkaSecurityEnv>): void {
   }
 }
 
-/** Username and password together or not at all. */
+/** Registry username and password together or not at all. */
 export function checkRegistryAuth(ctx: CheckContext<RegistryAuthEnv>): void {
   requireBoth(ctx, 'registry basic auth', ['SCHEMA_REGISTRY_USERNAME', 'SCHEMA_REGISTRY_PASSWORD']);
+}
+
+/**
+ * Both checks, for a schema with `kafkaShape` and/or `registryShape` (absent variables pass):
+ * `z.object({…}).check(checkSecurity)`.
+ */
+export function checkSecurity(ctx: CheckContext<KafkaSecurityEnv & RegistryAuthEnv>): void {
+  checkKafkaSecurity(ctx);
+  checkRegistryAuth(ctx);
 }
 
 function presentVars<T extends object>(env: T, keys: readonly (keyof T & string)[]) {

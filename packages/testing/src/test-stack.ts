@@ -100,6 +100,17 @@ export class TestStack {
     return { brokers, username, password };
   }
 
+  /** The variables that point a service at the SASL listener with the right credentials. */
+  saslEnv(): Record<string, string> {
+    const { brokers, username, password } = this.saslListener();
+    return {
+      KAFKA_BROKERS: brokers.join(','),
+      KAFKA_SASL_MECHANISM: 'plain',
+      KAFKA_SASL_USERNAME: username,
+      KAFKA_SASL_PASSWORD: password,
+    };
+  }
+
   name(kind: string): string {
     return uniqueName(`${this.label}-${kind}`);
   }

@@ -1,6 +1,6 @@
 import {
-  checkKafkaSecurity,
-  kafkaSecurityShape,
+  checkSecurity,
+  kafkaShape,
   loadEnv,
   logLevel,
   mongoDatabase,
@@ -59,9 +59,8 @@ export const apiEnvSchema = z
      * Only for consumer lag per level. Kafka being down never stops reads: lag is then reported as
      * null, so the service does not probe Kafka at start.
      */
-    KAFKA_BROKERS: stackShape.KAFKA_BROKERS,
-    /** TLS and SASL for that connection (docs/security.md). */
-    ...kafkaSecurityShape,
+    /** With KAFKA_SSL* and KAFKA_SASL_* for TLS and SASL (docs/security.md). */
+    ...kafkaShape,
     /** The topic the rollup workers consume, and their group ids: `<GROUP_PREFIX><level>`. */
     TOPIC: z.string().min(1).default('raw-ticks'),
     GROUP_PREFIX: z.string().min(1).default('tickertape-rollup-'),
@@ -81,7 +80,7 @@ export const apiEnvSchema = z
     LOG_LEVEL: logLevel(),
     STARTUP_TIMEOUT_MS: positiveInt().default(10_000),
   })
-  .check(checkKafkaSecurity);
+  .check(checkSecurity);
 
 export type ApiEnv = z.output<typeof apiEnvSchema>;
 

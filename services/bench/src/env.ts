@@ -1,12 +1,11 @@
 import {
-  checkKafkaSecurity,
-  checkRegistryAuth,
-  kafkaSecurityShape,
+  checkSecurity,
+  kafkaShape,
   loadEnv,
   logLevel,
   parseEnv,
   positiveInt,
-  registryAuthShape,
+  registryShape,
   stackShape,
   type EnvSource,
 } from '@tickertape/config';
@@ -15,11 +14,9 @@ import { z } from 'zod';
 /** The harness's environment, checked once at start: three of the stack's four addresses. */
 export const benchEnvSchema = z
   .object({
-    KAFKA_BROKERS: stackShape.KAFKA_BROKERS,
-    /** TLS and SASL to the brokers, basic auth to the registry; the workers get the same. */
-    ...kafkaSecurityShape,
-    SCHEMA_REGISTRY_URL: stackShape.SCHEMA_REGISTRY_URL,
-    ...registryAuthShape,
+    /** The addresses and their credentials (docs/security.md); the workers get the same. */
+    ...kafkaShape,
+    ...registryShape,
     MONGODB_URI: stackShape.MONGODB_URI,
     /** Progress lines on stderr; the report itself goes to stdout whatever the level. */
     LOG_LEVEL: logLevel(),
@@ -37,7 +34,7 @@ export const benchEnvSchema = z
       .optional()
       .transform((text) => (text ?? '').split(/\s+/).filter((arg) => arg !== '')),
   })
-  .check(checkKafkaSecurity, checkRegistryAuth);
+  .check(checkSecurity);
 
 export type BenchEnv = z.output<typeof benchEnvSchema>;
 

@@ -1,6 +1,5 @@
 import {
-  checkKafkaSecurity,
-  checkRegistryAuth,
+  checkSecurity,
   kafkaSecurityShape,
   loadEnv,
   logLevel,
@@ -23,7 +22,7 @@ export const cliEnvSchema = z
     /** How long a start waits for each dependency before naming it and giving up. */
     STARTUP_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   })
-  .check(checkKafkaSecurity, checkRegistryAuth);
+  .check(checkSecurity);
 
 export type CliEnv = z.output<typeof cliEnvSchema>;
 

@@ -1,13 +1,12 @@
 import {
-  checkKafkaSecurity,
-  checkRegistryAuth,
+  checkSecurity,
   durationMs,
-  kafkaSecurityShape,
+  kafkaShape,
   logLevel,
   mongoDatabase,
   parseEnv,
   positiveInt,
-  registryAuthShape,
+  registryShape,
   stackShape,
   type EnvSource,
 } from '@tickertape/config';
@@ -32,11 +31,9 @@ export const SEGMENT_MAX_POINTS_LIMIT = 1000;
 /** The rollup worker's whole configuration, parsed once at start. */
 export const workerEnvSchema = z
   .object({
-    KAFKA_BROKERS: stackShape.KAFKA_BROKERS,
-    /** TLS and SASL to the brokers, basic auth to the registry (docs/security.md). */
-    ...kafkaSecurityShape,
-    SCHEMA_REGISTRY_URL: stackShape.SCHEMA_REGISTRY_URL,
-    ...registryAuthShape,
+    /** Brokers and registry with their TLS, SASL and basic-auth settings (docs/security.md). */
+    ...kafkaShape,
+    ...registryShape,
     MONGODB_URI: stackShape.MONGODB_URI,
     /** Database holding the rollup partitions. */
     MONGODB_DATABASE: mongoDatabase().default('tickertape'),
@@ -109,7 +106,7 @@ export const workerEnvSchema = z
      */
     FAULT_CRASH_AFTER_WRITES: positiveInt().optional(),
   })
-  .check(checkKafkaSecurity, checkRegistryAuth);
+  .check(checkSecurity);
 
 export type WorkerEnv = z.output<typeof workerEnvSchema>;
 

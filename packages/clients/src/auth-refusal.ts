@@ -1,3 +1,6 @@
+import { DependencyAuthError, DependencyUnreachableError } from '@tickertape/errors';
+import { redactUrl } from '@tickertape/logger';
+
 /** MongoDB's AuthenticationFailed server error code. */
 const MONGO_AUTH_FAILED = 18;
 
@@ -40,4 +43,19 @@ export function refusedCredentials(variable: string, err: unknown): readonly str
     current = current.cause;
   }
   return undefined;
+}
+
+/**
+ * The error a start reports when the dependency behind `variable` failed: refused credentials
+ * (not retriable) or unreachable. The address is logged redacted.
+ */
+export function dependencyFailure(
+  variable: string,
+  address: string,
+  err: unknown,
+): DependencyAuthError | DependencyUnreachableError {
+  const credentials = refusedCredentials(variable, err);
+  return credentials
+    ? new DependencyAuthError(variable, redactUrl(address), credentials, err)
+    : new DependencyUnreachableError(variable, redactUrl(address), err);
 }

@@ -1,7 +1,6 @@
-import { DependencyAuthError, DependencyUnreachableError, withDeadline } from '@tickertape/errors';
+import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import { redactUrl } from '@tickertape/logger';
-import { refusedCredentials } from './auth-refusal.js';
+import { dependencyFailure } from './auth-refusal.js';
 import { createKafka } from './kafka.js';
 import type { KafkaSecurity } from './kafka-security.js';
 import { createMongoClient } from './mongo.js';
@@ -115,10 +114,7 @@ export async function probeDependencies(
   const check = (variable: string, address: string, work: () => Promise<void>) =>
     checks.push(
       work().catch((err: unknown) => {
-        const credentials = refusedCredentials(variable, err);
-        if (credentials)
-          throw new DependencyAuthError(variable, redactUrl(address), credentials, err);
-        throw new DependencyUnreachableError(variable, redactUrl(address), err);
+        throw dependencyFailure(variable, address, err);
       }),
     );
   if (targets.KAFKA_BROKERS) {

@@ -2,12 +2,12 @@ import {
   createKafka,
   createMongoClient,
   createRegistry,
+  dependencyFailure,
   kafkaSecurity,
   probeDependencies,
 } from '@tickertape/clients';
 import { registryEndpoint } from '@tickertape/config';
-import { DependencyUnreachableError } from '@tickertape/errors';
-import { redactUrl, type Logger } from '@tickertape/logger';
+import type { Logger } from '@tickertape/logger';
 import { topicPartitions } from '@tickertape/producer';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
@@ -89,7 +89,7 @@ export async function openMongo(
     await mongo.connect();
   } catch (err) {
     await mongo.close().catch(() => undefined);
-    throw new DependencyUnreachableError('MONGODB_URI', redactUrl(env.MONGODB_URI), err);
+    throw dependencyFailure('MONGODB_URI', env.MONGODB_URI, err);
   }
   return mongo;
 }

@@ -3,7 +3,13 @@ import { createKafka, createMongoClient, createRegistry, kafkaSecurity } from '@
 import { registryEndpoint } from '@tickertape/config';
 import type { Logger } from '@tickertape/logger';
 import { insertShells } from '@tickertape/store';
-import { parseSeriesKey, TickCodec, valueSubject } from '@tickertape/tick';
+import {
+  parseSeriesKey,
+  registryAuthHeaders,
+  TickCodec,
+  valueSubject,
+  type RegistryEndpoint,
+} from '@tickertape/tick';
 import type { Admin } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { randomBytes } from 'node:crypto';
@@ -109,10 +115,12 @@ function allShells(shape: TickSetShape) {
   });
 }
 
-async function deleteSubject(registryUrl: string, subject: string): Promise<void> {
-  const base = `${registryUrl}/subjects/${encodeURIComponent(subject)}`;
+async function deleteSubject(registry: RegistryEndpoint, subject: string): Promise<void> {
+  const base = `${registry.url}/subjects/${encodeURIComponent(subject)}`;
+  const headers = registryAuthHeaders(registry);
   // Confluent semantics: a soft delete, then a permanent one.
-  for (const url of [base, `${base}?permanent=true`]) await fetch(url, { method: 'DELETE' });
+  for (const url of [base, `${base}?permanent=true`])
+    await fetch(url, { method: 'DELETE', headers });
 }
 
 /** Names of one run: unique, so runs never share a topic, group or database. */
@@ -342,7 +350,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
     if (!settings.keep) {
       for (const name of databases) await mongo.db(name).dropDatabase();
       if (topics.length > 0) await admin.deleteTopics({ topics });
-      for (const subject of subjects) await deleteSubject(env.SCHEMA_REGISTRY_URL, subject);
+      for (const subject of subjects) await deleteSubject(registryAt, subject);
     } else {
       logger.info({ topics, databases: [...databases], subjects }, 'kept for inspection');
     }

@@ -12,8 +12,8 @@
 #   stack.sh reset          down, then delete data and logs (downloads are kept)
 #   stack.sh logs [part]    last lines of a part's log (all parts without an argument)
 #   stack.sh install        download everything, start nothing (CI warms its cache with it)
-#   stack.sh env            print the four addresses as export lines
-#   stack.sh exec -- CMD…   run CMD with the four addresses in its environment
+#   stack.sh env            print the four addresses (and the local SASL listener) as exports
+#   stack.sh exec -- CMD…   run CMD with those in its environment
 #
 # Parts: kafka, registry, mongo, redis. When KAFKA_BROKERS, SCHEMA_REGISTRY_URL, MONGODB_URI or
 # REDIS_URL is set to anything but the local address, that part is external: the script uses
@@ -190,6 +190,8 @@ start_kafka() {
   local dir=$DATA/kafka conf=$CONF/kafka.properties
   mkdir -p "$dir" "$CONF"
   sed -e "s|@PORT@|$TT_KAFKA_PORT|g" -e "s|@CONTROLLER_PORT@|$TT_KAFKA_CONTROLLER_PORT|g" \
+    -e "s|@SASL_PORT@|$TT_KAFKA_SASL_PORT|g" -e "s|@SASL_USERNAME@|$TT_KAFKA_SASL_USERNAME|g" \
+    -e "s|@SASL_PASSWORD@|$TT_KAFKA_SASL_PASSWORD|g" \
     -e "s|@DATA_DIR@|$dir|g" "$HERE/kafka/server.properties.template" >"$conf"
   local java_opts=(-Xms256m "-Xmx$TT_KAFKA_HEAP" -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true
     "-Dlog4j.configuration=file:$HERE/kafka/log4j.properties" -cp "$KAFKA_LIB/*")
@@ -366,18 +368,28 @@ cmd_logs() {
   done
 }
 
+# The local broker's SASL listener, for tests of the clients' SASL settings. TT_-prefixed so a
+# service never takes them for its own KAFKA_SASL_* settings; absent when Kafka is external.
+sasl_vars() {
+  is_external kafka && return 0
+  printf '%s\n' "TT_KAFKA_SASL_BROKERS=127.0.0.1:$TT_KAFKA_SASL_PORT" \
+    "TT_KAFKA_SASL_USERNAME=$TT_KAFKA_SASL_USERNAME" "TT_KAFKA_SASL_PASSWORD=$TT_KAFKA_SASL_PASSWORD"
+}
+
 cmd_env() {
-  local part
+  local part line
   for part in "${PARTS[@]}"; do
     printf 'export %s=%q\n' "$(env_var "$part")" "$(address "$part")"
   done
+  while read -r line; do printf 'export %s=%q\n' "${line%%=*}" "${line#*=}"; done < <(sasl_vars)
 }
 
 cmd_exec() {
   [[ ${1:-} == -- ]] && shift
   (($#)) || die "usage: stack.sh exec -- COMMAND [ARGS…]"
-  local part
+  local part line
   for part in "${PARTS[@]}"; do export "$(env_var "$part")=$(address "$part")"; done
+  while read -r line; do export "${line?}"; done < <(sasl_vars)
   exec "$@"
 }
 

@@ -1,7 +1,8 @@
-import { DependencyUnreachableError, withDeadline } from '@tickertape/errors';
+import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import { redactUrl } from '@tickertape/logger';
+import { dependencyFailure } from './auth-refusal.js';
 import { createKafka } from './kafka.js';
+import type { KafkaSecurity } from './kafka-security.js';
 import { createMongoClient } from './mongo.js';
 import { createRedis } from './redis.js';
 
@@ -10,10 +11,20 @@ export interface ProbeTargets {
   SCHEMA_REGISTRY_URL?: string;
   MONGODB_URI?: string;
   REDIS_URL?: string;
+  /** The service's own TLS and SASL settings: without them a secured broker refuses the probe. */
+  kafkaSecurity?: KafkaSecurity;
+  /** Basic auth for the registry probe, as the service's registry client sends it. */
+  registryAuth?: { username?: string; password?: string };
 }
 
-async function probeKafka(brokers: readonly string[], logger: Logger, timeoutMs: number) {
+async function probeKafka(
+  brokers: readonly string[],
+  security: KafkaSecurity,
+  logger: Logger,
+  timeoutMs: number,
+) {
   const admin = createKafka({
+    ...security,
     brokers,
     clientId: 'tickertape-probe',
     logger: logger.child({}, { level: 'silent' }),
@@ -30,11 +41,23 @@ async function probeKafka(brokers: readonly string[], logger: Logger, timeoutMs:
   }
 }
 
-async function probeRegistry(url: string, timeoutMs: number) {
+class RegistryAnswer extends Error {
+  constructor(readonly status: number) {
+    super(`GET /subjects answered ${status}`);
+  }
+}
+
+async function probeRegistry(url: string, auth: ProbeTargets['registryAuth'], timeoutMs: number) {
+  const headers: Record<string, string> = {};
+  if (auth?.username !== undefined) {
+    const credentials = `${auth.username}:${auth.password ?? ''}`;
+    headers.Authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  }
   const response = await fetch(`${url.replace(/\/$/, '')}/subjects`, {
+    headers,
     signal: AbortSignal.timeout(timeoutMs),
   });
-  if (!response.ok) throw new Error(`GET /subjects answered ${response.status}`);
+  if (!response.ok) throw new RegistryAnswer(response.status);
 }
 
 async function probeMongo(uri: string, logger: Logger, timeoutMs: number) {
@@ -60,11 +83,17 @@ async function probeRedis(url: string, logger: Logger, timeoutMs: number) {
     maxRetriesPerRequest: 0,
     extra: { connectTimeout: timeoutMs, retryStrategy: () => null },
   });
+  // A refused AUTH reaches only the 'error' event; connect() then just says the connection
+  // closed. The first error event is the reason, so that is what the probe reports.
+  let reason: unknown;
+  redis.on('error', (err: unknown) => (reason ??= err));
   try {
     await withDeadline(timeoutMs, 'redis', async () => {
       await redis.connect();
       await redis.ping();
     });
+  } catch (err) {
+    throw reason ?? err;
   } finally {
     redis.disconnect();
   }
@@ -73,7 +102,8 @@ async function probeRedis(url: string, logger: Logger, timeoutMs: number) {
 /**
  * Checks, in parallel, that every configured dependency answers. A service calls it at start so
  * a wrong or dead address stops it at once with the variable's name, instead of retrying
- * quietly forever.
+ * quietly forever. Refused credentials are a DependencyAuthError naming the variables that hold
+ * them, not retriable.
  */
 export async function probeDependencies(
   targets: ProbeTargets,
@@ -84,16 +114,19 @@ export async function probeDependencies(
   const check = (variable: string, address: string, work: () => Promise<void>) =>
     checks.push(
       work().catch((err: unknown) => {
-        throw new DependencyUnreachableError(variable, redactUrl(address), err);
+        throw dependencyFailure(variable, address, err);
       }),
     );
   if (targets.KAFKA_BROKERS) {
     const brokers = targets.KAFKA_BROKERS;
-    check('KAFKA_BROKERS', brokers.join(','), () => probeKafka(brokers, logger, timeoutMs));
+    const security = targets.kafkaSecurity ?? {};
+    check('KAFKA_BROKERS', brokers.join(','), () =>
+      probeKafka(brokers, security, logger, timeoutMs),
+    );
   }
   if (targets.SCHEMA_REGISTRY_URL) {
     const url = targets.SCHEMA_REGISTRY_URL;
-    check('SCHEMA_REGISTRY_URL', url, () => probeRegistry(url, timeoutMs));
+    check('SCHEMA_REGISTRY_URL', url, () => probeRegistry(url, targets.registryAuth, timeoutMs));
   }
   if (targets.MONGODB_URI) {
     const uri = targets.MONGODB_URI;

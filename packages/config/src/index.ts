@@ -14,3 +14,20 @@ export {
   stackShape,
   type StackEnv,
 } from './fields.js';
+export {
+  SASL_MECHANISMS,
+  checkKafkaSecurity,
+  checkRegistryAuth,
+  checkSecurity,
+  kafkaSecurityShape,
+  kafkaShape,
+  kafkaSecurityVars,
+  readableFile,
+  registryAuthShape,
+  registryAuthVars,
+  registryEndpoint,
+  registryShape,
+  type KafkaSecurityEnv,
+  type RegistryAuthEnv,
+  type SaslMechanism,
+} from './security-fields.js';

@@ -1,12 +1,13 @@
 import { ConfigError, type ConfigIssue } from '@tickertape/errors';
 import type { z } from 'zod';
+import { censor, secretValues } from './secret-values.js';
 
 export type EnvSource = Readonly<Record<string, string | undefined>>;
 
 /**
  * Parses an environment against a zod object schema and returns the typed config, or throws one
  * ConfigError naming every bad variable. Empty strings count as unset: compose files and CI
- * often pass `VAR=` for "not configured".
+ * often pass `VAR=` for "not configured". Messages never carry a secret of `source`.
  */
 export function parseEnv<S extends z.ZodType>(schema: S, source: EnvSource): z.output<S> {
   const cleaned: Record<string, string> = {};
@@ -15,9 +16,10 @@ export function parseEnv<S extends z.ZodType>(schema: S, source: EnvSource): z.o
   }
   const result = schema.safeParse(cleaned);
   if (result.success) return result.data;
+  const secrets = secretValues(cleaned);
   const issues: ConfigIssue[] = result.error.issues.map((issue) => ({
     variable: issue.path.length > 0 ? issue.path.map(String).join('.') : '(environment)',
-    message: issue.message,
+    message: censor(issue.message, secrets),
   }));
   throw new ConfigError(issues);
 }

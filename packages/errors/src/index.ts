@@ -1,4 +1,10 @@
 export { TickertapeError, type TickertapeErrorOptions } from './tickertape-error.js';
-export { ConfigError, DependencyUnreachableError, ErrorCode, type ConfigIssue } from './kinds.js';
+export {
+  ConfigError,
+  DependencyAuthError,
+  DependencyUnreachableError,
+  ErrorCode,
+  type ConfigIssue,
+} from './kinds.js';
 export { describeError, hasCode, isRetriable, isTickertapeError } from './predicates.js';
 export { TimeoutError, withDeadline } from './deadline.js';

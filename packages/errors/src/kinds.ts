@@ -3,6 +3,7 @@ import { TickertapeError } from './tickertape-error.js';
 export const ErrorCode = {
   ConfigInvalid: 'CONFIG_INVALID',
   DependencyUnreachable: 'DEPENDENCY_UNREACHABLE',
+  DependencyAuthFailed: 'DEPENDENCY_AUTH_FAILED',
   Timeout: 'TIMEOUT',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -44,5 +45,27 @@ export class DependencyUnreachableError extends TickertapeError {
       cause,
     });
     this.variable = variable;
+  }
+}
+
+/**
+ * A dependency answered but refused the credentials. Not retriable: the same credentials will
+ * be refused again, and retrying only delays the message naming the variables to fix.
+ */
+export class DependencyAuthError extends TickertapeError {
+  override readonly name = 'DependencyAuthError';
+  readonly variable: string;
+  /** The variables holding the credentials, e.g. KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD. */
+  readonly credentials: readonly string[];
+
+  constructor(variable: string, address: string, credentials: readonly string[], cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      ErrorCode.DependencyAuthFailed,
+      `${variable}=${address} refused the credentials (check ${credentials.join(', ')}): ${reason}`,
+      { cause },
+    );
+    this.variable = variable;
+    this.credentials = credentials;
   }
 }

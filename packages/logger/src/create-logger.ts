@@ -13,7 +13,13 @@ export const REDACTED_KEYS = [
   'apiKey',
   'authorization',
   'sasl',
+  // A kafkajs `ssl` object holds the client's private key.
+  'ssl',
   'credentials',
+  // The secret variables themselves, should a config object be logged.
+  'API_TOKENS',
+  'KAFKA_SASL_PASSWORD',
+  'SCHEMA_REGISTRY_PASSWORD',
 ] as const;
 
 const REDACT_PATHS = [

@@ -1,5 +1,5 @@
-export { TestStack, type TopicSpec } from './test-stack.js';
+export { TestStack, type SaslListener, type TopicSpec } from './test-stack.js';
 export { uniqueName } from './unique-name.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
-export { spawnService, type ServiceProcess } from './spawn-service.js';
+export { spawnService, waitHealthy, type ServiceProcess } from './spawn-service.js';
 export { freePort } from './free-port.js';

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { waitFor } from './wait-for.js';
 export interface ServiceProcess {
   child: ChildProcessWithoutNullStreams;
   output: () => string;
@@ -22,4 +23,22 @@ export function spawnService(dir: string, env: Record<string, string>): ServiceP
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
   return { child, output: () => output, exited };
+}
+
+/**
+ * Waits until `GET url` answers 200 (a service's /health). A process that exits first fails the
+ * wait at once, with its output, instead of after the timeout.
+ */
+export async function waitHealthy(
+  service: ServiceProcess,
+  url: string,
+  timeoutMs = 60_000,
+): Promise<void> {
+  await waitFor(
+    async () => {
+      if (service.child.exitCode !== null) throw new Error(`exited: ${service.output()}`);
+      return (await fetch(url).catch(() => undefined))?.status === 200;
+    },
+    { description: `${url} to answer 200`, timeoutMs },
+  );
 }

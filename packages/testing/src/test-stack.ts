@@ -1,5 +1,18 @@
-import { createKafka, createMongoClient, createRedis, createRegistry } from '@tickertape/clients';
-import { loadEnv, logLevel, stackShape, type StackEnv } from '@tickertape/config';
+import {
+  createKafka,
+  createMongoClient,
+  createRedis,
+  createRegistry,
+  kafkaSecurity,
+} from '@tickertape/clients';
+import {
+  checkKafkaSecurity,
+  kafkaBrokers,
+  kafkaSecurityShape,
+  loadEnv,
+  logLevel,
+  stackShape,
+} from '@tickertape/config';
 import { createLogger, type Logger } from '@tickertape/logger';
 import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import type { Admin, Kafka } from 'kafkajs';
@@ -8,7 +21,25 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { uniqueName } from './unique-name.js';
 
-const testEnvSchema = z.object({ ...stackShape, LOG_LEVEL: logLevel().default('warn') });
+const testEnvSchema = z
+  .object({
+    ...stackShape,
+    ...kafkaSecurityShape,
+    LOG_LEVEL: logLevel().default('warn'),
+    /** The local broker's SASL/PLAIN listener (`stack.sh env`); absent when Kafka is external. */
+    TT_KAFKA_SASL_BROKERS: kafkaBrokers().optional(),
+    TT_KAFKA_SASL_USERNAME: z.string().optional(),
+    TT_KAFKA_SASL_PASSWORD: z.string().optional(),
+  })
+  .check(checkKafkaSecurity);
+type TestEnv = z.output<typeof testEnvSchema>;
+
+/** Where the local broker demands SASL/PLAIN, and the one user it knows. */
+export interface SaslListener {
+  brokers: string[];
+  username: string;
+  password: string;
+}
 
 export interface TopicSpec {
   partitions?: number;
@@ -21,7 +52,7 @@ export interface TopicSpec {
  * own API.
  */
 export class TestStack {
-  readonly env: StackEnv;
+  readonly env: TestEnv;
   readonly logger: Logger;
   readonly kafka: Kafka;
   readonly registry: SchemaRegistry;
@@ -38,6 +69,7 @@ export class TestStack {
     this.env = env;
     this.logger = createLogger({ name: `test:${label}`, level: env.LOG_LEVEL });
     this.kafka = createKafka({
+      ...kafkaSecurity(env),
       brokers: env.KAFKA_BROKERS,
       clientId: uniqueName(label),
       logger: this.logger,
@@ -54,6 +86,29 @@ export class TestStack {
     const stack = new TestStack(label);
     await stack.mongo.connect();
     return stack;
+  }
+
+  /** The local SASL listener; a clear failure when the stack did not say where it is. */
+  saslListener(): SaslListener {
+    const { TT_KAFKA_SASL_BROKERS: brokers, TT_KAFKA_SASL_USERNAME: username } = this.env;
+    const password = this.env.TT_KAFKA_SASL_PASSWORD;
+    if (!brokers || username === undefined || password === undefined) {
+      throw new Error(
+        'TT_KAFKA_SASL_BROKERS/USERNAME/PASSWORD are unset: run tests through `infra/local/stack.sh exec` with the local Kafka',
+      );
+    }
+    return { brokers, username, password };
+  }
+
+  /** The variables that point a service at the SASL listener with the right credentials. */
+  saslEnv(): Record<string, string> {
+    const { brokers, username, password } = this.saslListener();
+    return {
+      KAFKA_BROKERS: brokers.join(','),
+      KAFKA_SASL_MECHANISM: 'plain',
+      KAFKA_SASL_USERNAME: username,
+      KAFKA_SASL_PASSWORD: password,
+    };
   }
 
   name(kind: string): string {

@@ -29,6 +29,7 @@ export { NAME_RULE, isSafeName, validateTick } from './validate.js';
 export { HEADER_BYTES, MAGIC_BYTE, readFrameHeader } from './wire-frame.js';
 export { RegistryRequestError } from './registry-error.js';
 export {
+  registryAuthHeaders,
   setSubjectCompatibility,
   type Compatibility,
   type RegistryEndpoint,

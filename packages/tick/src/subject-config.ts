@@ -11,6 +11,13 @@ export interface RegistryEndpoint {
   timeoutMs?: number;
 }
 
+/** The Authorization header for the endpoint's basic auth, if it has credentials. */
+export function registryAuthHeaders(endpoint: RegistryEndpoint): Record<string, string> {
+  if (endpoint.username === undefined) return {};
+  const credentials = `${endpoint.username}:${endpoint.password ?? ''}`;
+  return { Authorization: `Basic ${Buffer.from(credentials).toString('base64')}` };
+}
+
 export type Compatibility = 'BACKWARD' | 'BACKWARD_TRANSITIVE' | 'FORWARD' | 'FULL' | 'NONE';
 
 /**
@@ -26,11 +33,11 @@ export async function setSubjectCompatibility(
   compatibility: Compatibility,
 ): Promise<void> {
   const url = `${endpoint.url.replace(/\/+$/, '')}/config/${encodeURIComponent(subject)}`;
-  const headers: Record<string, string> = { 'Content-Type': CONTENT_TYPE, Accept: CONTENT_TYPE };
-  if (endpoint.username !== undefined) {
-    const credentials = `${endpoint.username}:${endpoint.password ?? ''}`;
-    headers.Authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
-  }
+  const headers = {
+    'Content-Type': CONTENT_TYPE,
+    Accept: CONTENT_TYPE,
+    ...registryAuthHeaders(endpoint),
+  };
   const what = `PUT /config/${subject}`;
   let response: Response;
   try {

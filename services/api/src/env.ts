@@ -1,4 +1,6 @@
 import {
+  checkSecurity,
+  kafkaShape,
   loadEnv,
   logLevel,
   mongoDatabase,
@@ -46,36 +48,39 @@ const apiTokens = () =>
     });
 
 /** The API's whole configuration, parsed once at start. */
-export const apiEnvSchema = z.object({
-  /** Bearer tokens accepted on /api/*, comma separated, each at least 16 characters. Never logged. */
-  API_TOKENS: apiTokens(),
-  MONGODB_URI: stackShape.MONGODB_URI,
-  /** Database holding the rollup partitions (the workers' MONGODB_DATABASE). */
-  MONGODB_DATABASE: mongoDatabase().default('tickertape'),
-  /**
-   * Only for consumer lag per level. Kafka being down never stops reads: lag is then reported as
-   * null, so the service does not probe Kafka at start.
-   */
-  KAFKA_BROKERS: stackShape.KAFKA_BROKERS,
-  /** The topic the rollup workers consume, and their group ids: `<GROUP_PREFIX><level>`. */
-  TOPIC: z.string().min(1).default('raw-ticks'),
-  GROUP_PREFIX: z.string().min(1).default('tickertape-rollup-'),
-  /** Levels whose workers run, comma separated; reads use only these. */
-  LEVELS: z
-    .string()
-    .default(LEVELS.join(','))
-    .transform(commaList)
-    .pipe(z.array(z.enum(LEVELS)).min(1, 'needs at least one level')),
-  HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9420),
-  /** Loopback by default: exposing the API is a deliberate choice. */
-  HOST: z.string().min(1).default('127.0.0.1'),
-  /** The reader's limits: what one request may cost (see @tickertape/query limits.ts). */
-  MAX_DOCUMENTS: positiveInt().default(DEFAULT_LIMITS.maxDocuments),
-  MAX_SERIES: positiveInt().default(DEFAULT_LIMITS.maxSeries),
-  MAX_POINTS: positiveInt().default(DEFAULT_LIMITS.maxPoints),
-  LOG_LEVEL: logLevel(),
-  STARTUP_TIMEOUT_MS: positiveInt().default(10_000),
-});
+export const apiEnvSchema = z
+  .object({
+    /** Bearer tokens accepted on /api/*, comma separated, each at least 16 characters. Never logged. */
+    API_TOKENS: apiTokens(),
+    MONGODB_URI: stackShape.MONGODB_URI,
+    /** Database holding the rollup partitions (the workers' MONGODB_DATABASE). */
+    MONGODB_DATABASE: mongoDatabase().default('tickertape'),
+    /**
+     * Only for consumer lag per level. Kafka being down never stops reads: lag is then reported as
+     * null, so the service does not probe Kafka at start.
+     */
+    /** With KAFKA_SSL* and KAFKA_SASL_* for TLS and SASL (docs/security.md). */
+    ...kafkaShape,
+    /** The topic the rollup workers consume, and their group ids: `<GROUP_PREFIX><level>`. */
+    TOPIC: z.string().min(1).default('raw-ticks'),
+    GROUP_PREFIX: z.string().min(1).default('tickertape-rollup-'),
+    /** Levels whose workers run, comma separated; reads use only these. */
+    LEVELS: z
+      .string()
+      .default(LEVELS.join(','))
+      .transform(commaList)
+      .pipe(z.array(z.enum(LEVELS)).min(1, 'needs at least one level')),
+    HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9420),
+    /** Loopback by default: exposing the API is a deliberate choice. */
+    HOST: z.string().min(1).default('127.0.0.1'),
+    /** The reader's limits: what one request may cost (see @tickertape/query limits.ts). */
+    MAX_DOCUMENTS: positiveInt().default(DEFAULT_LIMITS.maxDocuments),
+    MAX_SERIES: positiveInt().default(DEFAULT_LIMITS.maxSeries),
+    MAX_POINTS: positiveInt().default(DEFAULT_LIMITS.maxPoints),
+    LOG_LEVEL: logLevel(),
+    STARTUP_TIMEOUT_MS: positiveInt().default(10_000),
+  })
+  .check(checkSecurity);
 
 export type ApiEnv = z.output<typeof apiEnvSchema>;
 

@@ -1,4 +1,9 @@
-import { createKafka, createMongoClient, probeDependencies } from '@tickertape/clients';
+import {
+  createKafka,
+  createMongoClient,
+  kafkaSecurity,
+  probeDependencies,
+} from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
 import { RollupReader } from '@tickertape/query';
 import { Registry, collectDefaultMetrics } from 'prom-client';
@@ -30,6 +35,7 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
     },
   });
   const kafka = createKafka({
+    ...kafkaSecurity(env),
     brokers: env.KAFKA_BROKERS,
     clientId: 'tickertape-api',
     logger,

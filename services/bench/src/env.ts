@@ -1,34 +1,40 @@
 import {
+  checkSecurity,
+  kafkaShape,
   loadEnv,
   logLevel,
   parseEnv,
   positiveInt,
+  registryShape,
   stackShape,
   type EnvSource,
 } from '@tickertape/config';
 import { z } from 'zod';
 
 /** The harness's environment, checked once at start: three of the stack's four addresses. */
-export const benchEnvSchema = z.object({
-  KAFKA_BROKERS: stackShape.KAFKA_BROKERS,
-  SCHEMA_REGISTRY_URL: stackShape.SCHEMA_REGISTRY_URL,
-  MONGODB_URI: stackShape.MONGODB_URI,
-  /** Progress lines on stderr; the report itself goes to stdout whatever the level. */
-  LOG_LEVEL: logLevel(),
-  /** How long a start waits for each dependency (the workers get the same value). */
-  STARTUP_TIMEOUT_MS: positiveInt().default(10_000),
-  /**
-   * Extra node arguments for the worker processes, split on spaces, e.g. `--cpu-prof
-   * --cpu-prof-dir=/tmp/prof` (node refuses --cpu-prof in NODE_OPTIONS).
-   */
-  /** Passed on to the worker processes so they find `node` and a home directory. */
-  PATH: z.string().default(''),
-  HOME: z.string().default(''),
-  BENCH_WORKER_NODE_ARGS: z
-    .string()
-    .optional()
-    .transform((text) => (text ?? '').split(/\s+/).filter((arg) => arg !== '')),
-});
+export const benchEnvSchema = z
+  .object({
+    /** The addresses and their credentials (docs/security.md); the workers get the same. */
+    ...kafkaShape,
+    ...registryShape,
+    MONGODB_URI: stackShape.MONGODB_URI,
+    /** Progress lines on stderr; the report itself goes to stdout whatever the level. */
+    LOG_LEVEL: logLevel(),
+    /** How long a start waits for each dependency (the workers get the same value). */
+    STARTUP_TIMEOUT_MS: positiveInt().default(10_000),
+    /**
+     * Extra node arguments for the worker processes, split on spaces, e.g. `--cpu-prof
+     * --cpu-prof-dir=/tmp/prof` (node refuses --cpu-prof in NODE_OPTIONS).
+     */
+    /** Passed on to the worker processes so they find `node` and a home directory. */
+    PATH: z.string().default(''),
+    HOME: z.string().default(''),
+    BENCH_WORKER_NODE_ARGS: z
+      .string()
+      .optional()
+      .transform((text) => (text ?? '').split(/\s+/).filter((arg) => arg !== '')),
+  })
+  .check(checkSecurity);
 
 export type BenchEnv = z.output<typeof benchEnvSchema>;
 

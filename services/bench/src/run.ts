@@ -1,8 +1,15 @@
 import { LEVEL_SPECS, shellDocument, slotStart, type Level } from '@tickertape/buckets';
-import { createKafka, createMongoClient, createRegistry } from '@tickertape/clients';
+import { createKafka, createMongoClient, createRegistry, kafkaSecurity } from '@tickertape/clients';
+import { registryEndpoint } from '@tickertape/config';
 import type { Logger } from '@tickertape/logger';
 import { insertShells } from '@tickertape/store';
-import { parseSeriesKey, TickCodec, valueSubject } from '@tickertape/tick';
+import {
+  parseSeriesKey,
+  registryAuthHeaders,
+  TickCodec,
+  valueSubject,
+  type RegistryEndpoint,
+} from '@tickertape/tick';
 import type { Admin } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { randomBytes } from 'node:crypto';
@@ -108,10 +115,12 @@ function allShells(shape: TickSetShape) {
   });
 }
 
-async function deleteSubject(registryUrl: string, subject: string): Promise<void> {
-  const base = `${registryUrl}/subjects/${encodeURIComponent(subject)}`;
+async function deleteSubject(registry: RegistryEndpoint, subject: string): Promise<void> {
+  const base = `${registry.url}/subjects/${encodeURIComponent(subject)}`;
+  const headers = registryAuthHeaders(registry);
   // Confluent semantics: a soft delete, then a permanent one.
-  for (const url of [base, `${base}?permanent=true`]) await fetch(url, { method: 'DELETE' });
+  for (const url of [base, `${base}?permanent=true`])
+    await fetch(url, { method: 'DELETE', headers });
 }
 
 /** Names of one run: unique, so runs never share a topic, group or database. */
@@ -143,8 +152,14 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
   const { settings, env, logger } = options;
   const startedAt = Date.now();
   const names = runNames();
-  const kafka = createKafka({ brokers: env.KAFKA_BROKERS, clientId: 'tickertape-bench', logger });
-  const registry = createRegistry({ url: env.SCHEMA_REGISTRY_URL });
+  const kafka = createKafka({
+    ...kafkaSecurity(env),
+    brokers: env.KAFKA_BROKERS,
+    clientId: 'tickertape-bench',
+    logger,
+  });
+  const registryAt = registryEndpoint(env);
+  const registry = createRegistry(registryAt);
   const mongo = createMongoClient({ uri: env.MONGODB_URI, appName: 'tickertape-bench', logger });
   const admin: Admin = kafka.admin();
   const topics: string[] = [];
@@ -171,7 +186,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
     const subject = valueSubject(topic);
     subjects.push(subject);
     return TickCodec.register(registry, {
-      registry: { url: env.SCHEMA_REGISTRY_URL },
+      registry: registryAt,
       version: 2,
       subject,
     });
@@ -335,7 +350,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
     if (!settings.keep) {
       for (const name of databases) await mongo.db(name).dropDatabase();
       if (topics.length > 0) await admin.deleteTopics({ topics });
-      for (const subject of subjects) await deleteSubject(env.SCHEMA_REGISTRY_URL, subject);
+      for (const subject of subjects) await deleteSubject(registryAt, subject);
     } else {
       logger.info({ topics, databases: [...databases], subjects }, 'kept for inspection');
     }

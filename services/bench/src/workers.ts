@@ -1,5 +1,6 @@
 import type { Level } from '@tickertape/buckets';
 import { consumerLag } from '@tickertape/clients';
+import { kafkaSecurityVars, registryAuthVars } from '@tickertape/config';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import type { Admin } from 'kafkajs';
@@ -117,7 +118,9 @@ export class WorkerProcess {
         PATH: env.PATH,
         HOME: env.HOME,
         KAFKA_BROKERS: env.KAFKA_BROKERS.join(','),
+        ...kafkaSecurityVars(env),
         SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
+        ...registryAuthVars(env),
         MONGODB_URI: env.MONGODB_URI,
         MONGODB_DATABASE: spec.database,
         ROLLUP_LEVEL: spec.level,

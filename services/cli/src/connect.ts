@@ -2,10 +2,12 @@ import {
   createKafka,
   createMongoClient,
   createRegistry,
+  dependencyFailure,
+  kafkaSecurity,
   probeDependencies,
 } from '@tickertape/clients';
-import { DependencyUnreachableError } from '@tickertape/errors';
-import { redactUrl, type Logger } from '@tickertape/logger';
+import { registryEndpoint } from '@tickertape/config';
+import type { Logger } from '@tickertape/logger';
 import { topicPartitions } from '@tickertape/producer';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
@@ -22,21 +24,26 @@ export async function openKafka(
   clientId: string,
   needs: { registry: boolean },
 ): Promise<Kafka> {
+  const security = kafkaSecurity(env);
   await probeDependencies(
     {
       KAFKA_BROKERS: env.KAFKA_BROKERS,
-      ...(needs.registry ? { SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL } : {}),
+      kafkaSecurity: security,
+      ...(needs.registry
+        ? { SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL, registryAuth: registryEndpoint(env) }
+        : {}),
     },
     logger,
     env.STARTUP_TIMEOUT_MS,
   );
-  return createKafka({ brokers: env.KAFKA_BROKERS, clientId, logger });
+  return createKafka({ ...security, brokers: env.KAFKA_BROKERS, clientId, logger });
 }
 
 /** The tick codec for `topic`: schema v2 under `<topic>-value`, registered if it is not yet. */
 export function tickCodecFor(env: CliEnv, topic: string): Promise<TickCodec> {
-  return TickCodec.register(createRegistry({ url: env.SCHEMA_REGISTRY_URL }), {
-    registry: { url: env.SCHEMA_REGISTRY_URL },
+  const registryAt = registryEndpoint(env);
+  return TickCodec.register(createRegistry(registryAt), {
+    registry: registryAt,
     version: 2,
     subject: valueSubject(topic),
   });
@@ -82,7 +89,7 @@ export async function openMongo(
     await mongo.connect();
   } catch (err) {
     await mongo.close().catch(() => undefined);
-    throw new DependencyUnreachableError('MONGODB_URI', redactUrl(env.MONGODB_URI), err);
+    throw dependencyFailure('MONGODB_URI', env.MONGODB_URI, err);
   }
   return mongo;
 }

@@ -1,14 +1,28 @@
-import { loadEnv, logLevel, parseEnv, stackShape, type EnvSource } from '@tickertape/config';
+import {
+  checkSecurity,
+  kafkaSecurityShape,
+  loadEnv,
+  logLevel,
+  parseEnv,
+  registryAuthShape,
+  stackShape,
+  type EnvSource,
+} from '@tickertape/config';
 import { z } from 'zod';
 
 /** Everything the `tickertape` command reads from the environment, checked once at start. */
-export const cliEnvSchema = z.object({
-  ...stackShape,
-  /** Log level of the diagnostic lines written to stderr. */
-  LOG_LEVEL: logLevel().default('warn'),
-  /** How long a start waits for each dependency before naming it and giving up. */
-  STARTUP_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-});
+export const cliEnvSchema = z
+  .object({
+    ...stackShape,
+    /** TLS and SASL to the brokers, basic auth to the registry (docs/security.md). */
+    ...kafkaSecurityShape,
+    ...registryAuthShape,
+    /** Log level of the diagnostic lines written to stderr. */
+    LOG_LEVEL: logLevel().default('warn'),
+    /** How long a start waits for each dependency before naming it and giving up. */
+    STARTUP_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  })
+  .check(checkSecurity);
 
 export type CliEnv = z.output<typeof cliEnvSchema>;
 

@@ -1,9 +1,12 @@
 import {
+  checkSecurity,
   durationMs,
+  kafkaShape,
   logLevel,
   mongoDatabase,
   parseEnv,
   positiveInt,
+  registryShape,
   stackShape,
   type EnvSource,
 } from '@tickertape/config';
@@ -26,81 +29,84 @@ export type WorkerMode = (typeof WORKER_MODES)[number];
 export const SEGMENT_MAX_POINTS_LIMIT = 1000;
 
 /** The rollup worker's whole configuration, parsed once at start. */
-export const workerEnvSchema = z.object({
-  KAFKA_BROKERS: stackShape.KAFKA_BROKERS,
-  SCHEMA_REGISTRY_URL: stackShape.SCHEMA_REGISTRY_URL,
-  MONGODB_URI: stackShape.MONGODB_URI,
-  /** Database holding the rollup partitions. */
-  MONGODB_DATABASE: mongoDatabase().default('tickertape'),
-  /**
-   * The level this process rolls up (`minute`, `hour`, `day`), or `segments`: the segment store
-   * of exact raw points. Run one process (or several replicas) per value.
-   */
-  ROLLUP_LEVEL: z.enum(WORKER_MODES),
-  /**
-   * Consumer group; defaults to tickertape-rollup-<level>, or tickertape-segments, so each level
-   * and the segment store replay on their own.
-   */
-  GROUP_ID: z.string().min(1).optional(),
-  TOPIC: z.string().min(1).default('raw-ticks'),
-  DLQ_TOPIC: z.string().min(1).default('raw-ticks-dlq'),
-  /**
-   * Every level sees every bad record; only the workers of this level dead-letter them, so each
-   * bad record lands in the DLQ once. The others (and the segment workers, whatever this says)
-   * count and skip.
-   */
-  DLQ_OWNER_LEVEL: z.enum(LEVELS).default('minute'),
-  /** Tick schema version this worker reads into (it decodes any registered version). */
-  TICK_SCHEMA_VERSION: z.coerce
-    .number()
-    .pipe(z.union([z.literal(1), z.literal(2)]))
-    .default(2),
-  /** Most ticks in one flush; a fetched batch larger than this is written in several flushes. */
-  FLUSH_MAX_TICKS: positiveInt().default(5000),
-  /** A fetch waits this long for FLUSH_MIN_BYTES before a flush of whatever arrived. */
-  FLUSH_MAX_WAIT_MS: durationMs().default(500),
-  FLUSH_MIN_BYTES: positiveInt().default(64 * 1024),
-  /** Ticks whose event time is older than this (wall clock) go to the DLQ as TOO_LATE. */
-  MAX_LATENESS_MS: durationMs().default(6 * 3_600_000),
-  /** Ticks from further in the future than this go to the DLQ as TIMESTAMP_OUT_OF_RANGE. */
-  MAX_FUTURE_MS: durationMs().default(5 * 60_000),
-  /**
-   * How long the group waits for a silent member before giving its partitions to others: after
-   * a crash, its uncommitted work is redone this much later. The broker allows 6 s at least.
-   */
-  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).default(30_000),
-  /**
-   * `segments` only: points per segment at most (a segment also ends with its UTC day). More
-   * points per document means fewer documents per read and larger rewrites per append; see
-   * SEGMENT_MAX_POINTS_LIMIT for the upper bound.
-   */
-  SEGMENT_MAX_POINTS: z.coerce.number().int().min(1).max(SEGMENT_MAX_POINTS_LIMIT).default(500),
-  /**
-   * `segments` only: comma-separated metrics whose points are stored only when a value changed
-   * (counters and states that repeat for hours); the skips are counted. Empty: store every point.
-   */
-  SEGMENT_WRITE_ON_CHANGE: z
-    .string()
-    .default('')
-    .transform(
-      (text) =>
-        new Set(
-          text
-            .split(',')
-            .map((metric) => metric.trim())
-            .filter((metric) => metric !== ''),
-        ) as ReadonlySet<string>,
-    ),
-  /** Port of /metrics and /health; 0 picks a free one. */
-  HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9400),
-  LOG_LEVEL: logLevel(),
-  STARTUP_TIMEOUT_MS: positiveInt().default(10_000),
-  /**
-   * Fault injection for crash tests: after this many flushes have been written, the process
-   * kills itself with SIGKILL before committing the offsets of the last one.
-   */
-  FAULT_CRASH_AFTER_WRITES: positiveInt().optional(),
-});
+export const workerEnvSchema = z
+  .object({
+    /** Brokers and registry with their TLS, SASL and basic-auth settings (docs/security.md). */
+    ...kafkaShape,
+    ...registryShape,
+    MONGODB_URI: stackShape.MONGODB_URI,
+    /** Database holding the rollup partitions. */
+    MONGODB_DATABASE: mongoDatabase().default('tickertape'),
+    /**
+     * The level this process rolls up (`minute`, `hour`, `day`), or `segments`: the segment store
+     * of exact raw points. Run one process (or several replicas) per value.
+     */
+    ROLLUP_LEVEL: z.enum(WORKER_MODES),
+    /**
+     * Consumer group; defaults to tickertape-rollup-<level>, or tickertape-segments, so each level
+     * and the segment store replay on their own.
+     */
+    GROUP_ID: z.string().min(1).optional(),
+    TOPIC: z.string().min(1).default('raw-ticks'),
+    DLQ_TOPIC: z.string().min(1).default('raw-ticks-dlq'),
+    /**
+     * Every level sees every bad record; only the workers of this level dead-letter them, so each
+     * bad record lands in the DLQ once. The others (and the segment workers, whatever this says)
+     * count and skip.
+     */
+    DLQ_OWNER_LEVEL: z.enum(LEVELS).default('minute'),
+    /** Tick schema version this worker reads into (it decodes any registered version). */
+    TICK_SCHEMA_VERSION: z.coerce
+      .number()
+      .pipe(z.union([z.literal(1), z.literal(2)]))
+      .default(2),
+    /** Most ticks in one flush; a fetched batch larger than this is written in several flushes. */
+    FLUSH_MAX_TICKS: positiveInt().default(5000),
+    /** A fetch waits this long for FLUSH_MIN_BYTES before a flush of whatever arrived. */
+    FLUSH_MAX_WAIT_MS: durationMs().default(500),
+    FLUSH_MIN_BYTES: positiveInt().default(64 * 1024),
+    /** Ticks whose event time is older than this (wall clock) go to the DLQ as TOO_LATE. */
+    MAX_LATENESS_MS: durationMs().default(6 * 3_600_000),
+    /** Ticks from further in the future than this go to the DLQ as TIMESTAMP_OUT_OF_RANGE. */
+    MAX_FUTURE_MS: durationMs().default(5 * 60_000),
+    /**
+     * How long the group waits for a silent member before giving its partitions to others: after
+     * a crash, its uncommitted work is redone this much later. The broker allows 6 s at least.
+     */
+    KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6000).default(30_000),
+    /**
+     * `segments` only: points per segment at most (a segment also ends with its UTC day). More
+     * points per document means fewer documents per read and larger rewrites per append; see
+     * SEGMENT_MAX_POINTS_LIMIT for the upper bound.
+     */
+    SEGMENT_MAX_POINTS: z.coerce.number().int().min(1).max(SEGMENT_MAX_POINTS_LIMIT).default(500),
+    /**
+     * `segments` only: comma-separated metrics whose points are stored only when a value changed
+     * (counters and states that repeat for hours); the skips are counted. Empty: store every point.
+     */
+    SEGMENT_WRITE_ON_CHANGE: z
+      .string()
+      .default('')
+      .transform(
+        (text) =>
+          new Set(
+            text
+              .split(',')
+              .map((metric) => metric.trim())
+              .filter((metric) => metric !== ''),
+          ) as ReadonlySet<string>,
+      ),
+    /** Port of /metrics and /health; 0 picks a free one. */
+    HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9400),
+    LOG_LEVEL: logLevel(),
+    STARTUP_TIMEOUT_MS: positiveInt().default(10_000),
+    /**
+     * Fault injection for crash tests: after this many flushes have been written, the process
+     * kills itself with SIGKILL before committing the offsets of the last one.
+     */
+    FAULT_CRASH_AFTER_WRITES: positiveInt().optional(),
+  })
+  .check(checkSecurity);
 
 export type WorkerEnv = z.output<typeof workerEnvSchema>;
 

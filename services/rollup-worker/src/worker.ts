@@ -2,8 +2,10 @@ import {
   createKafka,
   createMongoClient,
   createRegistry,
+  kafkaSecurity,
   probeDependencies,
 } from '@tickertape/clients';
+import { registryEndpoint } from '@tickertape/config';
 import type { Logger } from '@tickertape/logger';
 import { startOpsServer } from '@tickertape/ops';
 import { SegmentWriter } from '@tickertape/segments';
@@ -34,11 +36,15 @@ export async function startWorker(
   logger: Logger,
   hooks: WorkerHooks = {},
 ): Promise<WorkerHandle> {
+  const security = kafkaSecurity(env);
+  const registryAt = registryEndpoint(env);
   await probeDependencies(
     {
       KAFKA_BROKERS: env.KAFKA_BROKERS,
       SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
       MONGODB_URI: env.MONGODB_URI,
+      kafkaSecurity: security,
+      registryAuth: registryAt,
     },
     logger,
     env.STARTUP_TIMEOUT_MS,
@@ -46,8 +52,8 @@ export async function startWorker(
   const level = env.ROLLUP_LEVEL;
   const name = workerName(level);
   const groupId = env.GROUP_ID ?? name;
-  const kafka = createKafka({ brokers: env.KAFKA_BROKERS, clientId: name, logger });
-  const registry = createRegistry({ url: env.SCHEMA_REGISTRY_URL });
+  const kafka = createKafka({ ...security, brokers: env.KAFKA_BROKERS, clientId: name, logger });
+  const registry = createRegistry(registryAt);
   const mongo = createMongoClient({ uri: env.MONGODB_URI, appName: name, logger });
   const consumer = kafka.consumer({
     groupId,
@@ -75,7 +81,7 @@ export async function startWorker(
 
   await Promise.all([mongo.connect(), consumer.connect(), producer.connect()]);
   const codec = await TickCodec.register(registry, {
-    registry: { url: env.SCHEMA_REGISTRY_URL },
+    registry: registryAt,
     version: env.TICK_SCHEMA_VERSION,
     subject: valueSubject(env.TOPIC),
   });

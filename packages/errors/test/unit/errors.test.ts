@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   ConfigError,
+  DependencyAuthError,
   DependencyUnreachableError,
   ErrorCode,
   TickertapeError,
@@ -50,6 +51,16 @@ describe('isRetriable', () => {
       'an unreachable dependency',
       new DependencyUnreachableError('REDIS_URL', 'redis://h', 'refused'),
       true,
+    ],
+    [
+      'refused credentials, even over a retriable cause',
+      new DependencyAuthError(
+        'KAFKA_BROKERS',
+        'k:9094',
+        ['KAFKA_SASL_PASSWORD'],
+        Object.assign(new Error('x'), { retriable: true }),
+      ),
+      false,
     ],
     ['a kafkajs-style retriable error', Object.assign(new Error('x'), { retriable: true }), true],
     [

@@ -69,6 +69,30 @@ describe('redactUrl', () => {
     ['mongodb://app:pw@h1:27017,h2:27017/x', 'mongodb://app:[redacted]@h1:27017,h2:27017/x'],
     ['http://registry:8081/apis/ccompat/v7', 'http://registry:8081/apis/ccompat/v7'],
     ['https://r/x?apiToken=t0k', 'https://r/x?apiToken=%5Bredacted%5D'],
+    // Atlas: SRV record, TLS implied; and a seed list with TLS and authSource.
+    [
+      'mongodb+srv://app:pw@cluster0.ab1cd.mongodb.net/ticks?retryWrites=true&w=majority',
+      'mongodb+srv://app:%5Bredacted%5D@cluster0.ab1cd.mongodb.net/ticks?retryWrites=true&w=majority',
+    ],
+    [
+      'mongodb://app:pw@h1:27017,h2:27017/x?tls=true&authSource=admin',
+      'mongodb://app:[redacted]@h1:27017,h2:27017/x?tls=true&authSource=admin',
+    ],
+    ['mongodb://app:p%40pw@db/x', 'mongodb://app:%5Bredacted%5D@db/x'],
+    // Redis 6 ACL user, TLS, database number.
+    [
+      'rediss://default:pw@cache.example.com:6380/0',
+      'rediss://default:%5Bredacted%5D@cache.example.com:6380/0',
+    ],
+    ['redis://ticker:pw@cache:6379/2', 'redis://ticker:%5Bredacted%5D@cache:6379/2'],
+    [
+      'https://key:pw@psrc-1.aws.confluent.cloud',
+      'https://key:%5Bredacted%5D@psrc-1.aws.confluent.cloud/',
+    ],
+    [
+      'mongodb://app@db/x?authMechanism=MONGODB-X509',
+      'mongodb://app@db/x?authMechanism=MONGODB-X509',
+    ],
   ])('%s → %s', (input, expected) => {
     expect(redactUrl(input)).toBe(expected);
     expect(redactUrl(input)).not.toMatch(/:pw@|t0k/);

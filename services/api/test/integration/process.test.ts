@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { TestStack, freePort, spawnService, waitFor } from '@tickertape/testing';
+import { TestStack, freePort, spawnService, waitHealthy } from '@tickertape/testing';
 import { fileURLToPath } from 'node:url';
 
 const apiDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -52,13 +52,7 @@ describe('api process', () => {
     const api = spawnService(apiDir, { ...base, HTTP_PORT: String(port) });
     const url = `http://127.0.0.1:${port}`;
     try {
-      await waitFor(
-        async () => {
-          if (api.child.exitCode !== null) throw new Error(`the API exited: ${api.output()}`);
-          return (await fetch(`${url}/health`).catch(() => undefined))?.status === 200;
-        },
-        { description: 'the API to report healthy', timeoutMs: 60_000 },
-      );
+      await waitHealthy(api, `${url}/health`);
       const levels = await fetch(`${url}/api/v1/levels`, {
         headers: { Authorization: `Bearer ${TOKEN}` },
       });

@@ -27,6 +27,8 @@ describe('api env', () => {
       MONGODB_URI: base.MONGODB_URI,
       MONGODB_DATABASE: 'tickertape',
       KAFKA_BROKERS: ['127.0.0.1:19092'],
+      KAFKA_SSL: false,
+      KAFKA_SSL_REJECT_UNAUTHORIZED: true,
       TOPIC: 'raw-ticks',
       GROUP_PREFIX: 'tickertape-rollup-',
       LEVELS: ['minute', 'hour', 'day'],
@@ -67,6 +69,22 @@ describe('api env', () => {
     ['an unknown log level', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ])('refuses %s, naming the variable', (_case, over, variable) => {
     expect(refusal({ ...base, ...over }).variables.map((v) => v.split('.')[0])).toEqual([variable]);
+  });
+
+  it('reads the Kafka security settings for lag, checked against each other', () => {
+    const sasl = {
+      KAFKA_SSL: 'true',
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: 'api',
+      KAFKA_SASL_PASSWORD: 'api-sasl-password',
+    };
+    expect(parseApiEnv({ ...base, ...sasl })).toMatchObject({
+      KAFKA_SSL: true,
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+    });
+    const err = refusal({ ...base, ...sasl, KAFKA_SASL_USERNAME: '' });
+    expect(err.variables).toEqual(['KAFKA_SASL_USERNAME']);
+    expect(err.message).not.toContain('api-sasl-password');
   });
 
   it('names a short token by position and length, never by value', () => {

@@ -3,8 +3,10 @@ import {
   createKafka,
   createMongoClient,
   createRegistry,
+  kafkaSecurity,
   probeDependencies,
 } from '@tickertape/clients';
+import { registryEndpoint } from '@tickertape/config';
 import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { Partitioners } from 'kafkajs';
@@ -37,21 +39,26 @@ export async function roundtrip(
   options: RoundtripOptions,
   logger: Logger,
 ): Promise<RoundtripResult> {
+  const security = kafkaSecurity(env);
+  const registryAt = registryEndpoint(env);
   await probeDependencies(
     {
       KAFKA_BROKERS: env.KAFKA_BROKERS,
       SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
       MONGODB_URI: env.MONGODB_URI,
+      kafkaSecurity: security,
+      registryAuth: registryAt,
     },
     logger,
     env.STARTUP_TIMEOUT_MS,
   );
   const kafka = createKafka({
+    ...security,
     brokers: env.KAFKA_BROKERS,
     clientId: 'tickertape-roundtrip',
     logger,
   });
-  const registry = createRegistry({ url: env.SCHEMA_REGISTRY_URL });
+  const registry = createRegistry(registryAt);
   const mongo = createMongoClient({
     uri: env.MONGODB_URI,
     appName: 'tickertape-roundtrip',

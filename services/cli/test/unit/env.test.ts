@@ -18,4 +18,15 @@ describe('cli env', () => {
     expect(() => parseCliEnv({ ...stack, MONGODB_URI: 'mongo://nope' })).toThrow(ConfigError);
     expect(() => parseCliEnv({ ...stack, MONGODB_URI: 'mongo://nope' })).toThrow(/MONGODB_URI/);
   });
+
+  it('checks the Kafka and registry credentials (the rules: packages/config)', () => {
+    const secured = { ...stack, KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'cli' };
+    expect(() => parseCliEnv(secured)).toThrow(/KAFKA_SASL_PASSWORD/);
+    expect(parseCliEnv({ ...secured, KAFKA_SASL_PASSWORD: 'pw' }).KAFKA_SASL_MECHANISM).toBe(
+      'plain',
+    );
+    expect(() => parseCliEnv({ ...stack, SCHEMA_REGISTRY_PASSWORD: 'pw' })).toThrow(
+      /SCHEMA_REGISTRY_USERNAME/,
+    );
+  });
 });

@@ -53,6 +53,34 @@ describe('worker env', () => {
     expect([...env.SEGMENT_WRITE_ON_CHANGE].sort()).toEqual(['door', 'valve.state']);
   });
 
+  it('reads TLS, SASL and registry credentials, and refuses half of a pair naming the other', () => {
+    const secured = {
+      ...base,
+      ROLLUP_LEVEL: 'minute',
+      KAFKA_SSL: 'true',
+      KAFKA_SASL_MECHANISM: 'PLAIN',
+      KAFKA_SASL_USERNAME: 'worker',
+      KAFKA_SASL_PASSWORD: 'worker-sasl-password',
+      SCHEMA_REGISTRY_USERNAME: 'registry-key',
+      SCHEMA_REGISTRY_PASSWORD: 'registry-secret',
+    };
+    expect(parseWorkerEnv(secured)).toMatchObject({
+      KAFKA_SSL: true,
+      KAFKA_SASL_MECHANISM: 'plain',
+      SCHEMA_REGISTRY_USERNAME: 'registry-key',
+    });
+    for (const [unset, named] of [
+      ['KAFKA_SASL_PASSWORD', 'KAFKA_SASL_PASSWORD'],
+      ['KAFKA_SASL_MECHANISM', 'KAFKA_SASL_MECHANISM'],
+      ['SCHEMA_REGISTRY_USERNAME', 'SCHEMA_REGISTRY_USERNAME'],
+    ] as const) {
+      const parse = () => parseWorkerEnv({ ...secured, [unset]: '' });
+      expect(parse).toThrow(ConfigError);
+      expect(parse).toThrow(new RegExp(named));
+      expect(parse).not.toThrow(/worker-sasl-password|registry-secret/);
+    }
+  });
+
   it('keeps the widest valid series under 16 MiB per segment at the largest SEGMENT_MAX_POINTS', () => {
     // 64 numeric fields (the tick limit), each named with 64 characters of 3 UTF-8 bytes.
     const names = Array.from(

@@ -23,6 +23,17 @@ describe('scheduler env', () => {
     );
   });
 
+  it.each([
+    ['a Redis password', 'redis://:pw-redis-1@cache:6379'],
+    ['a Redis 6 ACL user over TLS', 'rediss://ticker:pw-redis-1@cache.example.com:6380/0'],
+  ])('takes credentials in the URLs: %s', (_case, url) => {
+    const mongo = 'mongodb+srv://app:pw-mongo-1@cluster0.ab1cd.mongodb.net/?retryWrites=true';
+    expect(parseSchedulerEnv({ MONGODB_URI: mongo, REDIS_URL: url })).toMatchObject({
+      MONGODB_URI: mongo,
+      REDIS_URL: url,
+    });
+  });
+
   it('refuses a finality grace shorter than the lateness bound, naming FINALITY_GRACE_MS', () => {
     const parse = () =>
       parseSchedulerEnv({ ...base, MAX_LATENESS_MS: '3600000', FINALITY_GRACE_MS: '60000' });

@@ -2,9 +2,11 @@ import {
   createKafka,
   createMongoClient,
   createRegistry,
+  kafkaSecurity,
   readTopic,
   rewindGroup,
 } from '@tickertape/clients';
+import { kafkaSecurityVars, registryAuthVars, registryEndpoint } from '@tickertape/config';
 import { describeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import {
@@ -71,6 +73,8 @@ function workerEnv(
 ) {
   return {
     ...env.inherited,
+    ...kafkaSecurityVars(env),
+    ...registryAuthVars(env),
     KAFKA_BROKERS: env.KAFKA_BROKERS.join(','),
     SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
     MONGODB_URI: env.MONGODB_URI,
@@ -163,6 +167,7 @@ export async function runFaults(env: FaultsEnv, logger: Logger): Promise<FaultRu
   };
   run.dlqTopic = `${run.topic}-dlq`;
   const kafka = createKafka({
+    ...kafkaSecurity(env),
     brokers: env.KAFKA_BROKERS,
     clientId: 'tickertape-faults',
     logger,
@@ -178,8 +183,9 @@ export async function runFaults(env: FaultsEnv, logger: Logger): Promise<FaultRu
     dlqPartitions: 1,
   });
   await admin.disconnect();
-  const codec = await TickCodec.register(createRegistry({ url: env.SCHEMA_REGISTRY_URL }), {
-    registry: { url: env.SCHEMA_REGISTRY_URL },
+  const registry = registryEndpoint(env);
+  const codec = await TickCodec.register(createRegistry(registry), {
+    registry,
     version: 2,
     subject: valueSubject(run.topic),
   });

@@ -54,7 +54,15 @@ export async function startWorker(
   const groupId = env.GROUP_ID ?? name;
   const kafka = createKafka({ ...security, brokers: env.KAFKA_BROKERS, clientId: name, logger });
   const registry = createRegistry(registryAt);
-  const mongo = createMongoClient({ uri: env.MONGODB_URI, appName: name, logger });
+  const mongo = createMongoClient({
+    uri: env.MONGODB_URI,
+    appName: name,
+    logger,
+    // Offsets are committed once a flush is acknowledged, so the acknowledgement must mean
+    // durable: on a replica set a w:1 write can be rolled back by a failover after the commit,
+    // and its ticks would be gone. Majority + journal survives that (docs/exactly-once.md).
+    driverOptions: { writeConcern: { w: 'majority', journal: true } },
+  });
   const consumer = kafka.consumer({
     groupId,
     sessionTimeout: env.KAFKA_SESSION_TIMEOUT_MS,

@@ -2,7 +2,7 @@ import { describeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { DEFAULT_DLQ_TOPIC, PROFILE_NAMES, type ProfileName } from '@tickertape/producer';
 import { DEFAULT_TOPIC } from '@tickertape/tick';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { LevelWithSilent } from 'pino';
@@ -18,6 +18,7 @@ import {
 } from './commands/publish.js';
 import { formatRedrive, REDRIVE_HELP, redriveCommand, unknownReasons } from './commands/redrive.js';
 import { addQueryCommands } from './commands/query.js';
+import { formatReplay, REPLAY_HELP, replayCommand } from './commands/replay.js';
 import { roundtrip } from './commands/roundtrip.js';
 import { formatSummary, summaryCommand, type SummaryCommandOptions } from './commands/summary.js';
 import { formatMismatches, formatTopics, topicsCreate } from './commands/topics-create.js';
@@ -276,6 +277,28 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
         }
         const report = await redriveCommand(env, { ...options, reasons }, logger);
         io.stdout(formatRedrive(report));
+      },
+    );
+
+  program
+    .command('replay')
+    .description("rewind a level's consumer group to the start of the topic (workers stopped)")
+    .requiredOption(
+      '--store <store>',
+      `the level or the segment store (${VERIFY_STORES.join(', ')})`,
+      (text) => {
+        const [store] = storesArgument(text);
+        if (store === undefined || text.includes(',')) throw new InvalidArgumentError('one store');
+        return store;
+      },
+    )
+    .option('--group <id>', "its consumer group, when not the workers' default")
+    .option('--topic <name>', 'tick topic', DEFAULT_TOPIC)
+    .addHelpText('after', REPLAY_HELP)
+    .action(
+      async (options: { store: (typeof VERIFY_STORES)[number]; group?: string; topic: string }) => {
+        const { env, logger } = ready();
+        io.stdout(formatReplay(await replayCommand(env, options, logger)));
       },
     );
 

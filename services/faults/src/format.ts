@@ -1,4 +1,4 @@
-import type { FaultRunReport } from './suite.js';
+import type { FaultRunReport } from './report.js';
 
 function table(headers: string[], rows: (string | number)[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));

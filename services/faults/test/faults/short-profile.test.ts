@@ -10,7 +10,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FaultRunReport } from '../../src/suite.js';
+import type { FaultRunReport } from '../../src/report.js';
 
 const faultsDir = fileURLToPath(new URL('../..', import.meta.url));
 

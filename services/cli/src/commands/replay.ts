@@ -1,0 +1,77 @@
+import { rewindGroup } from '@tickertape/clients';
+import { TickertapeError } from '@tickertape/errors';
+import type { Logger } from '@tickertape/logger';
+import { defaultGroupId } from '@tickertape/verify';
+import { openKafka } from '../connect.js';
+import type { CliEnv } from '../env.js';
+import { formatTable } from '../table.js';
+import type { VERIFY_STORES } from './verify.js';
+
+export interface ReplayOptions {
+  store: (typeof VERIFY_STORES)[number];
+  group?: string;
+  topic: string;
+}
+
+export interface ReplayResult {
+  groupId: string;
+  topic: string;
+  partitions: { partition: number; offset: string }[];
+}
+
+export class GroupRunningError extends TickertapeError {
+  override readonly name = 'GroupRunningError';
+  constructor(groupId: string, members: number) {
+    super(
+      'GROUP_HAS_MEMBERS',
+      `${groupId} has ${members} running member${members === 1 ? '' : 's'}: stop every worker of it first, then replay`,
+      { retriable: false },
+    );
+  }
+}
+
+export const REPLAY_HELP = `
+Rebuilds a level (or the segment store) from the topic: with every worker of its consumer group
+stopped, moves the group back to the first record still in each partition, and reads the
+offsets back to be sure. Start the workers again and they re-read the topic; the guard in each
+bucket skips what it has already absorbed, so nothing is counted twice (docs/exactly-once.md).
+Ticks older than the workers' MAX_LATENESS_MS on their clock go to the DLQ as TOO_LATE instead of
+being applied again — those buckets already hold them.
+`;
+
+export async function replayCommand(
+  env: CliEnv,
+  options: ReplayOptions,
+  logger: Logger,
+): Promise<ReplayResult> {
+  const kafka = await openKafka(env, logger, 'tickertape-replay', { registry: false });
+  const groupId = options.group ?? defaultGroupId(options.store);
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const { groups } = await admin.describeGroups([groupId]);
+    const members = groups[0]?.members.length ?? 0;
+    if (members > 0) throw new GroupRunningError(groupId, members);
+    await rewindGroup(admin, groupId, options.topic);
+    const [committed] = await admin.fetchOffsets({ groupId, topics: [options.topic] });
+    return {
+      groupId,
+      topic: options.topic,
+      partitions: (committed?.partitions ?? [])
+        .map(({ partition, offset }) => ({ partition, offset }))
+        .sort((a, b) => a.partition - b.partition),
+    };
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+export function formatReplay(result: ReplayResult): string {
+  return [
+    `${result.groupId} rewound on ${result.topic}; start its workers to replay\n`,
+    formatTable(
+      ['partition', 'next offset'],
+      result.partitions.map((p) => [p.partition, p.offset]),
+    ),
+  ].join('');
+}

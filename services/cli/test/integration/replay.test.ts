@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { TestStack, waitFor } from '@tickertape/testing';
+import { runCli } from '../support/cli.js';
+
+describe('tickertape replay', () => {
+  let stack: TestStack;
+  let topic: string;
+
+  beforeAll(async () => {
+    stack = await TestStack.open('cli-replay');
+    topic = await stack.createTopic({ partitions: 2 });
+    const producer = stack.kafka.producer();
+    await producer.connect();
+    await producer.send({
+      topic,
+      messages: Array.from({ length: 10 }, (_, i) => ({ partition: i % 2, value: `r${i}` })),
+    });
+    await producer.disconnect();
+  });
+  afterAll(() => stack.close());
+
+  it('moves a stopped group back to the first offset of every partition', async () => {
+    const groupId = stack.name('replayed');
+    const admin = await stack.admin();
+    await admin.setOffsets({
+      groupId,
+      topic,
+      partitions: [
+        { partition: 0, offset: '5' },
+        { partition: 1, offset: '5' },
+      ],
+    });
+    const run = await runCli(stack, [
+      'replay',
+      '--store',
+      'hour',
+      '--group',
+      groupId,
+      '--topic',
+      topic,
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`${groupId} rewound on ${topic}; start its workers to replay`);
+    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    expect(committed?.partitions.map((p) => p.offset).sort()).toEqual(['0', '0']);
+  });
+
+  it('refuses while a worker of the group is running, naming the group', async () => {
+    const groupId = stack.name('running');
+    const consumer = stack.kafka.consumer({ groupId });
+    let joined = false;
+    consumer.on(consumer.events.GROUP_JOIN, () => (joined = true));
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({ eachMessage: () => Promise.resolve() });
+    try {
+      await waitFor(() => joined, { description: 'the consumer to join', timeoutMs: 30_000 });
+      const run = await runCli(stack, [
+        'replay',
+        '--store',
+        'minute',
+        '--group',
+        groupId,
+        '--topic',
+        topic,
+      ]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        `${groupId} has 1 running member: stop every worker of it first`,
+      );
+    } finally {
+      await consumer.disconnect();
+    }
+  });
+
+  it('takes one store', async () => {
+    const run = await runCli(stack, ['replay', '--store', 'minute,hour']);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('one store');
+  });
+});

@@ -1,0 +1,77 @@
+import { kafkaSecurityVars, registryAuthVars } from '@tickertape/config';
+import { spawnService, type ServiceProcess } from '@tickertape/testing';
+import { fileURLToPath } from 'node:url';
+import type { FaultsEnv } from './env.js';
+import type { Store } from './schedule.js';
+
+/** What the suite runs as processes: one kind of worker per store, and the scheduler. */
+export type Process = Store | 'scheduler';
+
+/** One run's names: its topic, DLQ and database, fresh each time. */
+export interface RunNames {
+  topic: string;
+  dlqTopic: string;
+  database: string;
+}
+
+/** The workers' settings the checker must know (the same values go to both). */
+export const WORKER_LIMITS = {
+  maxLatenessMs: 6 * 3_600_000,
+  maxFutureMs: 5 * 60_000,
+  segmentMaxPoints: 100,
+} as const;
+
+export function groupOf(run: RunNames, store: Store): string {
+  return `${run.topic}-${store}`;
+}
+
+const serviceDir = (name: string) => fileURLToPath(new URL(`../../${name}`, import.meta.url));
+
+function workerEnv(env: FaultsEnv, run: RunNames, store: Store): Record<string, string> {
+  return {
+    ...env.inherited,
+    ...kafkaSecurityVars(env),
+    ...registryAuthVars(env),
+    KAFKA_BROKERS: env.KAFKA_BROKERS.join(','),
+    SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
+    MONGODB_URI: env.MONGODB_URI,
+    MONGODB_DATABASE: run.database,
+    ROLLUP_LEVEL: store,
+    TOPIC: run.topic,
+    DLQ_TOPIC: run.dlqTopic,
+    GROUP_ID: groupOf(run, store),
+    HTTP_PORT: '0',
+    FLUSH_MAX_WAIT_MS: '200',
+    FLUSH_MAX_TICKS: '1000',
+    // A SIGKILLed member's partitions move on after this; the broker's minimum.
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+    MAX_LATENESS_MS: String(WORKER_LIMITS.maxLatenessMs),
+    MAX_FUTURE_MS: String(WORKER_LIMITS.maxFutureMs),
+    SEGMENT_MAX_POINTS: String(WORKER_LIMITS.segmentMaxPoints),
+    // Each flush's offsets and each group join land in the run's logs: enough to trace a
+    // difference the checker finds back to the flush that caused it.
+    LOG_LEVEL: 'debug',
+  };
+}
+
+function schedulerEnv(env: FaultsEnv, run: RunNames): Record<string, string> {
+  return {
+    ...env.inherited,
+    MONGODB_URI: env.MONGODB_URI,
+    REDIS_URL: env.REDIS_URL,
+    MONGODB_DATABASE: run.database,
+    SCHEDULER_QUEUE: `${run.topic}-scheduler`,
+    SHELL_LEVELS: 'minute,hour,day',
+    SHELLS_EVERY_MS: '5000',
+    FINALIZE_EVERY_MS: '5000',
+    HTTP_PORT: '0',
+    LOG_LEVEL: 'warn',
+  };
+}
+
+/** Starts one process of `name` from source, with exactly the settings above. */
+export function spawnProcess(env: FaultsEnv, run: RunNames, name: Process): ServiceProcess {
+  return name === 'scheduler'
+    ? spawnService(serviceDir('scheduler'), schedulerEnv(env, run))
+    : spawnService(serviceDir('rollup-worker'), workerEnv(env, run, name));
+}

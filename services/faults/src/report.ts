@@ -1,0 +1,57 @@
+import type { LoadSummary } from '@tickertape/producer';
+import type { VerifyReport } from '@tickertape/verify';
+import type { FleetCounters } from './fleet.js';
+import type { Injected } from './inject.js';
+import type { FaultKind } from './schedule.js';
+
+/** Everything a run did and found; written as JSON, summarised by formatFaultRun. */
+export interface FaultRunReport {
+  profile: string;
+  seed: number;
+  topic: string;
+  database: string;
+  startedAt: string;
+  elapsedMs: number;
+  load: Pick<LoadSummary, 'generated' | 'acknowledged' | 'failed'>;
+  /** Faults planned and carried out, by kind (the ones that failed are in `faultErrors`). */
+  planned: Record<FaultKind, number>;
+  faults: Record<FaultKind, number>;
+  faultErrors: string[];
+  /** Stack restarts, with how long each part took to answer again. */
+  restarts: { part: string; ms: number }[];
+  processes: FleetCounters;
+  badInputs: (Injected & { deadLettered: string[] })[];
+  verify: Pick<VerifyReport, 'tally' | 'stores'> & {
+    differences: number;
+    sample: VerifyReport['differences'];
+  };
+  passed: boolean;
+}
+
+/**
+ * A run passes when the checker found no difference, every planned fault was carried out, and
+ * bad input was published and every bad record is in the DLQ with the reason it should have.
+ */
+export function passed(report: Omit<FaultRunReport, 'passed'>): boolean {
+  return (
+    report.verify.differences === 0 &&
+    report.faultErrors.length === 0 &&
+    (Object.keys(report.planned) as FaultKind[]).every(
+      (kind) => report.faults[kind] === report.planned[kind],
+    ) &&
+    report.badInputs.length > 0 &&
+    report.badInputs.every((bad) => bad.deadLettered.includes(bad.reason))
+  );
+}
+
+/** The load generators' summaries, added up. */
+export function totalLoad(summaries: readonly LoadSummary[]): FaultRunReport['load'] {
+  return summaries.reduce(
+    (sum, s) => ({
+      generated: sum.generated + s.generated,
+      acknowledged: sum.acknowledged + s.acknowledged,
+      failed: sum.failed + s.failed,
+    }),
+    { generated: 0, acknowledged: 0, failed: 0 },
+  );
+}

@@ -44,7 +44,7 @@ describe('tickertape replay', () => {
     expect(run.stdout).toContain(`${groupId} rewound on ${topic}; start its workers to replay`);
     const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
     expect(committed?.partitions.map((p) => p.offset).sort()).toEqual(['0', '0']);
-  });
+  }, 60_000);
 
   it('refuses while a worker of the group is running, naming the group', async () => {
     const groupId = stack.name('running');
@@ -72,7 +72,7 @@ describe('tickertape replay', () => {
     } finally {
       await consumer.disconnect();
     }
-  });
+  }, 60_000);
 
   it('takes one store', async () => {
     const run = await runCli(stack, ['replay', '--store', 'minute,hour']);

@@ -125,21 +125,21 @@ export class Fleet<Name extends string> {
     });
   }
 
+  /** Waits until every queued operation (kills, scales, replays) has finished. */
+  async settle(): Promise<void> {
+    let pending: Promise<unknown>[];
+    do {
+      pending = [...this.queues.values()];
+      await Promise.all(pending);
+    } while ([...this.queues.values()].some((queued, i) => queued !== pending[i]));
+  }
+
   /** Waits for every queued operation, then stops everything gracefully. */
   async close(): Promise<void> {
-    await Promise.all([...this.queues.values()]);
+    await this.settle();
     this.closing = true;
     await Promise.all(
       [...this.replicas.values()].flat().map((replica) => this.stop(replica, 'SIGTERM')),
     );
-  }
-
-  /** Waits until every queued operation (kills, scales, replays) has finished. */
-  async settle(): Promise<void> {
-    for (;;) {
-      const pending = [...this.queues.values()];
-      await Promise.all(pending);
-      if (pending.every((p, i) => [...this.queues.values()][i] === p)) return;
-    }
   }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestStack, waitFor } from '@tickertape/testing';
+import { Partitioners } from 'kafkajs';
 import { runCli } from '../support/cli.js';
 
 describe('tickertape replay', () => {
@@ -9,7 +10,7 @@ describe('tickertape replay', () => {
   beforeAll(async () => {
     stack = await TestStack.open('cli-replay');
     topic = await stack.createTopic({ partitions: 2 });
-    const producer = stack.kafka.producer();
+    const producer = stack.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
     await producer.send({
       topic,

@@ -55,4 +55,7 @@ echo "the seed's question, from the rollups: average speed of 50 sensors over th
 tickertape query window --metric traffic --field speed --last 10m --limit 50 --format table |
   awk '{ lines[NR] = $0 } END { for (i = 1; i <= NR; i++) if (i <= 4 || i > NR - 3) print lines[i]; else if (i == 5) print "  … (" NR - 7 " more rows)" }'
 echo
+echo "ground truth: the checker refolds the whole topic and compares today's buckets and segments"
+tickertape verify --from "$(date -u +%F)" --limit 10
+echo
 echo "explore in the dashboard: bash scripts/dashboard.sh (prints its address and token)"

@@ -38,6 +38,8 @@ interface RawOptions {
   duration?: number;
   naiveCap?: number;
   readRuns?: number;
+  rounds?: number;
+  workerConcurrency?: number;
   latency?: number;
   workers?: 'dist' | 'source';
   keep?: boolean;
@@ -62,6 +64,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     .option('--duration <d>', 'event-time span of the tick set (e.g. 60m)', parseDurationArg)
     .option('--naive-cap <d>', 'stop the insertOne design after this long', parseDurationArg)
     .option('--read-runs <n>', 'repetitions of each read', parseNumber)
+    .option('--rounds <n>', 'rounds of A and B (the median is reported)', parseNumber)
+    .option(
+      '--worker-concurrency <n>',
+      "the workers' PARTITIONS_CONCURRENTLY (default: theirs)",
+      parseNumber,
+    )
     .option(
       '--latency <d>',
       'how long to produce for the produce → visible measure',
@@ -101,6 +109,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     durationMs: raw.duration,
     naiveCapMs: raw.naiveCap,
     readRuns: raw.readRuns,
+    rounds: raw.rounds,
+    workerConcurrency: raw.workerConcurrency,
     latencyMs: raw.latency,
     workers: raw.workers,
     keep: raw.keep,

@@ -21,6 +21,9 @@ function table(
 
 function note(run: DesignRun): string {
   const parts: string[] = [];
+  if (run.rounds !== undefined) {
+    parts.push(`median of ${run.rounds.length} rounds: ${run.rounds.map(int).join(' / ')} ticks/s`);
+  }
   if (run.cappedBy !== undefined) {
     parts.push(
       `stopped by its ${run.cappedBy} cap after ${int(run.ticks)} ticks; rate and costs from what it did`,
@@ -195,12 +198,14 @@ export function renderMarkdown(report: BenchReport, options: MarkdownOptions): s
     '',
     `**Machine:** ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB memory, ${machine.os}, Node ${machine.node}. ` +
       `**Database:** ${machine.database}. Kafka 3.9.1 (one KRaft node) and Apicurio Registry 3.0.9 from the local stack, on the same machine. ` +
-      'The machine is shared and noisy: absolute figures drift between runs; the ratios below come from one run, side by side.',
+      'The machine is shared and noisy: absolute figures drift between runs; the ratios below come from one run, side by side. A and B alternate for several rounds within it and the median round of each is reported (every round is listed in the notes).',
     '',
     `**Tick set:** ${int(shape.total)} ticks on one topic of ${load.partitions} partitions, seed ${settings.seed}: ` +
       `${shape.stockSeries.length} stock symbols at ${settings.stocks.perSecond} ticks/s each and ` +
       `${shape.trafficSeries.length} traffic sensors at ${settings.traffic.perSecond} ticks/s each, over ${num(settings.durationMs / 60_000, 0)} minutes of event time ` +
       `(${iso(shape.startMs)} – ${iso(shape.endMs)}). Produced before any consumer started, with the producer SDK, in ${num(load.seconds, 1)} s (${int(load.ticksPerSec)} ticks/s, ${num(load.bytes / load.ticks, 1)} bytes per record).`,
+    '',
+    `**Workers (B, F):** one minute and one hour process, ${settings.workerConcurrency === undefined ? 'their default settings' : `\`PARTITIONS_CONCURRENTLY=${settings.workerConcurrency}\``}; A and B ${settings.rounds === 1 ? 'once' : `${settings.rounds} rounds each`}.`,
     '',
   );
   if (options.chart !== undefined)
@@ -300,6 +305,10 @@ export function renderMarkdown(report: BenchReport, options: MarkdownOptions): s
     const ratio = (name: string) => num(derived.ratios.find((r) => r.name === name)!.value, 2);
     lines.push(
       `**Before/after: stand-in \`_id\` lookup.** Before the launcher served the guarded filter from the \`_id\` index (run of 2026-11-21T09:19Z, same profile and machine), the guarded upsert cost 4.197 ms against 0.209 ms for \`{_id}\` alone (20.1×), and B consumed 5,270 ticks/s: B/A 0.06, B/C 2.40, B/E 1.58. This run: ${num(probe.guardedMsPerOp, 3)} ms against ${num(probe.idOnlyMsPerOp, 3)} ms (${num(probe.guardedMsPerOp / probe.idOnlyMsPerOp, 1)}×), B ${int(b.ticksPerSec)} ticks/s: B/A ${ratio('B/A')}, B/C ${ratio('B/C')}, B/E ${ratio('B/E')}. See docs/local-stack.md (mongo-java-server gaps).`,
+      '',
+      // Fixed note: the two runs of 2026-11-21T11:3xZ that tried PARTITIONS_CONCURRENTLY (three
+      // rounds of A and B each, same profile and machine; printed with --no-write).
+      '**Tried: concurrent partition flushes.** The workers were 78 % idle on the database, so each process was run flushing 4 partitions at once (`PARTITIONS_CONCURRENTLY=4`): B 19,727 / 20,544 / 20,941 ticks/s in three rounds, against 22,705 / 22,392 / 22,517 with one partition at a time (`bash scripts/bench.sh --worker-concurrency 1`) a few minutes later. No gain on the stand-in (it applies writes one at a time), so the default stays 1; the setting remains for a real MongoDB, whose round trips overlap.',
       '',
     );
   }

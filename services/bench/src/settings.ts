@@ -31,6 +31,10 @@ export const benchSettingsSchema = z
       .min(10 * 60_000)
       // The workers dead-letter ticks older than 6 h (MAX_LATENESS_MS): stay well inside it.
       .max(4 * 3_600_000),
+    /** The workers' PARTITIONS_CONCURRENTLY; absent: their default (what users run). */
+    workerConcurrency: z.number().int().min(1).max(64).optional(),
+    /** A and B are measured this many times, alternately; the median round is reported. */
+    rounds: z.number().int().min(1).max(9),
     /** C (one awaited insertOne per tick) stops after this long or this many ticks. */
     naiveCapMs: z.number().int().positive(),
     naiveCapTicks: z.number().int().positive(),
@@ -72,6 +76,7 @@ export const PRESETS: Readonly<Record<ProfileChoice, Omit<BenchSettings, 'docPat
     stocks: { series: 2, perSecond: 1 },
     traffic: { series: 50, perSecond: 0.04 },
     durationMs: 10 * MINUTE,
+    rounds: 1,
     naiveCapMs: 10_000,
     naiveCapTicks: 1_000_000,
     readRuns: 3,
@@ -90,6 +95,7 @@ export const PRESETS: Readonly<Record<ProfileChoice, Omit<BenchSettings, 'docPat
     stocks: { series: 20, perSecond: 2 },
     traffic: { series: 100, perSecond: 0.25 },
     durationMs: 30 * MINUTE,
+    rounds: 3,
     naiveCapMs: 20_000,
     naiveCapTicks: 1_000_000,
     readRuns: 30,

@@ -21,6 +21,8 @@ export interface WorkerSpec {
   database: string;
   topic: string;
   dlqTopic: string;
+  /** The workers' PARTITIONS_CONCURRENTLY; their default when absent. */
+  partitionsConcurrently?: number;
 }
 
 /** Counters of one Prometheus text page, every sample of a name summed (labels aside). */
@@ -127,6 +129,9 @@ export class WorkerProcess {
         GROUP_ID: spec.groupId,
         TOPIC: spec.topic,
         DLQ_TOPIC: spec.dlqTopic,
+        ...(spec.partitionsConcurrently === undefined
+          ? {}
+          : { PARTITIONS_CONCURRENTLY: String(spec.partitionsConcurrently) }),
         // A free port: several workers run side by side. Info level for the two lines above.
         HTTP_PORT: '0',
         LOG_LEVEL: 'info',
@@ -250,6 +255,7 @@ export interface WorkerRunOptions {
   groupPrefix: string;
   mode: WorkerMode;
   nodeArgs?: readonly string[];
+  partitionsConcurrently?: number;
   logger: Logger;
 }
 
@@ -263,6 +269,9 @@ export async function startLevels(options: WorkerRunOptions): Promise<WorkerProc
         database: options.database,
         topic: options.topic,
         dlqTopic: options.dlqTopic,
+        ...(options.partitionsConcurrently === undefined
+          ? {}
+          : { partitionsConcurrently: options.partitionsConcurrently }),
       },
       options.env,
       options.mode,

@@ -29,6 +29,8 @@ export interface RollupConsumerOptions {
   /** Whether this worker writes the DLQ (only one rollup level does; see env). */
   ownsDeadLetters: boolean;
   flushMaxTicks: number;
+  /** Partitions flushed at the same time (each one's flushes stay in order). */
+  partitionsConcurrently: number;
   maxLatenessMs: number;
   maxFutureMs: number;
   /** Fault injection: called after the n-th flush is written, before its commit. */
@@ -81,6 +83,7 @@ export class RollupConsumer {
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: this.options.partitionsConcurrently,
       eachBatch: (payload) => this.eachBatch(payload),
     });
   }

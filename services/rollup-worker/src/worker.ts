@@ -113,6 +113,7 @@ export async function startWorker(
       // DLQ_OWNER_LEVEL is a rollup level: segment workers count bad records and never send them.
       ownsDeadLetters: env.DLQ_OWNER_LEVEL === level,
       flushMaxTicks: env.FLUSH_MAX_TICKS,
+      partitionsConcurrently: env.PARTITIONS_CONCURRENTLY,
       maxLatenessMs: env.MAX_LATENESS_MS,
       maxFutureMs: env.MAX_FUTURE_MS,
       afterWrite:

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseArgs, parseDurationArg } from '../../src/args.js';
 import { tenMinuteWindow } from '../../src/reads.js';
+import { medianOf, medianRound } from '../../src/run.js';
 import { PRESETS, resolveSettings } from '../../src/settings.js';
 import { percentile, repeat } from '../../src/stats.js';
 import { parseMetrics } from '../../src/workers.js';
@@ -91,5 +92,29 @@ describe('settings and arguments', () => {
     expect(parseDurationArg('20')).toBe(20_000);
     expect(parseDurationArg('1.5h')).toBe(5_400_000);
     expect(() => parseDurationArg('soon')).toThrow(/duration/);
+  });
+});
+
+describe('rounds', () => {
+  const run = (ticksPerSec: number) =>
+    ({
+      key: 'B',
+      ticks: 100,
+      seconds: 1,
+      ticksPerSec,
+      ops: 1,
+      requests: 1,
+      cpuSeconds: 1,
+    }) as const;
+
+  it('reports the median round with every round in run order', () => {
+    const rounds = [run(9_000), run(21_000), run(15_000)];
+    expect(medianOf(rounds)).toBe(rounds[2]);
+    expect(medianRound(rounds)).toEqual({ ...run(15_000), rounds: [9_000, 21_000, 15_000] });
+  });
+
+  it('takes the lower middle of an even count, and a single round as it is', () => {
+    expect(medianOf([run(3), run(1), run(4), run(2)]).ticksPerSec).toBe(2);
+    expect(medianRound([run(7)])).toEqual(run(7));
   });
 });

@@ -44,6 +44,16 @@ describe('worker env', () => {
       expect(() => parse(bad)).toThrow(/SEGMENT_MAX_POINTS/);
   });
 
+  it('flushes one partition at a time unless PARTITIONS_CONCURRENTLY says more (1..64)', () => {
+    expect(parseWorkerEnv({ ...base, ROLLUP_LEVEL: 'hour' }).PARTITIONS_CONCURRENTLY).toBe(1);
+    const parse = (value: string) =>
+      parseWorkerEnv({ ...base, ROLLUP_LEVEL: 'hour', PARTITIONS_CONCURRENTLY: value })
+        .PARTITIONS_CONCURRENTLY;
+    expect(parse('4')).toBe(4);
+    for (const bad of ['0', '65', '1.5', 'all'])
+      expect(() => parse(bad)).toThrow(/PARTITIONS_CONCURRENTLY/);
+  });
+
   it('reads SEGMENT_WRITE_ON_CHANGE as a comma-separated set of metrics', () => {
     const env = parseWorkerEnv({
       ...base,

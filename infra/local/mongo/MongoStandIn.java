@@ -44,12 +44,12 @@ public final class MongoStandIn {
 
     /**
      * On SIGTERM mongo-java-server closes the client channels and then the MVStore while netty
-     * threads may still be executing requests: a write applied during the store's final commit
-     * was acknowledged and then lost (the fault suite caught buckets missing the flush written
-     * just as the server stopped). Every request runs under the read lock; close() takes the
-     * write lock, so it waits for requests in flight and stores what they wrote, and any request
-     * after it fails with ShutdownInProgress instead of being acknowledged. Pinned by
-     * compat/mongo-shutdown.test.ts.
+     * threads may still be executing requests, so a request in flight failed in whatever way the
+     * closing store made it fail. The gate makes shutdown orderly, as mongod's is: every request
+     * runs under the read lock; close() takes the write lock, so it waits for the requests in
+     * flight (what they wrote is stored) and every later one fails with ShutdownInProgress (91),
+     * which drivers and the workers treat as transient. Exercised by the fault suite, which
+     * restarts this server under load (docs/reliability.md).
      */
     private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
 

@@ -90,10 +90,6 @@ export class Fleet<Name extends string> {
     clearTimeout(timer);
   }
 
-  count(name: Name): number {
-    return this.list(name).length;
-  }
-
   /** Runs exactly `replicas` processes of `name` (starts or gracefully stops the difference). */
   scale(name: Name, replicas: number): Promise<void> {
     return this.serial(name, async () => {
@@ -107,8 +103,8 @@ export class Fleet<Name extends string> {
   kill(name: Name): Promise<void> {
     return this.serial(name, async () => {
       const replicas = this.list(name);
-      const victim = replicas[this.pick(replicas.length)];
-      if (!victim) return;
+      if (replicas.length === 0) return;
+      const victim = replicas[this.pick(replicas.length)]!;
       await this.stop(victim, 'SIGKILL');
       this.counters.killed += 1;
       this.launch(name);

@@ -7,32 +7,44 @@ export interface ReadTopicOptions {
   timeoutMs: number;
   /** Prefix of the throwaway consumer group (deleted afterwards; nothing is committed). */
   groupPrefix: string;
+  /** Read with this group instead, and leave it in place (nothing is committed either way). */
+  groupId?: string;
+  /** Start every partition here (or at its first record, if that is later) instead of its beginning. */
+  fromOffset?: bigint;
+}
+
+/** What a read covered in one partition: offsets `start` (inclusive) to `end` (exclusive). */
+export interface ReadRange {
+  start: bigint;
+  end: bigint;
 }
 
 /**
- * Reads every record of `topic` from each partition's beginning up to the end offsets it has
- * when the read starts, handing them over batch by batch (in offset order within a partition).
- * Records appended meanwhile are left for the next read, so it always ends. Returns the end
- * offsets it read up to.
+ * Reads every record of `topic` from each partition's beginning (or `fromOffset`) up to the end
+ * offsets it has when the read starts, handing them over batch by batch (in offset order within
+ * a partition). Records appended meanwhile are left for the next read, so it always ends. A
+ * handler that throws stops the read with its error. Returns the range read per partition.
  */
 export async function readTopic(
   kafka: Kafka,
   topic: string,
   handle: (partition: number, messages: readonly KafkaMessage[]) => void | Promise<void>,
   options: ReadTopicOptions,
-): Promise<Map<number, bigint>> {
+): Promise<Map<number, ReadRange>> {
   const admin = kafka.admin();
-  const groupId = `${options.groupPrefix}-${randomUUID()}`;
+  const groupId = options.groupId ?? `${options.groupPrefix}-${randomUUID()}`;
   const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false });
   await admin.connect();
   try {
-    const ends = new Map<number, bigint>();
-    const unread = new Set<number>();
+    const ranges = new Map<number, ReadRange>();
     for (const { partition, low, high } of await admin.fetchTopicOffsets(topic)) {
-      ends.set(partition, BigInt(high));
-      if (BigInt(low) < BigInt(high)) unread.add(partition);
+      const from = options.fromOffset ?? 0n;
+      ranges.set(partition, { start: BigInt(low) > from ? BigInt(low) : from, end: BigInt(high) });
     }
-    if (unread.size === 0) return ends;
+    const unread = new Set(
+      [...ranges].filter(([, range]) => range.start < range.end).map(([partition]) => partition),
+    );
+    if (unread.size === 0) return ranges;
     let finish: () => void = () => undefined;
     let fail: (err: unknown) => void = () => undefined;
     const finished = new Promise<void>((resolve, reject) => {
@@ -47,28 +59,36 @@ export async function readTopic(
     await consumer.run({
       autoCommit: false,
       eachBatch: async ({ batch }) => {
-        const end = ends.get(batch.partition);
-        if (end === undefined || !unread.has(batch.partition)) return;
-        const messages = batch.messages.filter((message) => BigInt(message.offset) < end);
+        const range = ranges.get(batch.partition);
+        if (range === undefined || !unread.has(batch.partition)) return;
+        const messages = batch.messages.filter((message) => {
+          const offset = BigInt(message.offset);
+          return offset >= range.start && offset < range.end;
+        });
         try {
           if (messages.length > 0) await handle(batch.partition, messages);
         } catch (err) {
+          // Not rethrown: kafkajs would retry the batch, and the handler has seen it.
           unread.clear();
           fail(err);
           return;
         }
-        if (BigInt(batch.lastOffset()) + 1n >= end) {
+        if (BigInt(batch.lastOffset()) + 1n >= range.end) {
           unread.delete(batch.partition);
           if (unread.size === 0) finish();
         }
       },
     });
+    if (options.fromOffset !== undefined) {
+      for (const partition of unread)
+        consumer.seek({ topic, partition, offset: String(ranges.get(partition)!.start) });
+    }
     await withDeadline(options.timeoutMs, `${topic} to be read to its end offsets`, finished);
-    return ends;
+    return ranges;
   } finally {
     await consumer.disconnect().catch(() => undefined);
-    // The group only existed for this read; leaving it would list a dead group forever.
-    await admin.deleteGroups([groupId]).catch(() => undefined);
+    // A throwaway group only existed for this read; leaving it would list a dead group forever.
+    if (options.groupId === undefined) await admin.deleteGroups([groupId]).catch(() => undefined);
     await admin.disconnect();
   }
 }

@@ -87,7 +87,7 @@ async function readRecords(options: VerifyOptions): Promise<{
   ends: Map<number, bigint>;
 }> {
   const records: DecodedRecord[] = [];
-  const ends = await readTopic(
+  const ranges = await readTopic(
     options.kafka,
     options.topic,
     async (partition, messages) => {
@@ -108,7 +108,7 @@ async function readRecords(options: VerifyOptions): Promise<{
     },
     { timeoutMs: options.readTimeoutMs, groupPrefix: 'tickertape-verify' },
   );
-  return { records, ends };
+  return { records, ends: new Map([...ranges].map(([partition, { end }]) => [partition, end])) };
 }
 
 async function readDeadLetters(options: VerifyOptions): Promise<DeadLetterEntry[]> {

@@ -8,3 +8,4 @@ export { consumerLag } from './lag.js';
 export { probeDependencies, type ProbeTargets } from './probe.js';
 export { readTopic, type ReadRange, type ReadTopicOptions } from './read-topic.js';
 export { rewindGroup, RewindError } from './rewind.js';
+export { headerText } from './headers.js';

@@ -8,15 +8,9 @@ import {
   type Level,
 } from '@tickertape/buckets';
 import { isRetriable } from '@tickertape/errors';
-import {
-  MongoBulkWriteError,
-  type AnyBulkWriteOperation,
-  type WriteError,
-  type Db,
-  type Document,
-} from 'mongodb';
+import { MongoBulkWriteError, type AnyBulkWriteOperation, type Db, type Document } from 'mongodb';
 import { StoreErrorCode, StoreWriteError } from './store-error.js';
-import { isTransientMongoError } from './transient.js';
+import { isTransientMongoError, writeErrorsOf } from './transient.js';
 
 const DUPLICATE_KEY = 11000;
 
@@ -66,8 +60,7 @@ async function writeGroup(
         cause: err,
       });
     }
-    const raw: unknown = err.writeErrors;
-    const errors = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]) as WriteError[];
+    const errors = writeErrorsOf(err);
     // No per-operation errors means the command itself failed (a shutdown, a write concern not
     // met): nothing says which updates landed, so the flush fails — retried when the cause
     // passes — and is never counted as written.

@@ -1,6 +1,7 @@
 import { partitionOf, type Level, type ShellDocument, type ShellSeries } from '@tickertape/buckets';
-import { MongoBulkWriteError, type Db, type Document, type WriteError } from 'mongodb';
+import { MongoBulkWriteError, type Db, type Document } from 'mongodb';
 import { ensurePartition } from './partitions.js';
+import { writeErrorsOf } from './transient.js';
 
 const DUPLICATE_KEY = 11000;
 
@@ -31,8 +32,7 @@ export async function insertShells(
       inserted += group.length;
     } catch (err) {
       if (!(err instanceof MongoBulkWriteError)) throw err;
-      const raw: unknown = err.writeErrors;
-      const errors = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]) as WriteError[];
+      const errors = writeErrorsOf(err);
       // No per-document errors: the insert failed as a whole (see applyFlush).
       if (errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) throw err;
       inserted += group.length - errors.length;

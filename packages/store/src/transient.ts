@@ -1,4 +1,10 @@
-import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import {
+  MongoNetworkError,
+  MongoServerError,
+  MongoServerSelectionError,
+  type MongoBulkWriteError,
+  type WriteError,
+} from 'mongodb';
 
 /**
  * Server states that pass: a shutdown or restart (ShutdownInProgress 91, InterruptedAtShutdown
@@ -19,4 +25,13 @@ export function isTransientMongoError(err: unknown): boolean {
   // say) as its `errorResponse`.
   const inner: unknown = err.errorResponse;
   return inner instanceof Error && inner !== err && isTransientMongoError(inner);
+}
+
+/**
+ * The per-operation errors of a bulk write, as a list (the driver gives one error bare, several
+ * as an array). Empty means the command failed as a whole: nothing says which writes landed.
+ */
+export function writeErrorsOf(err: MongoBulkWriteError): WriteError[] {
+  const raw: unknown = err.writeErrors;
+  return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]) as WriteError[];
 }

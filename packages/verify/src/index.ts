@@ -16,6 +16,7 @@ export { WHOLE_TIME, type CheckedRange } from './stored.js';
 export { NotCaughtUpError, VerifyErrorCode } from './verify-error.js';
 export {
   defaultGroupId,
+  readDeadLetters,
   verify,
   type CheckedTarget,
   type StoreSummary,

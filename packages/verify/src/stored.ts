@@ -1,5 +1,10 @@
 import { LEVEL_SPECS, parsePartitionName, type Level } from '@tickertape/buckets';
-import { listSegmentDays, segmentCollection, type SegmentDocument } from '@tickertape/segments';
+import {
+  listSegmentDays,
+  segmentCollection,
+  segmentDayRange,
+  type SegmentDocument,
+} from '@tickertape/segments';
 import { listPartitionNames } from '@tickertape/store';
 import type { Db } from 'mongodb';
 import { isDate } from './compare-documents.js';
@@ -56,12 +61,8 @@ export async function storedSegments(
 ): Promise<Map<string, SegmentDocument[]>> {
   const bySeries = new Map<string, SegmentDocument[]>();
   for (const day of await listSegmentDays(db)) {
-    const dayStart = Date.UTC(
-      Number(day.slice(0, 4)),
-      Number(day.slice(4, 6)) - 1,
-      Number(day.slice(6, 8)),
-    );
-    if (!dayInRange(dayStart, range)) continue;
+    const days = segmentDayRange(day);
+    if (days === undefined || !dayInRange(days.startMs, range)) continue;
     const segments = db
       .collection<SegmentDocument>(segmentCollection(day))
       .find({})

@@ -1,8 +1,8 @@
 import { isLevel, type Level } from '@tickertape/buckets';
-import { readTopic } from '@tickertape/clients';
+import { headerText, readTopic } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
 import { DLQ_HEADERS, isTickRejected, seriesKey, type Tick } from '@tickertape/tick';
-import type { IHeaders, Kafka } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { compareBuckets } from './compare-buckets.js';
 import { compareSeriesSegments } from './compare-segments.js';
@@ -76,12 +76,6 @@ export function defaultGroupId(store: CheckedTarget['store']): string {
   return store === 'segments' ? 'tickertape-segments' : `tickertape-rollup-${store}`;
 }
 
-function header(headers: IHeaders | undefined, name: string): string | undefined {
-  const raw = headers?.[name];
-  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-  return value === undefined ? undefined : value.toString();
-}
-
 async function readRecords(options: VerifyOptions): Promise<{
   records: DecodedRecord[];
   ends: Map<number, bigint>;
@@ -111,23 +105,33 @@ async function readRecords(options: VerifyOptions): Promise<{
   return { records, ends: new Map([...ranges].map(([partition, { end }]) => [partition, end])) };
 }
 
-async function readDeadLetters(options: VerifyOptions): Promise<DeadLetterEntry[]> {
+/**
+ * The dead letters of records from `sourceTopic` (a DLQ may serve several topics), in DLQ order,
+ * a record dead-lettered twice (a replayed worker) listed twice.
+ */
+export async function readDeadLetters(
+  kafka: Kafka,
+  dlqTopic: string,
+  sourceTopic: string,
+  timeoutMs: number,
+): Promise<DeadLetterEntry[]> {
   const letters: DeadLetterEntry[] = [];
   await readTopic(
-    options.kafka,
-    options.dlqTopic,
+    kafka,
+    dlqTopic,
     (_partition, messages) => {
       for (const message of messages) {
-        if (header(message.headers, DLQ_HEADERS.topic) !== options.topic) continue;
+        const header = (name: string) => headerText(message.headers, name);
+        if (header(DLQ_HEADERS.topic) !== sourceTopic) continue;
         letters.push({
-          sourcePartition: Number(header(message.headers, DLQ_HEADERS.partition)),
-          sourceOffset: Number(header(message.headers, DLQ_HEADERS.offset)),
-          reason: header(message.headers, DLQ_HEADERS.reason) ?? '(none)',
-          at: Number(header(message.headers, DLQ_HEADERS.at) ?? message.timestamp),
+          sourcePartition: Number(header(DLQ_HEADERS.partition)),
+          sourceOffset: Number(header(DLQ_HEADERS.offset)),
+          reason: header(DLQ_HEADERS.reason) ?? '(none)',
+          at: Number(header(DLQ_HEADERS.at) ?? message.timestamp),
         });
       }
     },
-    { timeoutMs: options.readTimeoutMs, groupPrefix: 'tickertape-verify-dlq' },
+    { timeoutMs, groupPrefix: 'tickertape-verify-dlq' },
   );
   return letters;
 }
@@ -223,7 +227,12 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const { records, ends } = await readRecords(options);
   log?.info({ records: records.length }, 'tick topic read');
   await awaitGroups(options, ends);
-  const truth = reconcile(options.topic, records, await readDeadLetters(options), options.bounds);
+  const truth = reconcile(
+    options.topic,
+    records,
+    await readDeadLetters(options.kafka, options.dlqTopic, options.topic, options.readTimeoutMs),
+    options.bounds,
+  );
   const stores: StoreSummary[] = [];
   const differences = [...truth.differences];
   stores.push({

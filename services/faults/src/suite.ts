@@ -22,7 +22,7 @@ import { verify, type VerifyReport } from '@tickertape/verify';
 import { Partitioners, type Kafka } from 'kafkajs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { readDeadLetters, sourceKey } from './dead-letters.js';
+import { deadLettersBySource, sourceKey } from './dead-letters.js';
 import type { FaultsEnv } from './env.js';
 import { Fleet } from './fleet.js';
 import { injectBadInputs, type Injected } from './inject.js';
@@ -241,7 +241,7 @@ export async function runFaults(env: FaultsEnv, logger: Logger): Promise<FaultRu
       readTimeoutMs: 120_000,
       logger,
     });
-    letters = await readDeadLetters(kafka, run.dlqTopic);
+    letters = await deadLettersBySource(kafka, run.dlqTopic, topic);
   } finally {
     await mongo.close();
     await fleet.close();

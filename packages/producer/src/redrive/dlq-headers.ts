@@ -1,7 +1,9 @@
+import { headerText } from '@tickertape/clients';
 import { DEAD_LETTER_REASONS, DLQ_HEADERS } from '@tickertape/tick';
 import type { IHeaders } from 'kafkajs';
 
-export { DLQ_HEADERS };
+// Re-exported: the redrive command and the producer SDK's users read DLQ headers with these.
+export { DLQ_HEADERS, headerText };
 
 /** Added to a redriven record: where in the DLQ it came from, for tracing a second failure. */
 export const REDRIVEN_FROM_HEADER = 'tickertape-redriven-from';
@@ -10,14 +12,6 @@ export const REDRIVEN_FROM_HEADER = 'tickertape-redriven-from';
 export const KNOWN_DLQ_REASONS: readonly string[] = DEAD_LETTER_REASONS;
 
 const DLQ_HEADER_NAMES = new Set<string>([...Object.values(DLQ_HEADERS), REDRIVEN_FROM_HEADER]);
-
-/** A header as text: kafkajs hands them over as Buffers (or arrays when repeated; last wins). */
-export function headerText(headers: IHeaders | undefined, name: string): string | undefined {
-  const raw = headers?.[name];
-  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
-  if (value === undefined) return undefined;
-  return typeof value === 'string' ? value : value.toString('utf8');
-}
 
 /**
  * The headers the record had before it was dead-lettered: the worker copies the original ones

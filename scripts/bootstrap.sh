@@ -17,7 +17,7 @@ if [[ ! -x $tt_pnpm_dir/node_modules/.bin/pnpm ]]; then
   rm -rf "$tt_pnpm_dir"
   mkdir -p "$tt_pnpm_dir"
   # --prefix keeps it out of the project's own package.json and lockfile.
-  npm install --prefix "$tt_pnpm_dir" --no-save --no-package-lock --loglevel=error \
+  npm install --prefix "$tt_pnpm_dir" --no-save --no-package-lock --silent \
     --no-fund --no-audit "pnpm@$tt_pnpm_version" >&2 ||
     { echo "[setup] error: npm could not install pnpm@$tt_pnpm_version" >&2; return 1 2>/dev/null || exit 1; }
 fi

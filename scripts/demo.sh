@@ -9,11 +9,14 @@ source scripts/bootstrap.sh
 DURATION=${DEMO_DURATION:-20s}
 # The three rollup levels and the segment store (raw points), each its own consumer group.
 LEVELS=(minute hour day segments)
-PORTS=(9401 9402 9403 9404)
+# Their /metrics and /health ports (DEMO_PORTS to move them, e.g. beside another checkout's demo).
+read -r -a PORTS <<<"${DEMO_PORTS:-9401 9402 9403 9404}"
+((${#PORTS[@]} == ${#LEVELS[@]})) || { echo "DEMO_PORTS needs ${#LEVELS[@]} ports" >&2; exit 2; }
 LOGS=.stack/logs
 
 bash infra/local/stack.sh up
-pnpm exec turbo run build --output-logs=errors-only
+echo "building (log: $LOGS/build.log)"
+pnpm exec turbo run build --output-logs=errors-only >"$LOGS/build.log" 2>&1 || { cat "$LOGS/build.log"; exit 1; }
 tickertape() { bash infra/local/stack.sh exec -- node services/cli/dist/main.js "$@"; }
 
 tickertape topics create --partitions 4
@@ -48,7 +51,8 @@ wait "$stocks"
 grep -h -m1 'ticks sent' "$LOGS/loadgen-traffic.log" "$LOGS/loadgen-stocks.log" || true
 
 echo
-tickertape summary --wait-for-groups tickertape-rollup-minute,tickertape-rollup-hour,tickertape-rollup-day,tickertape-segments
+workers=$(printf 'http://127.0.0.1:%s,' "${PORTS[@]}")
+tickertape summary --workers "${workers%,}" --wait-for-groups tickertape-rollup-minute,tickertape-rollup-hour,tickertape-rollup-day,tickertape-segments
 
 echo
 echo "the seed's question, from the rollups: average speed of 50 sensors over the last 10 minutes"

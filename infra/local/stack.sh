@@ -22,10 +22,16 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
+STATE=${TT_STACK_DIR:-$ROOT/.stack}
+PORT_VARS=(TT_KAFKA_PORT TT_KAFKA_CONTROLLER_PORT TT_KAFKA_SASL_PORT TT_REGISTRY_PORT TT_MONGO_PORT TT_REDIS_PORT)
+# Ports this checkout's stack moved to (see choose_ports); below a variable set by the caller,
+# above stack.env's defaults.
+PORTS_FILE=$STATE/ports.env
+# shellcheck disable=SC1090
+[[ -f $PORTS_FILE ]] && source "$PORTS_FILE"
 # shellcheck source=stack.env
 source "$HERE/stack.env"
 
-STATE=${TT_STACK_DIR:-$ROOT/.stack}
 LIB=$STATE/lib
 DATA=$STATE/data
 LOGS=$STATE/logs
@@ -114,6 +120,10 @@ launch() {
   done
   die "$part did not start (no pid file)"
 }
+
+# Stragglers whose pid file was lost (e.g. a deleted .stack/run): every JVM we start names
+# $LIB in its classpath, redis-server its directory under $DATA.
+strays() { pgrep -f -- "$LIB/|$DATA/"; }
 
 require() {
   command -v "$1" >/dev/null 2>&1 || die "$1 is not installed ($2)"
@@ -254,11 +264,68 @@ wait_healthy() {
   done
 }
 
+# --- ports --------------------------------------------------------------------------------------
+
+# A second checkout, or CI on a machine where a developer's stack runs, must not fight over the
+# default ports. With TT_PORTS=auto (what .ci/run sets) a stack that is not running takes free
+# ports; by default it keeps the fixed ones unless another process holds one of them. Either way
+# the choice is written to .stack/ports.env, so env/exec/status/restart and later `up`s of this
+# checkout keep using it, until `reset`.
+port_taken() {
+  local part
+  for part in "${PARTS[@]}"; do
+    is_external "$part" || ! port_open "$(local_port "$part")" || return 0
+  done
+  is_external kafka || ! { port_open "$TT_KAFKA_CONTROLLER_PORT" || port_open "$TT_KAFKA_SASL_PORT"; } || return 0
+  return 1
+}
+
+any_running() {
+  local part
+  for part in "${PARTS[@]}"; do pid_of "$part" >/dev/null && return 0; done
+  return 1
+}
+
+free_port() {
+  local port
+  while :; do
+    port=$((20000 + RANDOM % 10000))
+    port_open "$port" || { [[ " ${taken_ports[*]} " == *" $port "* ]] || break; }
+  done
+  taken_ports+=("$port")
+  echo "$port"
+}
+
+choose_ports() {
+  [[ -f $PORTS_FILE ]] && return 0
+  any_running && return 0
+  case ${TT_PORTS:-fixed} in
+    auto) ;;
+    fixed) port_taken || return 0 ;;
+    *) die "TT_PORTS=${TT_PORTS} is not 'fixed' or 'auto'" ;;
+  esac
+  # Processes of this checkout's stack without pid files would hold the ports themselves.
+  strays >/dev/null && die "processes of this checkout's stack run without pid files; run: stack.sh down"
+  local var taken_ports=()
+  mkdir -p "$STATE"
+  {
+    echo "# Written by stack.sh up: this checkout's stack ports (deleted by stack.sh reset)."
+    for var in "${PORT_VARS[@]}"; do
+      printf -v "$var" '%s' "$(free_port)"
+      echo ": \"\${$var:=${!var}}\""
+    done
+  } >"$PORTS_FILE"
+  local why="TT_PORTS=auto"
+  [[ ${TT_PORTS:-fixed} == auto ]] || why="another process holds a default port"
+  say "ports: $why, so this checkout's stack takes free ones: kafka $TT_KAFKA_PORT, registry $TT_REGISTRY_PORT, mongo $TT_MONGO_PORT, redis $TT_REDIS_PORT (kept in ${PORTS_FILE#"$ROOT"/})"
+}
+
 cmd_up() {
   local parts=("$@") part pid to_wait=() began=$SECONDS
   ((${#parts[@]})) || parts=("${PARTS[@]}")
   require java "apt-get install openjdk-17-jre-headless"
   require curl "apt-get install curl"
+  choose_ports
   for part in "${parts[@]}"; do
     if is_external "$part"; then
       say "$part: external at $(address "$part"), not started"
@@ -317,10 +384,8 @@ cmd_restart() {
 cmd_down() {
   local part
   for part in "${PARTS[@]}"; do stop_part "$part"; done
-  # Stragglers whose pid file was lost (e.g. a deleted .stack/run): every JVM we start names
-  # $STATE in its classpath.
   local strays
-  strays=$(pgrep -f -- "$LIB/" || true)
+  strays=$(strays || true)
   if [[ -n $strays ]]; then
     say "stopping stray processes: $strays"
     # shellcheck disable=SC2086
@@ -401,7 +466,7 @@ main() {
     down) cmd_down ;;
     restart) cmd_restart "$@" ;;
     status) cmd_status ;;
-    reset) cmd_down && rm -rf "$DATA" "$LOGS" "$CONF" && say "data and logs deleted" ;;
+    reset) cmd_down && rm -rf "$DATA" "$LOGS" "$CONF" "$PORTS_FILE" && say "data, logs and chosen ports deleted" ;;
     logs) cmd_logs "$@" ;;
     install) for part in "${PARTS[@]}"; do is_external "$part" || install_part "$part"; done ;;
     env) cmd_env ;;

@@ -26,6 +26,11 @@ export type Compatibility = 'BACKWARD' | 'BACKWARD_TRANSITIVE' | 'FORWARD' | 'FU
  * the subject ("BACKWARD != NONE"); setting the level first works on both (docs/local-stack.md).
  * The answer's body differs too (`compatibilityLevel` vs `compatibility`), so only the status
  * is read.
+ *
+ * Apicurio creates the subject's rule on the first PUT and answers 409 ("A rule named
+ * 'COMPATIBILITY' already exists") to a PUT that raced another one creating it — as the demo's
+ * four workers starting together did on a fresh registry. The rule exists then, so the PUT is
+ * sent again and updates it.
  */
 export async function setSubjectCompatibility(
   endpoint: RegistryEndpoint,
@@ -39,19 +44,24 @@ export async function setSubjectCompatibility(
     ...registryAuthHeaders(endpoint),
   };
   const what = `PUT /config/${subject}`;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'PUT',
-      headers,
-      body: JSON.stringify({ compatibility }),
-      signal: AbortSignal.timeout(endpoint.timeoutMs ?? 10_000),
-    });
-  } catch (err) {
-    throw new RegistryRequestError(what, undefined, err);
-  }
-  if (!response.ok) {
+  for (let attempt = 1; ; attempt++) {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ compatibility }),
+        signal: AbortSignal.timeout(endpoint.timeoutMs ?? 10_000),
+      });
+    } catch (err) {
+      throw new RegistryRequestError(what, undefined, err);
+    }
+    if (response.ok) return;
     const body = await response.text().catch(() => '');
-    throw new RegistryRequestError(what, response.status, body);
+    if (response.status !== CREATE_RACE_STATUS || attempt === CREATE_RACE_ATTEMPTS)
+      throw new RegistryRequestError(what, response.status, body);
   }
 }
+
+const CREATE_RACE_STATUS = 409;
+const CREATE_RACE_ATTEMPTS = 3;

@@ -18,10 +18,13 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/tickertape-first-run.XXXXXX")
 
 say() { printf '[first-run] %s\n' "$*" >&2; }
 
+# 10000-15999: below Linux's ephemeral range (32768+), where a client's outgoing connection can
+# take a port between choosing it and the worker binding it (seen: EADDRINUSE), and clear of
+# the stack's default ports (16379 and up) and of the free ones stack.sh picks (20000-29999).
 free_port() {
   local port
   while :; do
-    port=$((30000 + RANDOM % 10000))
+    port=$((10000 + RANDOM % 6000))
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || break
   done
   echo "$port"

@@ -1,4 +1,5 @@
 export { createKafka, type KafkaOptions } from './kafka.js';
+export { isTransientKafkaError } from './kafka-log-level.js';
 export { kafkaSecurity, type KafkaSecurity, type ReadFile } from './kafka-security.js';
 export { dependencyFailure, refusedCredentials } from './auth-refusal.js';
 export { createMongoClient, type MongoOptions } from './mongo.js';

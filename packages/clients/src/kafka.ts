@@ -1,5 +1,6 @@
 import type { Logger } from '@tickertape/logger';
 import { Kafka, logLevel, type KafkaConfig, type LogEntry } from 'kafkajs';
+import { kafkaLineLevel } from './kafka-log-level.js';
 
 export interface KafkaOptions {
   brokers: readonly string[];
@@ -12,20 +13,19 @@ export interface KafkaOptions {
   retry?: KafkaConfig['retry'];
 }
 
-const PINO_LEVEL: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
-  [logLevel.ERROR]: 'error',
-  [logLevel.WARN]: 'warn',
-  [logLevel.INFO]: 'info',
-  [logLevel.DEBUG]: 'debug',
-};
-
-/** kafkajs logs through our pino logger, as a child named `kafkajs`, never to the console. */
+/**
+ * kafkajs logs through our pino logger, as a child named `kafkajs`, never to the console; what
+ * resolves itself is demoted to debug (kafkaLineLevel) so a healthy run prints no error.
+ */
 function kafkaLogCreator(logger: Logger) {
   const child = logger.child({ component: 'kafkajs' });
   return () =>
     ({ namespace, level, log }: LogEntry) => {
-      const { message, timestamp: _timestamp, logger: _name, ...extra } = log;
-      child[PINO_LEVEL[level] ?? 'info']({ namespace, ...extra }, message);
+      const { message, timestamp: _timestamp, logger: _name, ...fields } = log;
+      child[kafkaLineLevel({ namespace, level, message, fields })](
+        { namespace, ...fields },
+        message,
+      );
     };
 }
 

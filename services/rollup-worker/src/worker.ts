@@ -2,6 +2,7 @@ import {
   createKafka,
   createMongoClient,
   createRegistry,
+  isTransientKafkaError,
   kafkaSecurity,
   probeDependencies,
 } from '@tickertape/clients';
@@ -84,7 +85,10 @@ export async function startWorker(
   });
   consumer.on(consumer.events.CRASH, (event) => {
     joined = false;
-    logger.error({ err: event.payload.error, restart: event.payload.restart }, 'consumer crashed');
+    const { error, restart } = event.payload;
+    // A coordinator loading or a leader election passes by itself: KafkaJS restarts the consumer.
+    const level = restart && isTransientKafkaError(error) ? 'debug' : 'error';
+    logger[level]({ err: error, restart }, 'consumer crashed');
   });
 
   await Promise.all([mongo.connect(), consumer.connect(), producer.connect()]);

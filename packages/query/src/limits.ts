@@ -1,5 +1,5 @@
 import { LEVELS, isLevel, type Level } from '@tickertape/buckets';
-import { NAME_RULE, isSafeName, parseSeriesKey } from '@tickertape/tick';
+import { nameProblem, parseSeriesKey } from '@tickertape/tick';
 import { QueryError, QueryErrorCode } from './query-error.js';
 
 /**
@@ -87,10 +87,11 @@ export function checkSeries(key: string): void {
 
 /** Names become MongoDB paths (`f.<field>`, `tags.<key>`): the rule the workers apply to ticks. */
 export function checkName(kind: string, name: string): void {
-  if (!isSafeName(name))
+  const problem = nameProblem(name);
+  if (problem !== undefined)
     throw new QueryError(
       QueryErrorCode.InvalidName,
-      `invalid ${kind} name ${JSON.stringify(name)}: ${NAME_RULE}`,
+      `invalid ${kind} name ${JSON.stringify(name)}: it ${problem}`,
     );
 }
 

@@ -25,7 +25,7 @@ export {
   type TickRejectionReason,
 } from './rejection.js';
 export { TickErrorCode } from './codes.js';
-export { NAME_RULE, isSafeName, validateTick } from './validate.js';
+export { isSafeName, nameProblem, validateTick } from './validate.js';
 export { HEADER_BYTES, MAGIC_BYTE, readFrameHeader } from './wire-frame.js';
 export { RegistryRequestError } from './registry-error.js';
 export {

@@ -4,16 +4,28 @@ import type { Tick } from './tick.js';
 
 type Plain = Record<string, unknown>;
 
+const MAX_NAME_LENGTH = 64;
+
 /**
- * Field, string-field and tag names become MongoDB paths (`f.<name>.sum`) and keys: a dot would
- * nest, a leading `$` is an operator, and `__proto__` does not survive a plain object.
+ * Why `name` may not be a field, string-field or tag name, or undefined when it may. Names become
+ * MongoDB paths (`f.<name>.sum`) and object keys: a dot would nest, a leading `$` is an
+ * operator, a NUL ends a C string in the server, and `__proto__` does not survive a plain object
+ * (assigning it sets the prototype; other Object.prototype names such as `constructor` are
+ * ordinary own keys and pass). Length counts UTF-16 code units, as JavaScript does.
  */
-const SAFE_NAME = /^(?!\$)(?!__proto__$)[^.]{1,64}$/;
-export const NAME_RULE = 'must be 1-64 characters, without "." or a leading "$"';
+export function nameProblem(name: string): string | undefined {
+  if (name.length === 0) return 'is empty';
+  if (name.length > MAX_NAME_LENGTH) return `is longer than ${MAX_NAME_LENGTH} characters`;
+  if (name.includes('.')) return 'contains "."';
+  if (name.startsWith('$')) return 'starts with "$"';
+  if (name.includes('\u0000')) return 'contains a NUL character';
+  if (name === '__proto__') return 'is a reserved name';
+  return undefined;
+}
 
 /** Whether `name` may be a field, string-field or tag name (readers check query names the same way). */
 export function isSafeName(name: string): boolean {
-  return SAFE_NAME.test(name) && !name.includes('\u0000');
+  return nameProblem(name) === undefined;
 }
 
 function isPlain(value: unknown): value is Plain {
@@ -80,10 +92,11 @@ export function validateTick(raw: unknown, limits: TickLimits = DEFAULT_TICK_LIM
     ['strings', Object.keys(strings)],
   ] as const) {
     for (const name of names) {
-      if (!isSafeName(name)) {
+      const problem = nameProblem(name);
+      if (problem !== undefined) {
         throw new TickRejectedError(
           'INVALID_NAME',
-          `${where} name ${JSON.stringify(name)} ${NAME_RULE}`,
+          `${where} name ${JSON.stringify(name)} ${problem}`,
         );
       }
     }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   DEFAULT_TICK_LIMITS,
+  isSafeName,
   isTickRejected,
   MAX_TICK_TS,
   MIN_TICK_TS,
+  nameProblem,
   readFrameHeader,
   RegistryRequestError,
   resolveLimits,
@@ -130,6 +132,42 @@ describe('validateTick', () => {
       'TOO_MANY_FIELDS',
     );
     expect(validateTick({ ...good, tags: {}, strings: {} }, limits).fields).toEqual(good.fields);
+  });
+});
+
+describe('names', () => {
+  // Maps built with own properties, as JSON.parse makes them: `{ __proto__: 1 }` written as a
+  // literal would set the prototype instead.
+  const fieldNamed = (name: string) => Object.fromEntries([[name, 1]]) as Record<string, number>;
+
+  it.each<[string, 'tags' | 'fields' | 'strings', string, string]>([
+    ['__proto__, which a plain object cannot hold', 'fields', '__proto__', 'is a reserved name'],
+    ['__proto__ as a tag', 'tags', '__proto__', 'is a reserved name'],
+    ['a dot', 'fields', 'speed.avg', 'contains "."'],
+    ['a leading $', 'strings', '$set', 'starts with "$"'],
+    ['nothing', 'fields', '', 'is empty'],
+    ['65 characters', 'tags', 'x'.repeat(65), 'is longer than 64 characters'],
+    ['a NUL', 'fields', 'a\u0000b', 'contains a NUL character'],
+  ])('refuses a name with %s, saying so', (_label, where, name, problem) => {
+    const named = Object.fromEntries([[name, where === 'fields' ? 1 : 'v']]);
+    const err = rejection(() => validateTick({ ...good, [where]: named }));
+    expect(err.reason).toBe('INVALID_NAME');
+    expect(err.message).toBe(`INVALID_NAME: ${where} name ${JSON.stringify(name)} ${problem}`);
+    expect(isSafeName(name)).toBe(false);
+  });
+
+  it.each([
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    '__proto',
+    'a$',
+    'x'.repeat(64),
+    'température',
+  ])('accepts %p', (name) => {
+    expect(nameProblem(name)).toBeUndefined();
+    expect(validateTick({ ...good, fields: fieldNamed(name) }).fields).toEqual(fieldNamed(name));
   });
 });
 

@@ -69,6 +69,14 @@ export function parseCsvHeader(text: string): CsvLayout {
   return { columns };
 }
 
+/**
+ * Sets `name` as an own key even when it is `__proto__`, which plain assignment would take as the
+ * prototype: the producer then refuses the line naming the column, instead of the value vanishing.
+ */
+function put<T>(map: Record<string, T>, name: string, value: T): void {
+  Object.defineProperty(map, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** One data line → a tick. An empty cell leaves that tag, field or string out. */
 export function parseCsvTick(layout: CsvLayout, text: string): Tick {
   let cells: string[];
@@ -91,10 +99,10 @@ export function parseCsvTick(layout: CsvLayout, text: string): Tick {
         tick.ts = parseTimestamp(cell);
         break;
       case 'tag':
-        if (cell !== '') tick.tags[column.name] = cell;
+        if (cell !== '') put(tick.tags, column.name, cell);
         break;
       case 'string':
-        if (cell !== '') tick.strings[column.name] = cell;
+        if (cell !== '') put(tick.strings, column.name, cell);
         break;
       case 'field': {
         if (cell === '') break;
@@ -102,7 +110,7 @@ export function parseCsvTick(layout: CsvLayout, text: string): Tick {
         if (Number.isNaN(value)) {
           throw new BadLineError(`${column.header} ${JSON.stringify(cell)} is not a number`);
         }
-        tick.fields[column.name] = value;
+        put(tick.fields, column.name, value);
         break;
       }
     }

@@ -147,6 +147,31 @@ describe('tickertape publish', () => {
     });
   }, 90_000);
 
+  it('refuses a reserved name as reserved, from JSON lines and from a CSV header', async () => {
+    const { topic } = await topicWithCodec(1);
+    const json = await runCli(
+      stack,
+      ['publish', '--topic', topic],
+      [
+        `{"metric":"m","ts":${TS},"fields":{"__proto__":1,"v":2}}`,
+        `{"metric":"m","ts":${TS},"tags":{"constructor":"x"},"fields":{"v":2}}`,
+      ].join('\n'),
+    );
+    expect(json.code).toBe(1);
+    expect(json.stderr).toContain(
+      'line 1: INVALID_NAME: fields name "__proto__" is a reserved name',
+    );
+    expect(json.stdout).toMatch(/^published 1 tick /m);
+
+    const csv = await runCli(
+      stack,
+      ['publish', '--format', 'csv', '--topic', topic],
+      `metric,ts,tag:__proto__,field:v\nm,${TS},x,1\n`,
+    );
+    expect(csv.code).toBe(1);
+    expect(csv.stderr).toContain('line 2: INVALID_NAME: tags name "__proto__" is a reserved name');
+  }, 60_000);
+
   it('stops on an unusable CSV header, and on a topic that does not exist', async () => {
     const { topic } = await topicWithCodec(1);
     const header = await runCli(

@@ -105,6 +105,14 @@ describe('CSV', () => {
     });
   });
 
+  it('keeps a column named __proto__ as a key, for the producer to refuse by name', () => {
+    const odd = parseCsvHeader('metric,ts,tag:__proto__,field:__proto__,field:v');
+    const tick = parseCsvTick(odd, `m,${TS},x,1,2`);
+    expect(Object.keys(tick.tags)).toEqual(['__proto__']);
+    expect(Object.keys(tick.fields)).toEqual(['__proto__', 'v']);
+    expect(Object.getPrototypeOf(tick.fields)).toBe(Object.prototype);
+  });
+
   it.each([
     ['traffic,2026-11-21T08:00:00Z,900006', /3 cells, the header has 7/],
     ['traffic,later,900006,I80_mile34,63,57,rain', /neither/],

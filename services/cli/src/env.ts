@@ -9,6 +9,7 @@ import {
   type EnvSource,
 } from '@tickertape/config';
 import { z } from 'zod';
+import { LOG_FORMATS } from './log-output.js';
 
 /** Everything the `tickertape` command reads from the environment, checked once at start. */
 export const cliEnvSchema = z
@@ -19,6 +20,12 @@ export const cliEnvSchema = z
     ...registryAuthShape,
     /** Log level of the diagnostic lines written to stderr. */
     LOG_LEVEL: logLevel().default('warn'),
+    /**
+     * How those lines look: `pretty`, one human line each (time, level, message, fields), or
+     * `json`, one JSON object each as the services write them. Unset: pretty when stderr is a
+     * terminal, json when it is a pipe or a file, so scripts and log collectors still parse it.
+     */
+    LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
     /** How long a start waits for each dependency before naming it and giving up. */
     STARTUP_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   })

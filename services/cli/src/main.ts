@@ -1,15 +1,15 @@
 #!/usr/bin/env node
-import { createLogger } from '@tickertape/logger';
-import { pino } from 'pino';
 import { loadCliEnv } from './env.js';
 import { describeFailure } from './failure.js';
+import { logFormatFor, stderrLogger } from './log-output.js';
 import { buildProgram } from './program.js';
 
 const program = buildProgram({
   loadEnv: loadCliEnv,
-  // Diagnostics go to stderr so stdout stays the command's answer (pipeable).
-  makeLogger: (level) =>
-    createLogger({ name: 'tickertape', level, destination: pino.destination(2) }),
+  makeLogger: ({ level, format }) => {
+    const terminal = process.stderr.isTTY;
+    return stderrLogger(level, logFormatFor(format, terminal), terminal);
+  },
   stdin: process.stdin,
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),

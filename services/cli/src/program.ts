@@ -5,7 +5,6 @@ import { DEFAULT_TOPIC } from '@tickertape/tick';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { LevelWithSilent } from 'pino';
 import { integer, nonNegativeInt, offset, positiveInt, positiveNumber } from './arguments.js';
 import { formatLoadgen, loadgen, LOADGEN_HELP } from './commands/loadgen.js';
 import {
@@ -35,12 +34,13 @@ import { parseInstant, TIME_HELP } from './format/time.js';
 import type { CliEnv } from './env.js';
 import { formatRoundtrip } from './format.js';
 import { BadInputError } from './input/input-error.js';
+import type { LogSettings } from './log-output.js';
 
 /** Everything a command touches outside itself, so tests can run the real program in-process. */
 export interface CliIo {
   /** Reads and checks the environment; called once, by the first command that runs. */
   loadEnv: () => CliEnv;
-  makeLogger: (level: LevelWithSilent) => Logger;
+  makeLogger: (settings: LogSettings) => Logger;
   stdin: Readable;
   /** The command's answer. */
   stdout: (text: string) => void;
@@ -72,7 +72,7 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
   const ready = () => {
     if (context === undefined) {
       const env = io.loadEnv();
-      context = { env, logger: io.makeLogger(env.LOG_LEVEL) };
+      context = { env, logger: io.makeLogger({ level: env.LOG_LEVEL, format: env.LOG_FORMAT }) };
     }
     return context;
   };

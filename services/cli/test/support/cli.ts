@@ -65,12 +65,25 @@ export async function runCli(
   return run;
 }
 
-/** Runs the `tickertape` entry point from source as a user would, stdin included. */
-export function tickertape(stack: TestStack, args: string[], stdin = ''): Promise<CliRun> {
+/**
+ * Runs the `tickertape` entry point from source as a user would, stdin included; `env` adds to or
+ * overrides the stack's variables.
+ */
+export function tickertape(
+  stack: TestStack,
+  args: string[],
+  stdin = '',
+  env: Record<string, string> = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn('pnpm', ['exec', 'tsx', '--conditions=source', 'src/main.ts', ...args], {
       cwd: cliDir,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...stackEnv(stack) },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        ...stackEnv(stack),
+        ...env,
+      },
     });
     const run: CliRun = { code: -1, stdout: '', stderr: '' };
     child.stdout.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@tickertape/errors';
 import { parseCliEnv } from '../../src/env.js';
+import { logFormatFor, type LogFormat } from '../../src/log-output.js';
 
 const stack = {
   KAFKA_BROKERS: '127.0.0.1:19092',
@@ -12,6 +13,22 @@ const stack = {
 describe('cli env', () => {
   it('parses the stack and defaults', () => {
     expect(parseCliEnv(stack)).toMatchObject({ LOG_LEVEL: 'warn', STARTUP_TIMEOUT_MS: 10_000 });
+  });
+
+  it('takes LOG_FORMAT pretty or json, and leaves it unset for the terminal to decide', () => {
+    expect(parseCliEnv(stack).LOG_FORMAT).toBeUndefined();
+    expect(parseCliEnv({ ...stack, LOG_FORMAT: 'json' }).LOG_FORMAT).toBe('json');
+    expect(parseCliEnv({ ...stack, LOG_FORMAT: 'pretty' }).LOG_FORMAT).toBe('pretty');
+    expect(() => parseCliEnv({ ...stack, LOG_FORMAT: 'yaml' })).toThrow(/LOG_FORMAT/);
+  });
+
+  it.each<[LogFormat | undefined, boolean, LogFormat]>([
+    [undefined, true, 'pretty'],
+    [undefined, false, 'json'],
+    ['json', true, 'json'],
+    ['pretty', false, 'pretty'],
+  ])('writes LOG_FORMAT=%p with stderr a terminal: %p as %p', (format, terminal, chosen) => {
+    expect(logFormatFor(format, terminal)).toBe(chosen);
   });
 
   it('stops on a malformed MONGODB_URI, naming it', () => {

@@ -1,10 +1,14 @@
 export {
   SEGMENT_PREFIX,
+  chainIdRange,
   dayOf,
   parseSegmentCollection,
   segmentCollection,
+  partitionOfSegmentId,
   segmentId,
+  seriesDayIdRange,
   seriesIdRange,
+  type IdRange,
   type SegmentDocument,
   type SegmentPoint,
 } from './segment-shape.js';
@@ -18,6 +22,7 @@ export {
 export {
   SegmentWriter,
   type SegmentApplyStats,
+  type SeriesSplit,
   type SegmentWriterOptions,
 } from './segment-writer.js';
 export { SegmentConflictError, SegmentErrorCode } from './segment-error.js';

@@ -40,6 +40,8 @@ export interface Append {
 
 export interface SeriesPlan {
   series: string;
+  /** The Kafka partition the ticks came from: the chain planned. */
+  partition: number;
   /** Points added to the existing newest segment. */
   append?: Append;
   /** Segments that stop being the newest: their `nextStart` is set. */
@@ -60,11 +62,14 @@ function sameValues(
 }
 
 /**
- * Where one series' ticks of a flush go, decided from its newest segment alone — a pure function
- * of (head, ticks in offset order), so a replay after a crash makes the same segments with the
- * same ids. Ticks at or below the head's applied offset were written before and are skipped; a
- * tick older than the newest stored point is *late*: inserting it would break the segments'
- * time order, so it is left to the rollups (which take late ticks) and counted.
+ * Where one chain's ticks of a flush go — one series from one Kafka partition — decided from the
+ * chain's newest segment alone: a pure function of (head, ticks in offset order), so a replay
+ * after a crash makes the same segments with the same ids. Ticks at or below the head's applied
+ * offset were written before and are skipped; a tick older than the chain's newest stored point
+ * is *late*: inserting it would break the segments' time order, so it is left to the rollups
+ * (which take late ticks) and counted. Another partition's ticks of the series are another
+ * chain's business: what is late is decided per partition, so it does not depend on how the
+ * partitions' deliveries interleave.
  */
 export function planSeries(
   head: SegmentHead | undefined,
@@ -74,6 +79,7 @@ export function planSeries(
   const first = ticks[0];
   const plan: SeriesPlan = {
     series: first?.seriesKey ?? '',
+    partition: first?.kafkaPartition ?? 0,
     close: [],
     create: [],
     head,
@@ -168,6 +174,7 @@ export function planSeries(
       v: [point.v],
       last: point,
       ap: { ...(current?.ap ?? {}), [p]: tick.offset },
+      p: tick.kafkaPartition,
     };
     plan.create.push({ collection: segmentCollection(day), doc });
     open = { kind: 'create', doc };

@@ -1,9 +1,13 @@
 import { TickertapeError } from '@tickertape/errors';
 import type { Db, Document } from 'mongodb';
+import { segmentDayRange } from './retention.js';
 import { listSegmentDays } from './segment-collections.js';
 import {
+  chainIdRange,
   dayOf,
+  partitionOfSegmentId,
   segmentCollection,
+  seriesDayIdRange,
   seriesIdRange,
   type SegmentDocument,
   type SegmentPoint,
@@ -42,13 +46,36 @@ export const RawPointsErrorCode = { ReadBudgetExceeded: 'QUERY_READ_BUDGET_EXCEE
 
 type Segment = Pick<SegmentDocument, '_id' | 'start' | 'end' | 'prevEnd' | 'nextStart' | 't' | 'v'>;
 
+/** A point with its chain (Kafka partition): what orders points of one time across chains. */
+interface ChainPoint extends SegmentPoint {
+  p: number;
+}
+
+type Side = 'before' | 'after';
+
 function projection(field: string | undefined): Document {
   const base = { start: 1, end: 1, prevEnd: 1, nextStart: 1, t: 1 };
   return field === undefined ? { ...base, v: 1 } : { ...base, [`v.${field}`]: 1 };
 }
 
-function pointsOf(segment: Segment): SegmentPoint[] {
-  return segment.t.map((t, i) => ({ t, v: segment.v[i] ?? {} }));
+function pointsOf(segment: Segment): ChainPoint[] {
+  const p = partitionOfSegmentId(segment._id);
+  return segment.t.map((t, i) => ({ t, v: segment.v[i] ?? {}, p }));
+}
+
+/**
+ * Points are ordered by time, then chain, then place in the chain: of two candidates for a
+ * neighbour, the one nearer the range in that order wins.
+ */
+function nearer(side: Side, best: ChainPoint | null, candidate: ChainPoint | null) {
+  if (candidate === null) return best;
+  if (best === null) return candidate;
+  const later = candidate.t > best.t || (candidate.t === best.t && candidate.p > best.p);
+  return (side === 'before') === later ? candidate : best;
+}
+
+function plain(point: ChainPoint | null): SegmentPoint | null {
+  return point && { t: point.t, v: point.v };
 }
 
 /**
@@ -57,6 +84,11 @@ function pointsOf(segment: Segment): SegmentPoint[] {
  * point just outside it* — `prevEnd < to and nextStart ≥ from` (seed 004) — so the neighbours
  * come with the range. Only when a neighbour lies in a day outside the range (the series was
  * silent across midnight) is that one segment fetched, found by its time from `prevEnd`/`nextStart`.
+ *
+ * A series fed by two Kafka partitions has a chain of segments per partition (segment-shape.ts):
+ * the query above returns each chain's part, the points are merged by time, and each neighbour is
+ * the nearest of the chains' own — a chain with no segment in the range's days is found by
+ * stepping outward day by day, which stops at the first day that cannot hold a nearer point.
  */
 export async function readRawPoints(
   db: Db,
@@ -98,35 +130,48 @@ export async function readRawPoints(
   let examined = segments.length;
   // With a field asked for, a point without it is not a point of that field's line.
   const carries = (p: SegmentPoint) => field === undefined || p.v[field] !== undefined;
-  // Start, then id: a burst within one millisecond can span segments that share a time.
-  segments.sort((a, b) => a.start - b.start || (a._id < b._id ? -1 : 1));
-  const all = segments.flatMap(pointsOf).filter(carries);
-  let before = all.filter((p) => p.t < fromMs).at(-1) ?? null;
-  let after = all.find((p) => p.t >= toMs) ?? null;
+  // Ids order each chain's segments as written (day, then first offset).
+  const chains = new Map<number, Segment[]>();
+  for (const segment of segments.sort((a, b) => (a._id < b._id ? -1 : 1))) {
+    const p = partitionOfSegmentId(segment._id);
+    chains.set(p, [...(chains.get(p) ?? []), segment]);
+  }
+  // A stable sort keeps each chain's order among points of one time.
+  const all = [...chains.values()]
+    .flatMap((chain) => chain.flatMap(pointsOf))
+    .filter(carries)
+    .sort((a, b) => a.t - b.t || a.p - b.p);
 
   /**
-   * The nearest point carrying the field on one side of `from`: the segment's own points, else
-   * its neighbour's — the segment ending at its `prevEnd` (starting at its `nextStart`) with the
-   * nearest id, as several segments can end at one millisecond — hop by hop, within the budget.
+   * The nearest point carrying the field beyond one end of a chain's segment: its neighbour's in
+   * the chain — the segment of that chain ending at its `prevEnd` (starting at its `nextStart`)
+   * with the nearest id, as several segments can end at one millisecond — hop by hop, within
+   * the budget.
    */
-  const walk = async (
-    segment: Segment | undefined,
-    side: 'before' | 'after',
-  ): Promise<SegmentPoint | null> => {
+  const walk = async (segment: Segment, side: Side): Promise<ChainPoint | null> => {
+    const p = partitionOfSegmentId(segment._id);
     let current = segment;
-    while (current && examined < limits.maxDocuments) {
+    while (examined < limits.maxDocuments) {
       const time = side === 'before' ? current.prevEnd : current.nextStart;
       if (!Number.isFinite(time)) return null;
       const day = dayOf(time);
       if (!days.includes(day)) return null; // dropped by retention
-      const range = seriesIdRange(series);
+      const chain = chainIdRange(series, day, p);
       const filter =
         side === 'before'
-          ? { _id: { $gte: range.$gte, $lt: current._id }, end: time }
-          : { _id: { $gt: current._id, $lt: range.$lt }, start: time };
+          ? { _id: { $gte: chain.$gte, $lt: current._id < chain.$lt ? current._id : chain.$lt } }
+          : {
+              _id: {
+                ...(current._id >= chain.$gte ? { $gt: current._id } : { $gte: chain.$gte }),
+                $lt: chain.$lt,
+              },
+            };
       const next: Segment | null = await db
         .collection<SegmentDocument>(segmentCollection(day))
-        .find(filter, { projection: projection(field) })
+        .find(
+          { ...filter, ...(side === 'before' ? { end: time } : { start: time }) },
+          { projection: projection(field) },
+        )
         .sort({ _id: side === 'before' ? -1 : 1 })
         .limit(1)
         .next();
@@ -139,63 +184,87 @@ export async function readRawPoints(
     }
     return null;
   };
-  if (before === null) {
-    let from = segments[0];
-    if (!from) {
-      // Nothing in the range's days: the newest segment of an earlier day holds the neighbour.
-      from = await outermost(db, days, series, firstDay, 'before', projection(field));
-      if (from) {
+
+  /**
+   * Each chain's nearest point on `side` among its segments read; for a chain with none there,
+   * a walk beyond its edge — skipped when what lies beyond (at or past the edge's prevEnd /
+   * nextStart) cannot beat the best point found so far.
+   */
+  const nearestOfChains = async (side: Side): Promise<ChainPoint | null> => {
+    let best: ChainPoint | null = null;
+    const lacking: Segment[] = [];
+    for (const chain of chains.values()) {
+      const own = chain.flatMap(pointsOf).filter(carries);
+      const point =
+        side === 'before' ? own.filter((x) => x.t < fromMs).at(-1) : own.find((x) => x.t >= toMs);
+      if (point) best = nearer(side, best, point);
+      else lacking.push(side === 'before' ? chain[0]! : chain.at(-1)!);
+    }
+    for (const edge of lacking) {
+      const bound = side === 'before' ? edge.prevEnd : edge.nextStart;
+      const reach = { t: bound, v: {}, p: partitionOfSegmentId(edge._id) };
+      if (best && nearer(side, best, reach) === best) continue;
+      best = nearer(side, best, await walk(edge, side));
+    }
+    return best;
+  };
+
+  /**
+   * Chains with no segment in the range's days: day by day outward, the newest (oldest) segment
+   * of each chain not met yet, hopping from chain to chain by id; stops at a day that lies wholly
+   * beyond the best point found.
+   */
+  const outward = async (side: Side, found: ChainPoint | null): Promise<ChainPoint | null> => {
+    let best = found;
+    const known = new Set(chains.keys());
+    const candidates =
+      side === 'before'
+        ? days.filter((d) => d < firstDay).reverse()
+        : days.filter((d) => d > lastDay);
+    for (const day of candidates) {
+      const span = segmentDayRange(day);
+      if (best && span && (side === 'before' ? best.t >= span.endMs : best.t < span.startMs)) break;
+      const whole = seriesDayIdRange(series, day);
+      let bound = side === 'before' ? whole.$lt : whole.$gte;
+      while (examined < limits.maxDocuments) {
+        const segment: Segment | null = await db
+          .collection<SegmentDocument>(segmentCollection(day))
+          .find(
+            {
+              _id:
+                side === 'before'
+                  ? { $gte: whole.$gte, $lt: bound }
+                  : { $gte: bound, $lt: whole.$lt },
+            },
+            { projection: projection(field) },
+          )
+          .sort({ _id: side === 'before' ? -1 : 1 })
+          .limit(1)
+          .next();
+        if (!segment) break;
         examined += 1;
-        before = pointsOf(from).filter(carries).at(-1) ?? null;
+        const p = partitionOfSegmentId(segment._id);
+        const chain = chainIdRange(series, day, p);
+        bound = side === 'before' ? chain.$gte : chain.$lt;
+        if (known.has(p)) continue;
+        known.add(p);
+        const own = pointsOf(segment).filter(carries);
+        const point = (side === 'before' ? own.at(-1) : own[0]) ?? (await walk(segment, side));
+        best = nearer(side, best, point);
       }
     }
-    if (before === null) before = await walk(from, 'before');
-  }
-  if (after === null) {
-    let from = segments.at(-1);
-    if (!from) {
-      from = await outermost(db, days, series, lastDay, 'after', projection(field));
-      if (from) {
-        examined += 1;
-        after = pointsOf(from).filter(carries)[0] ?? null;
-      }
-    }
-    if (after === null) after = await walk(from, 'after');
-  }
+    return best;
+  };
+
+  const before = await outward('before', await nearestOfChains('before'));
+  const after = await outward('after', await nearestOfChains('after'));
   return {
     series,
     fromMs,
     toMs,
-    points: all.filter((p) => p.t >= fromMs && p.t < toMs),
-    before,
-    after,
+    points: all.filter((p) => p.t >= fromMs && p.t < toMs).map((p) => plain(p)!),
+    before: plain(before),
+    after: plain(after),
     examined,
   };
-}
-
-/**
- * With no segment in the range's days at all: the newest segment of the nearest earlier day, or
- * the oldest of the nearest later day, walking day collections outward (bounded by the days
- * retention keeps).
- */
-async function outermost(
-  db: Db,
-  days: readonly string[],
-  series: string,
-  edgeDay: string,
-  side: 'before' | 'after',
-  fields: Document,
-): Promise<Segment | undefined> {
-  const candidates =
-    side === 'before' ? days.filter((d) => d < edgeDay).reverse() : days.filter((d) => d > edgeDay);
-  for (const day of candidates) {
-    const found = await db
-      .collection<SegmentDocument>(segmentCollection(day))
-      .find({ _id: seriesIdRange(series) }, { projection: fields })
-      .sort({ _id: side === 'before' ? -1 : 1 })
-      .limit(1)
-      .next();
-    if (found) return found;
-  }
-  return undefined;
 }

@@ -5,9 +5,14 @@ import { stamp } from '@tickertape/buckets';
  * at most `maxPoints` points and never past the end of a UTC day — kept in one collection per
  * day, `segments_<YYYYMMDD>`, so retention is a collection drop as for the rollups.
  *
- * Each segment knows where its neighbours end and start (`prevEnd`, `nextStart`; ±Infinity when
- * there is none), so one query returns the segments holding a range's points and the points
- * just outside it.
+ * The segments of a series fed by one Kafka partition form a *chain*. A series normally has one;
+ * a producer with another partitioner can put it on a second partition, and then each partition's
+ * points go to a chain of their own — each chain has one writer, as the guards need — and reads
+ * merge the chains (docs/segments.md, "One series on two partitions").
+ *
+ * Each segment knows where its neighbours in its chain end and start (`prevEnd`, `nextStart`;
+ * ±Infinity when there is none), so one query returns the segments holding a range's points and
+ * the points just outside it.
  */
 export interface SegmentPoint {
   t: number;
@@ -38,6 +43,11 @@ export interface SegmentDocument {
   last: SegmentPoint;
   /** Highest Kafka offset applied per partition: the replay guard, as in the rollups. */
   ap: Record<string, number>;
+  /**
+   * The Kafka partition every point of the segment came from: its chain. Also in the `_id`,
+   * which is what readers use (segments written before this field existed lack it).
+   */
+  p: number;
 }
 
 export const SEGMENT_PREFIX = 'segments_';
@@ -60,7 +70,29 @@ export function segmentId(series: string, day: string, partition: number, offset
   return `${series}:${day}:${String(partition).padStart(3, '0')}:${String(offset).padStart(19, '0')}`;
 }
 
+export interface IdRange {
+  $gte: string;
+  $lt: string;
+}
+
 /** Bounds of one series' segment ids: ':' is escaped inside series keys, so the range is exact. */
-export function seriesIdRange(series: string): { $gte: string; $lt: string } {
+export function seriesIdRange(series: string): IdRange {
   return { $gte: `${series}:`, $lt: `${series};` };
+}
+
+/** Bounds of one series' segment ids in one day's collection. */
+export function seriesDayIdRange(series: string, day: string): IdRange {
+  return { $gte: `${series}:${day}:`, $lt: `${series}:${day};` };
+}
+
+/** Bounds of the ids of one chain (series and partition) in one day, in offset order. */
+export function chainIdRange(series: string, day: string, partition: number): IdRange {
+  const prefix = `${series}:${day}:${String(partition).padStart(3, '0')}`;
+  return { $gte: `${prefix}:`, $lt: `${prefix};` };
+}
+
+/** The Kafka partition (chain) a segment id names: the digits before the offset's 19. */
+export function partitionOfSegmentId(id: string): number {
+  const end = id.length - 20; // the ':' before the offset
+  return Number(id.slice(id.lastIndexOf(':', end - 1) + 1, end));
 }

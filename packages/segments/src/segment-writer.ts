@@ -3,7 +3,12 @@ import { MongoBulkWriteError, type AnyBulkWriteOperation, type Db } from 'mongod
 import { planSeries, type PlanOptions, type SegmentHead, type SeriesPlan } from './plan.js';
 import { SegmentConflictError } from './segment-error.js';
 import { ensureSegmentCollection, listSegmentDays } from './segment-collections.js';
-import { segmentCollection, seriesIdRange, type SegmentDocument } from './segment-shape.js';
+import {
+  partitionOfSegmentId,
+  segmentCollection,
+  seriesIdRange,
+  type SegmentDocument,
+} from './segment-shape.js';
 
 export interface SegmentApplyStats {
   points: number;
@@ -13,6 +18,18 @@ export interface SegmentApplyStats {
   replayed: number;
   late: number;
   unchanged: number;
+  /**
+   * Chains opened for a series that already has one from another Kafka partition: a producer
+   * put the series on a second partition (another partitioner, or a repartitioned topic).
+   */
+  split: SeriesSplit[];
+}
+
+/** A series that began arriving on `partition` while it had points from `others`. */
+export interface SeriesSplit {
+  series: string;
+  partition: number;
+  others: number[];
 }
 
 export interface SegmentWriterOptions extends Omit<PlanOptions, 'writeOnlyOnChange'> {
@@ -20,14 +37,25 @@ export interface SegmentWriterOptions extends Omit<PlanOptions, 'writeOnlyOnChan
   writeOnlyOnChange: ReadonlySet<string>;
 }
 
+/** One series from one Kafka partition: what a chain of segments holds (segment-shape.ts). */
+interface Chain {
+  series: string;
+  partition: number;
+}
+
+function chainKey(series: string, partition: number): string {
+  return `${partition}/${series}`;
+}
+
 /**
- * Applies flushes of ticks to the segment store. Keeps each series' newest segment in memory:
- * a series lives in one Kafka partition, and one consumer owns a partition at a time, so the
- * cache is right until a rebalance — call `forget()` then. Every write is guarded (the append by
- * the applied offset, a new segment by its deterministic id), so a stale cache or a zombie
- * writer makes the flush fail with a retriable conflict rather than write twice.
+ * Applies flushes of ticks to the segment store. Keeps each chain's newest segment in memory: a
+ * chain is fed by one Kafka partition, and one consumer owns a partition at a time, so the cache
+ * is right until a rebalance — call `forget()` then. Every write is guarded (the append by the
+ * applied offset, a new segment by its deterministic id), so a stale cache or a zombie writer
+ * makes the flush fail with a retriable conflict rather than write twice.
  */
 export class SegmentWriter {
+  /** Newest segment per chain (`chainKey`); null: the chain has none yet. */
   private readonly heads = new Map<string, SegmentHead | null>();
   private readonly ready = new Set<string>();
 
@@ -41,26 +69,46 @@ export class SegmentWriter {
   }
 
   async apply(inputs: readonly FoldInput[]): Promise<SegmentApplyStats> {
-    const bySeries = new Map<string, FoldInput[]>();
+    const byChain = new Map<string, FoldInput[]>();
     for (const input of inputs) {
-      const list = bySeries.get(input.seriesKey);
+      const key = chainKey(input.seriesKey, input.kafkaPartition);
+      const list = byChain.get(key);
       if (list) list.push(input);
-      else bySeries.set(input.seriesKey, [input]);
+      else byChain.set(key, [input]);
     }
-    await this.loadHeads([...bySeries.keys()].filter((s) => !this.heads.has(s)));
+    const unknown = [...byChain]
+      .filter(([key]) => !this.heads.has(key))
+      .map(([, [first]]) => ({ series: first!.seriesKey, partition: first!.kafkaPartition }));
+    const others = await this.loadHeads(unknown);
     const plans: SeriesPlan[] = [];
-    for (const [series, ticks] of bySeries) {
-      ticks.sort((a, b) => a.kafkaPartition - b.kafkaPartition || a.offset - b.offset);
+    const split: SeriesSplit[] = [];
+    const chainsInFlush = [...byChain.values()].map(([first]) => first!);
+    for (const [key, ticks] of byChain) {
+      ticks.sort((a, b) => a.offset - b.offset);
+      const head = this.heads.get(key) ?? undefined;
+      const { seriesKey: series, kafkaPartition: partition, metric } = ticks[0]!;
+      if (head === undefined) {
+        // A new chain: a split if the series has another one stored, or in this flush (when
+        // both are new there, only the higher partition counts, so one split counts once).
+        const existing = new Set(others.get(series));
+        for (const other of chainsInFlush) {
+          if (other.seriesKey !== series || other.kafkaPartition === partition) continue;
+          const otherHead = this.heads.get(chainKey(series, other.kafkaPartition));
+          if (otherHead || other.kafkaPartition < partition) existing.add(other.kafkaPartition);
+        }
+        if (existing.size > 0)
+          split.push({ series, partition, others: [...existing].sort((a, b) => a - b) });
+      }
       plans.push(
-        planSeries(this.heads.get(series) ?? undefined, ticks, {
+        planSeries(head, ticks, {
           maxPoints: this.options.maxPoints,
-          writeOnlyOnChange: this.options.writeOnlyOnChange.has(ticks[0]!.metric),
+          writeOnlyOnChange: this.options.writeOnlyOnChange.has(metric),
         }),
       );
     }
     try {
       const operations = (await this.appendAndClose(plans)) + (await this.create(plans));
-      for (const plan of plans) if (plan.head) this.heads.set(plan.series, plan.head);
+      for (const plan of plans) if (plan.head) this.heads.set(keyOf(plan), plan.head);
       const sum = (pick: (plan: SeriesPlan) => number) => plans.reduce((t, p) => t + pick(p), 0);
       return {
         points: sum(
@@ -71,11 +119,12 @@ export class SegmentWriter {
         replayed: sum((p) => p.skipped.replayed),
         late: sum((p) => p.skipped.late),
         unchanged: sum((p) => p.skipped.unchanged),
+        split,
       };
     } catch (err) {
       // Whatever was written stays (every write is idempotent under the guard); the heads are
       // read again before the retry so the plan starts from what the database holds.
-      for (const plan of plans) this.heads.delete(plan.series);
+      for (const plan of plans) this.heads.delete(keyOf(plan));
       throw err;
     }
   }
@@ -171,33 +220,58 @@ export class SegmentWriter {
     return operations;
   }
 
-  /** The newest segment of each series, newest day first; series with none are remembered as such. */
-  private async loadHeads(series: readonly string[]): Promise<void> {
-    if (series.length === 0) return;
-    const missing = new Set(series);
+  /**
+   * The newest segment of each chain, newest day first; chains with none are remembered as such.
+   * Returns, for each series one of whose chains has none, the partitions of its other chains:
+   * those are found on the way, as the search for the missing chain reads every day.
+   */
+  private async loadHeads(chains: readonly Chain[]): Promise<Map<string, Set<number>>> {
+    const others = new Map<string, Set<number>>();
+    if (chains.length === 0) return others;
+    const missing = new Map(chains.map((c) => [chainKey(c.series, c.partition), c]));
+    const wanted = new Set(missing.keys());
     for (const day of (await listSegmentDays(this.db)).reverse()) {
       if (missing.size === 0) break;
+      const series = new Set([...missing.values()].map((c) => c.series));
       const rows = await this.db
         .collection<SegmentDocument>(segmentCollection(day))
-        .aggregate<{ _id: string; head: SegmentDocument }>([
-          { $match: { $or: [...missing].map((s) => ({ _id: seriesIdRange(s) })) } },
+        .aggregate<{ head: SegmentDocument }>([
+          { $match: { $or: [...series].map((s) => ({ _id: seriesIdRange(s) })) } },
           { $project: { t: 0, v: 0 } },
           { $sort: { _id: -1 } },
-          { $group: { _id: '$series', head: { $first: '$$ROOT' } } },
+          // Newest per chain. Segments from before `p` existed group apart, so the chain is read
+          // from the id, and the newest id of a chain wins below.
+          { $group: { _id: { series: '$series', p: '$p' }, head: { $first: '$$ROOT' } } },
         ])
         .toArray();
-      for (const { _id, head } of rows) {
-        this.heads.set(_id, {
-          id: head._id,
-          day: head.day,
-          n: head.n,
-          end: head.end,
-          last: head.last,
-          ap: head.ap,
-        });
-        missing.delete(_id);
+      rows.sort((a, b) => (a.head._id < b.head._id ? 1 : -1));
+      const found = new Set<string>();
+      for (const { head } of rows) {
+        const partition = partitionOfSegmentId(head._id);
+        const key = chainKey(head.series, partition);
+        if (missing.has(key)) {
+          if (found.has(key)) continue;
+          found.add(key);
+          this.heads.set(key, {
+            id: head._id,
+            day: head.day,
+            n: head.n,
+            end: head.end,
+            last: head.last,
+            ap: head.ap,
+          });
+        } else if (!wanted.has(key)) {
+          const seen = others.get(head.series) ?? new Set<number>();
+          others.set(head.series, seen.add(partition));
+        }
       }
+      for (const key of found) missing.delete(key);
     }
-    for (const s of missing) this.heads.set(s, null);
+    for (const key of missing.keys()) this.heads.set(key, null);
+    return others;
   }
+}
+
+function keyOf(plan: SeriesPlan): string {
+  return chainKey(plan.series, plan.partition);
 }

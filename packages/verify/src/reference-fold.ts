@@ -8,13 +8,30 @@ interface Observation {
   v: number;
 }
 
-function chronological(a: { t: number; o: number }, b: { t: number; o: number }): number {
-  return a.t - b.t || a.o - b.o;
+/** MongoDB's order of two values: numbers by value, strings by their UTF-8 bytes (binary). */
+function compareValues(a: number | string, b: number | string): number {
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+  return Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
 }
 
 /**
- * The totals of a set of observations, computed the plain way: sort by event time and offset,
- * take the ends, sum. Deliberately unlike the workers' incremental fold.
+ * First and last are by event time, then offset, then value: the order in which MongoDB's
+ * `$min`/`$max` compare the stored `{t, o, v}` marks, field by field. Within one partition
+ * `(t, o)` is unique. A series on two partitions (producers with different partitioners) can
+ * tie on both — offsets of two partitions say nothing about which came first — and the value
+ * then decides, so the result is one fixed function of the records, whatever order the
+ * partitions' flushes land in (docs/producing.md).
+ */
+function chronological<V extends number | string>(
+  a: { t: number; o: number; v: V },
+  b: { t: number; o: number; v: V },
+): number {
+  return a.t - b.t || a.o - b.o || compareValues(a.v, b.v);
+}
+
+/**
+ * The totals of a set of observations, computed the plain way: sort (chronological), take the
+ * ends, sum. Deliberately unlike the workers' incremental fold.
  */
 function totals(observations: Observation[]): Record<string, unknown> {
   const sorted = [...observations].sort(chronological);

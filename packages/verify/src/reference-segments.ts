@@ -16,20 +16,24 @@ function sameValues(a: Readonly<Record<string, number>>, b: Readonly<Record<stri
 }
 
 /**
- * The raw points the segment store should hold per series: the ticks in offset order (a series
- * lives in one Kafka partition), without the ones older than a point already kept — the store
- * keeps time order and leaves late points to the rollups — and, for write-on-change metrics,
- * without a point equal to the last one kept.
+ * The raw points the segment store should hold, per series and per Kafka partition (a chain of
+ * segments each: a series normally has one; producers with different partitioners can give it
+ * more). Each chain holds its partition's ticks in offset order, without the ones older than a
+ * point it already kept — the store keeps time order and leaves late points to the rollups —
+ * and, for write-on-change metrics, without a point equal to the last one it kept. What is late
+ * is decided within the partition, so it does not depend on how partitions were interleaved.
  */
 export function expectedPoints(
   ticks: readonly TruthTick[],
   rules: SegmentRules,
-): Map<string, ExpectedPoint[]> {
-  const bySeries = new Map<string, ExpectedPoint[]>();
+): Map<string, Map<number, ExpectedPoint[]>> {
+  const bySeries = new Map<string, Map<number, ExpectedPoint[]>>();
   const ordered = [...ticks].sort((a, b) => a.partition - b.partition || a.offset - b.offset);
   for (const tick of ordered) {
-    let points = bySeries.get(tick.series);
-    if (!points) bySeries.set(tick.series, (points = []));
+    let chains = bySeries.get(tick.series);
+    if (!chains) bySeries.set(tick.series, (chains = new Map<number, ExpectedPoint[]>()));
+    let points = chains.get(tick.partition);
+    if (!points) chains.set(tick.partition, (points = []));
     const newest = points[points.length - 1];
     if (newest && tick.ts < newest.t) continue;
     if (newest && rules.writeOnChange.has(tick.metric) && sameValues(newest.v, tick.fields))

@@ -1,6 +1,7 @@
 import { LEVEL_SPECS, parsePartitionName, type Level } from '@tickertape/buckets';
 import {
   listSegmentDays,
+  partitionOfSegmentId,
   segmentCollection,
   segmentDayRange,
   type SegmentDocument,
@@ -54,12 +55,15 @@ export async function storedBuckets(
   return buckets;
 }
 
-/** Every stored segment of the days in the range, per series, in `_id` order. */
+/**
+ * Every stored segment of the days in the range, per series and per chain (the Kafka partition in
+ * its id), in `_id` order: day, then first offset.
+ */
 export async function storedSegments(
   db: Db,
   range: CheckedRange,
-): Promise<Map<string, SegmentDocument[]>> {
-  const bySeries = new Map<string, SegmentDocument[]>();
+): Promise<Map<string, Map<number, SegmentDocument[]>>> {
+  const bySeries = new Map<string, Map<number, SegmentDocument[]>>();
   for (const day of await listSegmentDays(db)) {
     const days = segmentDayRange(day);
     if (days === undefined || !dayInRange(days.startMs, range)) continue;
@@ -68,9 +72,12 @@ export async function storedSegments(
       .find({})
       .sort({ _id: 1 });
     for await (const segment of segments) {
-      const same = bySeries.get(segment.series);
-      if (same) same.push(segment);
-      else bySeries.set(segment.series, [segment]);
+      let chains = bySeries.get(segment.series);
+      if (!chains) bySeries.set(segment.series, (chains = new Map<number, SegmentDocument[]>()));
+      const partition = partitionOfSegmentId(segment._id);
+      const chain = chains.get(partition);
+      if (chain) chain.push(segment);
+      else chains.set(partition, [segment]);
     }
   }
   return bySeries;

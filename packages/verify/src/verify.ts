@@ -3,6 +3,7 @@ import { headerText, readTopic } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
 import { DLQ_HEADERS, isTickRejected, seriesKey, type Tick } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
+import type { SegmentDocument } from '@tickertape/segments';
 import type { Db } from 'mongodb';
 import { compareBuckets } from './compare-buckets.js';
 import { compareSeriesSegments } from './compare-segments.js';
@@ -14,7 +15,7 @@ import {
   type Reconciled,
 } from './reconcile.js';
 import { expectedBuckets } from './reference-fold.js';
-import { expectedPoints } from './reference-segments.js';
+import { expectedPoints, type ExpectedPoint } from './reference-segments.js';
 import {
   dayInRange,
   dayStartOf,
@@ -201,17 +202,21 @@ async function checkSegments(
   const have = await storedSegments(options.db, range);
   const checked: Checked = { summary: { expected: 0, stored: 0 }, found: [] };
   for (const series of new Set([...want.keys(), ...have.keys()])) {
-    const points = (want.get(series) ?? []).filter((point) =>
-      dayInRange(dayStartOf(point.t), range),
-    );
-    const segments = have.get(series) ?? [];
-    checked.summary.expected += points.length;
-    checked.summary.stored += segments.reduce((sum, segment) => sum + segment.n, 0);
-    const found = compareSeriesSegments(series, points, segments, {
-      maxPoints: options.segments.maxPoints,
-      partial: range !== WHOLE_TIME,
-    });
-    for (const difference of found) checked.found.push(difference);
+    const wantChains = want.get(series) ?? new Map<number, ExpectedPoint[]>();
+    const haveChains = have.get(series) ?? new Map<number, SegmentDocument[]>();
+    for (const partition of new Set([...wantChains.keys(), ...haveChains.keys()])) {
+      const points = (wantChains.get(partition) ?? []).filter((point) =>
+        dayInRange(dayStartOf(point.t), range),
+      );
+      const segments = haveChains.get(partition) ?? [];
+      checked.summary.expected += points.length;
+      checked.summary.stored += segments.reduce((sum, segment) => sum + segment.n, 0);
+      const found = compareSeriesSegments(series, points, segments, {
+        maxPoints: options.segments.maxPoints,
+        partial: range !== WHOLE_TIME,
+      });
+      for (const difference of found) checked.found.push(difference);
+    }
   }
   return checked;
 }

@@ -163,6 +163,14 @@ export function createWorkerMetrics(level: string) {
             registers,
           }),
       ),
+      split: segmentMetric(
+        (registers) =>
+          new Counter({
+            name: 'tickertape_segment_series_split_total',
+            help: 'Series that began arriving on a second Kafka partition (a producer with another partitioner): kept as one chain of segments per partition, docs/segments.md',
+            registers,
+          }),
+      ),
     },
   };
 }

@@ -4,6 +4,7 @@ import {
   type SegmentConflictError,
   type SegmentWriter,
 } from '@tickertape/segments';
+import type { Logger } from '@tickertape/logger';
 import type { RollupWriter } from '@tickertape/store';
 import type { WorkerMetrics } from './metrics.js';
 import type { FlushSink } from './rollup-consumer.js';
@@ -27,10 +28,16 @@ export function rollupSink(writer: RollupWriter, metrics: WorkerMetrics): FlushS
 }
 
 /**
- * The segment writer. Its cache of each series' newest segment is right only while this process
- * owns the series' partition, hence `forget` on every (re)join of the group.
+ * The segment writer. Its cache of each chain's newest segment is right only while this process
+ * owns the chain's partition, hence `forget` on every (re)join of the group. A series seen on a
+ * second partition is stored correctly (a chain per partition) but means a producer does not
+ * partition by series key as documented: counted, and said once per series and partition.
  */
-export function segmentSink(writer: SegmentWriter, metrics: WorkerMetrics): FlushSink {
+export function segmentSink(
+  writer: SegmentWriter,
+  metrics: WorkerMetrics,
+  logger: Logger,
+): FlushSink {
   const m = metrics.segment;
   return {
     async apply(inputs) {
@@ -42,6 +49,12 @@ export function segmentSink(writer: SegmentWriter, metrics: WorkerMetrics): Flus
         m.late.inc(stats.late);
         m.unchanged.inc(stats.unchanged);
         m.replayed.inc(stats.replayed);
+        m.split.inc(stats.split.length);
+        for (const split of stats.split)
+          logger.warn(
+            split,
+            'series arrives on a second Kafka partition: check the producers partition by series key (docs/producing.md)',
+          );
         return stats;
       } catch (err) {
         if (isSegmentConflict(err)) m.conflicts.inc();

@@ -106,6 +106,7 @@ export async function startWorker(
             writeOnlyOnChange: env.SEGMENT_WRITE_ON_CHANGE,
           }),
           metrics,
+          logger,
         )
       : rollupSink(new RollupWriter(db, level), metrics);
   const crashAfter = env.FAULT_CRASH_AFTER_WRITES;

@@ -16,6 +16,45 @@ function tick(ts: number, offset: number, fields: Record<string, number>, string
   };
 }
 
+describe('expectedBuckets with one series on two partitions', () => {
+  // Offsets of two partitions can coincide; at one time and one offset the value decides, as
+  // MongoDB's $min/$max on {t, o, v} do: numbers by value, strings by their UTF-8 bytes.
+  const on = (partition: number, ts: number, offset: number, speed: number, label: string) => ({
+    ...tick(ts, offset, { speed }, { label }),
+    partition,
+  });
+  const ticks = [
+    on(0, MINUTE + 5_000, 3, 70, '\uFFFD'),
+    on(1, MINUTE + 5_000, 3, 60, '\u{1F600}'),
+    on(1, MINUTE + 1_000, 1, 90, 'z'),
+    on(0, MINUTE + 1_000, 1, 80, 'b'),
+  ];
+
+  it('breaks ties on time and offset by value, and keeps an applied mark per partition', () => {
+    const bucket = expectedBuckets('minute', ticks).get('traffic|sensor=1:202611211015')!;
+    const f = bucket.f as { speed: Record<string, unknown> };
+    expect(f.speed.first).toEqual({ t: MINUTE + 1_000, o: 1, v: 80 });
+    expect(f.speed.last).toEqual({ t: MINUTE + 5_000, o: 3, v: 70 });
+    expect(f.speed.v).toEqual({
+      1: { t: MINUTE + 1_000, o: 1, v: 90 },
+      5: { t: MINUTE + 5_000, o: 3, v: 70 },
+    });
+    // U+FFFD is EF BF BD in UTF-8, U+1F600 is F0 9F 98 80: bytes order them the other way
+    // round from UTF-16 code units (FFFD > D83D).
+    expect(bucket.s).toEqual({
+      label: {
+        first: { t: MINUTE + 1_000, o: 1, v: 'b' },
+        last: { t: MINUTE + 5_000, o: 3, v: '\u{1F600}' },
+      },
+    });
+    expect(bucket.ap).toEqual({ 0: 3, 1: 3 });
+    // The same records in any order: the same bucket.
+    expect(
+      expectedBuckets('minute', [...ticks].reverse()).get('traffic|sensor=1:202611211015'),
+    ).toEqual(bucket);
+  });
+});
+
 describe('expectedBuckets', () => {
   // Out of event-time order on purpose, with a tie on time broken by offset.
   const ticks = [

@@ -4,7 +4,13 @@ import { compareSeriesSegments, expectedPoints, type TruthTick } from '../../src
 
 const T0 = Date.parse('2026-11-21T23:59:58Z');
 
-function tick(ts: number, offset: number, speed: number, metric = 'traffic'): TruthTick {
+function tick(
+  ts: number,
+  offset: number,
+  speed: number,
+  metric = 'traffic',
+  partition = 0,
+): TruthTick {
   return {
     series: `${metric}|s=1`,
     metric,
@@ -12,7 +18,7 @@ function tick(ts: number, offset: number, speed: number, metric = 'traffic'): Tr
     ts,
     fields: { speed },
     strings: {},
-    partition: 0,
+    partition,
     offset,
   };
 }
@@ -35,6 +41,7 @@ function segment(points: [number, number][], over: Partial<SegmentDocument> = {}
     v,
     last: { t: t[t.length - 1]!, v: v[v.length - 1]! },
     ap: {},
+    p: 0,
     ...over,
   };
 }
@@ -47,19 +54,34 @@ describe('expectedPoints', () => {
       tick(T0 + 1000, 1, 1),
       tick(T0 + 500, 2, 9),
     ];
-    expect(expectedPoints(ticks, { writeOnChange: new Set() }).get('traffic|s=1')).toEqual([
+    const chain = (rules: { writeOnChange: Set<string> }) =>
+      expectedPoints(ticks, rules).get('traffic|s=1')?.get(0);
+    expect(chain({ writeOnChange: new Set() })).toEqual([
       { t: T0, v: { speed: 1 } },
       { t: T0 + 1000, v: { speed: 1 } },
       { t: T0 + 2000, v: { speed: 5 } },
     ]);
-    expect(
-      expectedPoints(ticks, { writeOnChange: new Set(['traffic']) }).get('traffic|s=1'),
-    ).toEqual([
+    expect(chain({ writeOnChange: new Set(['traffic']) })).toEqual([
       // The repeat at T0+1000 is not kept, so T0+500 is not older than the newest kept point.
       { t: T0, v: { speed: 1 } },
       { t: T0 + 500, v: { speed: 9 } },
       { t: T0 + 2000, v: { speed: 5 } },
     ]);
+  });
+
+  it('keeps a chain per partition of a series on two partitions, late decided within each', () => {
+    const ticks = [
+      tick(T0 + 2000, 0, 1, 'traffic', 0),
+      tick(T0 + 1000, 0, 2, 'traffic', 1), // older than partition 0's point, not than its own
+      tick(T0 + 500, 1, 3, 'traffic', 1), // late in partition 1
+      tick(T0 + 3000, 1, 4, 'traffic', 0),
+    ];
+    const chains = expectedPoints(ticks, { writeOnChange: new Set() }).get('traffic|s=1');
+    expect(chains?.get(0)).toEqual([
+      { t: T0 + 2000, v: { speed: 1 } },
+      { t: T0 + 3000, v: { speed: 4 } },
+    ]);
+    expect(chains?.get(1)).toEqual([{ t: T0 + 1000, v: { speed: 2 } }]);
   });
 });
 

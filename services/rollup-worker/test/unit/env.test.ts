@@ -111,6 +111,7 @@ describe('worker env', () => {
     }));
     const doc: SegmentDocument = {
       _id: segmentId(series, dayOf(start), 999, Number.MAX_SAFE_INTEGER),
+      p: 999,
       series,
       metric,
       tags: {},

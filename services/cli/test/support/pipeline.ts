@@ -1,0 +1,133 @@
+import {
+  freePort,
+  spawnService,
+  waitHealthy,
+  type ServiceProcess,
+  type TestStack,
+} from '@tickertape/testing';
+import type { VerifyReport } from '@tickertape/verify';
+import { fileURLToPath } from 'node:url';
+import { runCli, stackEnv } from './cli.js';
+
+const workerDir = fileURLToPath(new URL('../../../rollup-worker', import.meta.url));
+
+export const STORES = ['minute', 'hour', 'day', 'segments'] as const;
+export type Store = (typeof STORES)[number];
+
+export interface PipelineTopics {
+  topic: string;
+  dlqTopic: string;
+  database: string;
+}
+
+/**
+ * The real workers — one per rollup level and the segment store — as processes on one test topic,
+ * each store in a consumer group of its own, and the CLI's `verify` and `replay` on them.
+ */
+export class Pipeline {
+  readonly groups: Record<Store, string>;
+  /** Each running worker's `/metrics` and `/health` port. */
+  readonly ports = new Map<Store, number>();
+  private readonly running = new Map<Store, ServiceProcess>();
+
+  constructor(
+    private readonly stack: TestStack,
+    readonly topics: PipelineTopics,
+  ) {
+    this.groups = Object.fromEntries(STORES.map((store) => [store, stack.name(store)])) as Record<
+      Store,
+      string
+    >;
+  }
+
+  /**
+   * Starts the stores' workers and waits until each answers /health (unless `healthy` is false:
+   * a worker set to crash may be gone before it is asked).
+   */
+  async start(
+    stores: readonly Store[] = STORES,
+    env: Record<string, string> = {},
+    healthy = true,
+  ): Promise<void> {
+    await Promise.all(
+      stores.map(async (store) => {
+        const port = await freePort();
+        const worker = spawnService(workerDir, {
+          ...stackEnv(this.stack),
+          MONGODB_DATABASE: this.topics.database,
+          ROLLUP_LEVEL: store,
+          TOPIC: this.topics.topic,
+          DLQ_TOPIC: this.topics.dlqTopic,
+          GROUP_ID: this.groups[store],
+          HTTP_PORT: String(port),
+          FLUSH_MAX_WAIT_MS: '100',
+          FLUSH_MIN_BYTES: '1',
+          FLUSH_MAX_TICKS: '300',
+          KAFKA_SESSION_TIMEOUT_MS: '6000',
+          SEGMENT_MAX_POINTS: '50',
+          ...env,
+        });
+        this.running.set(store, worker);
+        this.ports.set(store, port);
+        if (healthy) await waitHealthy(worker, `http://127.0.0.1:${port}/health`);
+      }),
+    );
+  }
+
+  /** The worker of `store`, while it runs. */
+  worker(store: Store): ServiceProcess | undefined {
+    return this.running.get(store);
+  }
+
+  /** One counter of a running worker's /metrics (0 when it has no sample yet). */
+  async metric(store: Store, name: string): Promise<number> {
+    const text = await (await fetch(`http://127.0.0.1:${this.ports.get(store)}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
+    return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+
+  /** Stops every running worker (SIGTERM) and waits for it to exit. */
+  async stop(): Promise<void> {
+    const workers = [...this.running.values()];
+    this.running.clear();
+    for (const worker of workers) if (worker.child.exitCode === null) worker.child.kill('SIGTERM');
+    await Promise.all(workers.map((worker) => worker.exited));
+  }
+
+  /** `tickertape verify --json` over every store, waiting up to `waitMs` for the groups. */
+  async verify(waitMs = 90_000): Promise<{ code: number; report: VerifyReport }> {
+    const run = await runCli(this.stack, [
+      'verify',
+      '--topic',
+      this.topics.topic,
+      '--dlq-topic',
+      this.topics.dlqTopic,
+      '--database',
+      this.topics.database,
+      ...STORES.flatMap((store) => ['--group', `${store}=${this.groups[store]}`]),
+      '--segment-max-points',
+      '50',
+      '--wait-ms',
+      String(waitMs),
+      '--json',
+    ]);
+    if (run.stdout === '') throw new Error(`verify printed nothing: ${run.stderr}`);
+    return { code: run.code, report: JSON.parse(run.stdout) as VerifyReport };
+  }
+
+  /** `tickertape replay` of every store: the workers must be stopped. */
+  async replayAll(): Promise<void> {
+    for (const store of STORES) {
+      const run = await runCli(this.stack, [
+        'replay',
+        '--store',
+        store,
+        '--group',
+        this.groups[store],
+        '--topic',
+        this.topics.topic,
+      ]);
+      if (run.code !== 0) throw new Error(`replay of ${store} failed: ${run.stderr}`);
+    }
+  }
+}

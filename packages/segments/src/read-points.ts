@@ -212,7 +212,8 @@ export async function readRawPoints(
   /**
    * Chains with no segment in the range's days: day by day outward, the newest (oldest) segment
    * of each chain not met yet, hopping from chain to chain by id; stops at a day that lies wholly
-   * beyond the best point found.
+   * beyond the best point found. For a series with one chain this reads what the range's own
+   * walk did not: the newest segment of the nearest earlier day, when the range's days had none.
    */
   const outward = async (side: Side, found: ChainPoint | null): Promise<ChainPoint | null> => {
     let best = found;
@@ -226,9 +227,11 @@ export async function readRawPoints(
       if (best && span && (side === 'before' ? best.t >= span.endMs : best.t < span.startMs)) break;
       const whole = seriesDayIdRange(series, day);
       let bound = side === 'before' ? whole.$lt : whole.$gte;
+      const collection = db.collection<SegmentDocument>(segmentCollection(day));
       while (examined < limits.maxDocuments) {
-        const segment: Segment | null = await db
-          .collection<SegmentDocument>(segmentCollection(day))
+        // Which chain has the next id: an index probe (ids only), not a document read. A chain
+        // already met is skipped without reading its segment.
+        const probe = await collection
           .find(
             {
               _id:
@@ -236,18 +239,23 @@ export async function readRawPoints(
                   ? { $gte: whole.$gte, $lt: bound }
                   : { $gte: bound, $lt: whole.$lt },
             },
-            { projection: projection(field) },
+            { projection: { _id: 1 } },
           )
           .sort({ _id: side === 'before' ? -1 : 1 })
           .limit(1)
           .next();
-        if (!segment) break;
-        examined += 1;
-        const p = partitionOfSegmentId(segment._id);
+        if (!probe) break;
+        const p = partitionOfSegmentId(probe._id);
         const chain = chainIdRange(series, day, p);
         bound = side === 'before' ? chain.$gte : chain.$lt;
         if (known.has(p)) continue;
         known.add(p);
+        const segment: Segment | null = await collection.findOne(
+          { _id: probe._id },
+          { projection: projection(field) },
+        );
+        if (!segment) continue; // dropped between the two reads
+        examined += 1;
         const own = pointsOf(segment).filter(carries);
         const point = (side === 'before' ? own.at(-1) : own[0]) ?? (await walk(segment, side));
         best = nearer(side, best, point);

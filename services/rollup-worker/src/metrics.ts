@@ -127,7 +127,7 @@ export function createWorkerMetrics(level: string) {
         (registers) =>
           new Counter({
             name: 'tickertape_segment_late_total',
-            help: 'Ticks not stored because they are older than the newest stored point of their series (chronological guard)',
+            help: 'Ticks not stored because they are older than the newest stored point of their series from the same partition (chronological guard)',
             registers,
           }),
       ),

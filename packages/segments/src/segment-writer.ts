@@ -82,7 +82,14 @@ export class SegmentWriter {
     const others = await this.loadHeads(unknown);
     const plans: SeriesPlan[] = [];
     const split: SeriesSplit[] = [];
-    const chainsInFlush = [...byChain.values()].map(([first]) => first!);
+    // Partitions per series in this flush, so a new chain finds its siblings without a scan of
+    // every chain (a first flush can open thousands).
+    const partitionsInFlush = new Map<string, number[]>();
+    for (const [first] of byChain.values()) {
+      const list = partitionsInFlush.get(first!.seriesKey);
+      if (list) list.push(first!.kafkaPartition);
+      else partitionsInFlush.set(first!.seriesKey, [first!.kafkaPartition]);
+    }
     for (const [key, ticks] of byChain) {
       ticks.sort((a, b) => a.offset - b.offset);
       const head = this.heads.get(key) ?? undefined;
@@ -91,10 +98,9 @@ export class SegmentWriter {
         // A new chain: a split if the series has another one stored, or in this flush (when
         // both are new there, only the higher partition counts, so one split counts once).
         const existing = new Set(others.get(series));
-        for (const other of chainsInFlush) {
-          if (other.seriesKey !== series || other.kafkaPartition === partition) continue;
-          const otherHead = this.heads.get(chainKey(series, other.kafkaPartition));
-          if (otherHead || other.kafkaPartition < partition) existing.add(other.kafkaPartition);
+        for (const other of partitionsInFlush.get(series) ?? []) {
+          if (other === partition) continue;
+          if (this.heads.get(chainKey(series, other)) || other < partition) existing.add(other);
         }
         if (existing.size > 0)
           split.push({ series, partition, others: [...existing].sort((a, b) => a - b) });

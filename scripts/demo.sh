@@ -13,6 +13,8 @@ LEVELS=(minute hour day segments)
 read -r -a PORTS <<<"${DEMO_PORTS:-9401 9402 9403 9404}"
 ((${#PORTS[@]} == ${#LEVELS[@]})) || { echo "DEMO_PORTS needs ${#LEVELS[@]} ports" >&2; exit 2; }
 LOGS=.stack/logs
+# Also when every part of the stack is external (stack.sh then starts nothing and makes no logs).
+mkdir -p "$LOGS"
 
 bash infra/local/stack.sh up
 echo "building (log: $LOGS/build.log)"

@@ -134,13 +134,16 @@ export async function readRawPoints(
   const chains = new Map<number, Segment[]>();
   for (const segment of segments.sort((a, b) => (a._id < b._id ? -1 : 1))) {
     const p = partitionOfSegmentId(segment._id);
-    chains.set(p, [...(chains.get(p) ?? []), segment]);
+    const chain = chains.get(p);
+    if (chain) chain.push(segment);
+    else chains.set(p, [segment]);
   }
+  // Each chain's points carrying the field, in chain order; read once for the range and both ends.
+  const chainPoints = new Map(
+    [...chains].map(([p, chain]) => [p, chain.flatMap(pointsOf).filter(carries)]),
+  );
   // A stable sort keeps each chain's order among points of one time.
-  const all = [...chains.values()]
-    .flatMap((chain) => chain.flatMap(pointsOf))
-    .filter(carries)
-    .sort((a, b) => a.t - b.t || a.p - b.p);
+  const all = [...chainPoints.values()].flat().sort((a, b) => a.t - b.t || a.p - b.p);
 
   /**
    * The nearest point carrying the field beyond one end of a chain's segment: its neighbour's in
@@ -193,8 +196,8 @@ export async function readRawPoints(
   const nearestOfChains = async (side: Side): Promise<ChainPoint | null> => {
     let best: ChainPoint | null = null;
     const lacking: Segment[] = [];
-    for (const chain of chains.values()) {
-      const own = chain.flatMap(pointsOf).filter(carries);
+    for (const [p, chain] of chains) {
+      const own = chainPoints.get(p)!;
       const point =
         side === 'before' ? own.filter((x) => x.t < fromMs).at(-1) : own.find((x) => x.t >= toMs);
       if (point) best = nearer(side, best, point);

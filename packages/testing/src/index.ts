@@ -1,5 +1,6 @@
 export { TestStack, type SaslListener, type TopicSpec } from './test-stack.js';
 export { uniqueName } from './unique-name.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
-export { spawnService, waitHealthy, type ServiceProcess } from './spawn-service.js';
+export { spawnNode, spawnService, waitHealthy, type ServiceProcess } from './spawn-service.js';
+export { runProcess, type ProcessRun } from './run-process.js';
 export { freePort } from './free-port.js';

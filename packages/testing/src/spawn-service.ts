@@ -12,7 +12,19 @@ export interface ServiceProcess {
  * are the service's own.
  */
 export function spawnService(dir: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts'], {
+  return spawnNode(dir, ['--import', 'tsx', '--conditions=source', 'src/main.ts'], env);
+}
+
+/**
+ * `node args…` in `dir` as its own process with exactly `env` plus PATH and HOME — e.g. a built
+ * entry point (`services/api/dist/main.js`) as an image runs it.
+ */
+export function spawnNode(
+  dir: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): ServiceProcess {
+  const child = spawn(process.execPath, args, {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
   });

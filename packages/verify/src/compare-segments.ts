@@ -55,9 +55,10 @@ function structure(
 
 /**
  * Compares one chain's stored segments — one series from one Kafka partition, in `_id` order:
- * day, first offset, the order they were written in — with the points it should hold. Points are matched by time and values:
- * a point the store lacks is `missing`, one it should not have is `extra`, one whose time matches
- * but whose values differ is `wrong`; points out of time order are `wrong` at `order`.
+ * day, first offset, the order they were written in — with the points it should hold. Points are
+ * matched by time and values: a point the store lacks is `missing`, one it should not have is
+ * `extra`, one whose time matches but whose values differ is `wrong`; points out of time order
+ * are `wrong` at `order`.
  */
 export function compareSeriesSegments(
   series: string,

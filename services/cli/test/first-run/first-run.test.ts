@@ -5,22 +5,19 @@
  * error-level line the demo prints or its processes log.
  */
 import { describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
+import { runProcess } from '@tickertape/testing';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../..', import.meta.url));
 
 describe('first run on a fresh machine', () => {
   it('scripts/demo.sh passes first time with empty caches and HOME, and prints no error line', async () => {
-    const child = spawn('bash', ['scripts/first-run.sh'], {
+    // The script builds its own environment for the demo (env -i); this one only starts it.
+    const { code, stdout, stderr } = await runProcess('bash', ['scripts/first-run.sh'], {
       cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: process.env,
     });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect({ code, output }).toEqual({
+    expect({ code, output: stdout + stderr }).toEqual({
       code: 0,
       output: expect.stringContaining('[first-run] passed'),
     });

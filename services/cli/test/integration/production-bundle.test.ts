@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { TestStack, freePort, waitHealthy, type ServiceProcess } from '@tickertape/testing';
+import {
+  TestStack,
+  freePort,
+  runProcess,
+  spawnNode,
+  waitHealthy,
+  type ServiceProcess,
+} from '@tickertape/testing';
 import { valueSubject } from '@tickertape/tick';
-import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -68,19 +74,14 @@ function walk(dir: string, skip: (name: string) => boolean = () => false): strin
   return found;
 }
 
-function run(
+/** A command to its end, stdout and stderr as one text. */
+async function run(
   command: string,
   args: string[],
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, options);
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, output }));
-  });
+  const { code, stdout, stderr } = await runProcess(command, args, options);
+  return { code, output: stdout + stderr };
 }
 
 describe('the production bundle (scripts/bundle.sh, the image’s /app)', () => {
@@ -91,22 +92,7 @@ describe('the production bundle (scripts/bundle.sh, the image’s /app)', () => 
 
   /** A shipped entry point as the image starts it: node on dist, cwd the bundle, env given. */
   function startFromBundle(entry: string, env: Record<string, string>): ServiceProcess {
-    const child = spawn(process.execPath, [entry], {
-      cwd: bundle,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        NODE_ENV: 'production',
-        ...env,
-      },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.on('exit', (code, signal) => resolve({ code, signal })),
-    );
-    const service = { child, output: () => output, exited };
+    const service = spawnNode(bundle, [entry], { NODE_ENV: 'production', ...env });
     started.push(service);
     return service;
   }

@@ -6,10 +6,10 @@
  * for that key, a value our codec decodes into the same tick.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { TestStack } from '@tickertape/testing';
+import { runProcess, TestStack } from '@tickertape/testing';
 import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick';
 import { Partitioners, type PartitionMetadata } from 'kafkajs';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { readTopic, stackEnv } from '../support/cli.js';
@@ -51,18 +51,21 @@ function tickSet(now: number): Tick[] {
   return ticks;
 }
 
-function runPython(python: string, args: string[], env: Record<string, string>, stdin: string) {
-  return new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(python, [`${exampleDir}/producer.py`, ...args], {
+async function runPython(
+  python: string,
+  args: string[],
+  env: Record<string, string>,
+  stdin: string,
+) {
+  const { code, stdout, stderr } = await runProcess(
+    python,
+    [`${exampleDir}/producer.py`, ...args],
+    {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    });
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
-    child.stdin.end(stdin);
-  });
+      stdin,
+    },
+  );
+  return { code, stderr: stdout + stderr };
 }
 
 describe('a Python producer (confluent-kafka AvroSerializer, murmur2_random)', () => {

@@ -1,8 +1,7 @@
 import type { TestStack } from '@tickertape/testing';
-import { waitFor } from '@tickertape/testing';
+import { runProcess, waitFor } from '@tickertape/testing';
 import { CommanderError } from 'commander';
 import type { IHeaders } from 'kafkajs';
-import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseCliEnv } from '../../src/env.js';
@@ -69,14 +68,16 @@ export async function runCli(
  * Runs the `tickertape` entry point from source as a user would, stdin included; `env` adds to or
  * overrides the stack's variables.
  */
-export function tickertape(
+export async function tickertape(
   stack: TestStack,
   args: string[],
   stdin = '',
   env: Record<string, string> = {},
 ): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('pnpm', ['exec', 'tsx', '--conditions=source', 'src/main.ts', ...args], {
+  const { code, stdout, stderr } = await runProcess(
+    'pnpm',
+    ['exec', 'tsx', '--conditions=source', 'src/main.ts', ...args],
+    {
       cwd: cliDir,
       env: {
         PATH: process.env.PATH ?? '',
@@ -84,14 +85,10 @@ export function tickertape(
         ...stackEnv(stack),
         ...env,
       },
-    });
-    const run: CliRun = { code: -1, stdout: '', stderr: '' };
-    child.stdout.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ ...run, code: code ?? -1 }));
-    child.stdin.end(stdin);
-  });
+      stdin,
+    },
+  );
+  return { code: code ?? -1, stdout, stderr };
 }
 
 export interface TopicRecord {

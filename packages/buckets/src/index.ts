@@ -35,3 +35,4 @@ export {
   type ShellDocument,
   type ShellSeries,
 } from './shells.js';
+export { timeVerdict, type TimeBounds, type Timeliness } from './time-verdict.js';

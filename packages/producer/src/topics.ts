@@ -64,6 +64,13 @@ async function partitionCounts(admin: Admin, topics: string[]): Promise<Map<stri
 }
 
 /**
+ * The tick topic's records carry the broker's append time, not the producer's: the workers judge
+ * lateness against it (docs/history.md), and a clock the producer cannot set is one the
+ * finality watermark can rely on — it never decreases within a partition.
+ */
+export const TICK_TOPIC_CONFIG = [{ name: 'message.timestamp.type', value: 'LogAppendTime' }];
+
+/**
  * Creates the raw and DLQ topics when missing and reports what exists. An existing topic's
  * partition count is never changed, only reported when it differs: adding partitions moves
  * series to other partitions, which the exactly-once protocol does not cover
@@ -85,6 +92,7 @@ export async function ensureTopics(admin: Admin, layout: TopicLayout): Promise<E
       topic: name,
       numPartitions: wanted.get(name)!,
       replicationFactor: layout.replicationFactor ?? -1,
+      configEntries: name === topic ? TICK_TOPIC_CONFIG : [],
     }));
     // false when another process created them between our list and our create: fine, they
     // are then described below like any existing topic.

@@ -121,6 +121,12 @@ async function appliedOffsets(
   return new Map(docs.map((doc) => [doc._id, (doc.ap ?? {}) as Document]));
 }
 
+/**
+ * Where a partition's buckets are written: the partition itself on the live path, a shadow
+ * collection of it when a rebuild or a backfill prepares a replacement (docs/history.md).
+ */
+export type CollectionTarget = (partition: string) => string;
+
 /** Called once per partition collection before the first write into it. */
 export type EnsureCollection = (collection: string, delta: BucketDelta) => Promise<void>;
 
@@ -135,8 +141,10 @@ export async function applyFlush(
   level: Level,
   inputs: readonly FoldInput[],
   ensure: EnsureCollection = () => Promise.resolve(),
+  target: CollectionTarget = (collection) => collection,
 ): Promise<ApplyStats> {
   const deltas = foldBatch(level, inputs);
+  for (const delta of deltas.values()) delta.collection = target(delta.collection);
   const stats: ApplyStats = {
     buckets: deltas.size,
     operations: deltas.size,

@@ -1,4 +1,9 @@
-export { applyFlush, type ApplyStats, type EnsureCollection } from './apply.js';
+export {
+  applyFlush,
+  type ApplyStats,
+  type CollectionTarget,
+  type EnsureCollection,
+} from './apply.js';
 export { PARTITION_INDEXES, ensurePartition, listPartitionNames } from './partitions.js';
 export { applyRetention, type RetentionRun } from './retention.js';
 export { RollupWriter } from './rollup-writer.js';

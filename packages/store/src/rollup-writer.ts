@@ -1,6 +1,6 @@
 import { partitionOf, type FoldInput, type Level } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
-import { applyFlush, type ApplyStats } from './apply.js';
+import { applyFlush, type ApplyStats, type CollectionTarget } from './apply.js';
 import { ensurePartition } from './partitions.js';
 
 /**
@@ -14,13 +14,23 @@ export class RollupWriter {
   constructor(
     private readonly db: Db,
     readonly level: Level,
+    private readonly target?: CollectionTarget,
   ) {}
 
   apply(inputs: readonly FoldInput[]): Promise<ApplyStats> {
-    return applyFlush(this.db, this.level, inputs, async (collection, delta) => {
-      if (this.ready.has(collection)) return;
-      await ensurePartition(this.db, partitionOf(this.level, delta.slotStart));
-      this.ready.add(collection);
-    });
+    return applyFlush(
+      this.db,
+      this.level,
+      inputs,
+      async (collection, delta) => {
+        if (this.ready.has(collection)) return;
+        await ensurePartition(this.db, {
+          ...partitionOf(this.level, delta.slotStart),
+          name: collection,
+        });
+        this.ready.add(collection);
+      },
+      this.target,
+    );
   }
 }

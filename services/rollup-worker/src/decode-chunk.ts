@@ -1,18 +1,16 @@
-import type { FoldInput } from '@tickertape/buckets';
+import { timeVerdict, type FoldInput, type TimeBounds } from '@tickertape/buckets';
 import { isTickRejected, seriesKey, type TickCodec } from '@tickertape/tick';
 import type { KafkaMessage } from 'kafkajs';
 import type { DeadLetter } from './dead-letter.js';
-import { timeliness } from './lateness.js';
-
-export interface TimeWindow {
-  nowMs: number;
-  maxLatenessMs: number;
-  maxFutureMs: number;
-}
 
 export interface DecodedChunk {
   inputs: FoldInput[];
   letters: DeadLetter[];
+}
+
+function isoOrRaw(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
 }
 
 /**
@@ -25,7 +23,7 @@ export async function decodeChunk(
   codec: TickCodec,
   partition: number,
   messages: readonly KafkaMessage[],
-  window: TimeWindow,
+  bounds: TimeBounds,
 ): Promise<DecodedChunk> {
   const inputs: FoldInput[] = [];
   const letters: DeadLetter[] = [];
@@ -42,11 +40,13 @@ export async function decodeChunk(
       letters.push({ reason: err.reason, detail: err.message, partition, message });
       continue;
     }
-    const when = timeliness(tick.ts, window.nowMs, window.maxLatenessMs, window.maxFutureMs);
+    // The record's own time, not this process's clock: a replay reaches the same verdict.
+    const recordTs = Number(message.timestamp);
+    const when = timeVerdict(tick.ts, recordTs, bounds);
     if (when !== 'ok') {
       letters.push({
         reason: when === 'too-late' ? 'TOO_LATE' : 'TIMESTAMP_OUT_OF_RANGE',
-        detail: `event time ${new Date(tick.ts).toISOString()} is ${when} for now=${new Date(window.nowMs).toISOString()}`,
+        detail: `event time ${isoOrRaw(tick.ts)} is ${when === 'too-late' ? 'too late' : 'out of range'} for its record's time ${isoOrRaw(recordTs)}`,
         partition,
         message,
       });

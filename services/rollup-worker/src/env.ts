@@ -71,9 +71,12 @@ export const workerEnvSchema = z
   /** A fetch waits this long for FLUSH_MIN_BYTES before a flush of whatever arrived. */
     FLUSH_MAX_WAIT_MS: durationMs().default(500),
     FLUSH_MIN_BYTES: positiveInt().default(64 * 1024),
-    /** Ticks whose event time is older than this (wall clock) go to the DLQ as TOO_LATE. */
+    /**
+     * Ticks whose event time is older than their Kafka record's time by more than this go to the
+     * DLQ as TOO_LATE (history is loaded with `tickertape backfill`, docs/history.md).
+     */
     MAX_LATENESS_MS: durationMs().default(6 * 3_600_000),
-    /** Ticks from further in the future than this go to the DLQ as TIMESTAMP_OUT_OF_RANGE. */
+    /** Ticks further ahead of their record's time than this go to the DLQ as TIMESTAMP_OUT_OF_RANGE. */
     MAX_FUTURE_MS: durationMs().default(5 * 60_000),
     /**
      * How long the group waits for a silent member before giving its partitions to others: after

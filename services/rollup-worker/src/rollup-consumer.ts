@@ -123,7 +123,6 @@ export class RollupConsumer {
     const stopTimer = metrics.flushSeconds.startTimer();
     const now = clock();
     const { inputs, letters } = await decodeChunk(codec, partition, messages, {
-      nowMs: now,
       maxLatenessMs: this.options.maxLatenessMs,
       maxFutureMs: this.options.maxFutureMs,
     });

@@ -5,6 +5,8 @@ import { recordId, type Difference, type TruthTick } from './truth.js';
 export type DecodedRecord = {
   partition: number;
   offset: number;
+  /** The record's Kafka timestamp (the broker's append time on a tick topic), ms. */
+  recordTs: number;
 } & ({ tick: Tick; series: string } | { rejected: TickRejectionReason });
 
 /** One record of the dead-letter topic, by its headers. */
@@ -12,8 +14,6 @@ export interface DeadLetterEntry {
   sourcePartition: number;
   sourceOffset: number;
   reason: string;
-  /** When the worker dead-lettered it (wall clock, ms). */
-  at: number;
 }
 
 export interface LatenessBounds {
@@ -38,25 +38,45 @@ export interface Reconciled {
   };
 }
 
-const TIME_REASONS: ReadonlySet<DeadLetterReason> = new Set(['TOO_LATE', 'TIMESTAMP_OUT_OF_RANGE']);
-
 function bump(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;
 }
 
-/** Whether the worker could rightly judge this tick too late or too early when it dead-lettered it. */
-function timeVerdictHolds(reason: string, ts: number, at: number, bounds: LatenessBounds): boolean {
-  if (reason === 'TOO_LATE') return ts < at - bounds.maxLatenessMs;
-  return ts > at + bounds.maxFutureMs || ts < 0;
+/**
+ * The checker's own time rule, written apart from the workers' `timeVerdict`: the record's
+ * timestamp is stored in the log, so the verdict is the same whenever the topic is read.
+ */
+function timeReason(ts: number, recordTs: number, bounds: LatenessBounds): DeadLetterReason | undefined {
+  if (ts < 0 || ts - recordTs > bounds.maxFutureMs) return 'TIMESTAMP_OUT_OF_RANGE';
+  if (recordTs - ts > bounds.maxLatenessMs) return 'TOO_LATE';
+  return undefined;
+}
+
+function checkLetters(
+  result: Reconciled,
+  id: string,
+  expected: string,
+  reasons: readonly string[],
+): void {
+  if (reasons.length === 0)
+    result.differences.push({ store: 'dead-letters', kind: 'missing', id, expected });
+  else if (reasons.length > 1 || reasons[0] !== expected)
+    result.differences.push({
+      store: 'dead-letters',
+      kind: 'wrong',
+      id,
+      path: 'reason',
+      expected,
+      actual: reasons.join(','),
+    });
 }
 
 /**
  * Which records must be in the rollups and which in the dead-letter topic. A record that can
- * never be a tick must be dead-lettered with the reason the checker finds. A valid tick the
- * workers dead-lettered for its time (TOO_LATE, TIMESTAMP_OUT_OF_RANGE) is left out of the
- * rollups — the verdict depends on the worker's clock when it read it, so the checker takes it
- * from the DLQ, checking only that the event time and the dead-letter time bear it out. Any
- * other dead letter of a valid tick is a difference, and the tick stays expected.
+ * never be a tick must be dead-lettered with the reason the checker finds; so must a valid tick
+ * whose event time is too far before or after its record's time (TOO_LATE,
+ * TIMESTAMP_OUT_OF_RANGE), which is left out of the rollups. Any other dead letter of a valid
+ * tick is a difference, and the tick stays expected.
  */
 export function reconcile(
   topic: string,
@@ -88,46 +108,19 @@ export function reconcile(
     const reasons = [...new Set(found.map((letter) => letter.reason))].sort();
     if ('rejected' in record) {
       bump(result.tally.rejected, record.rejected);
-      if (reasons.length === 0)
-        result.differences.push({
-          store: 'dead-letters',
-          kind: 'missing',
-          id,
-          expected: record.rejected,
-        });
-      else if (reasons.length > 1 || reasons[0] !== record.rejected)
-        result.differences.push({
-          store: 'dead-letters',
-          kind: 'wrong',
-          id,
-          path: 'reason',
-          expected: record.rejected,
-          actual: reasons.join(','),
-        });
+      checkLetters(result, id, record.rejected, reasons);
       continue;
     }
     result.tally.valid += 1;
     const tick = record.tick;
-    const timely = found.filter((letter) => !TIME_REASONS.has(letter.reason as DeadLetterReason));
-    const dated = found.filter((letter) => TIME_REASONS.has(letter.reason as DeadLetterReason));
-    for (const letter of timely)
-      result.differences.push({ store: 'dead-letters', kind: 'extra', id, actual: letter.reason });
-    const wrongly = dated.filter(
-      (letter) => !timeVerdictHolds(letter.reason, tick.ts, letter.at, bounds),
-    );
-    for (const letter of wrongly)
-      result.differences.push({
-        store: 'dead-letters',
-        kind: 'wrong',
-        id,
-        path: 'reason',
-        expected: `no dead letter: event time ${new Date(tick.ts).toISOString()} is within bounds at ${new Date(letter.at).toISOString()}`,
-        actual: letter.reason,
-      });
-    if (dated.length > 0 && timely.length === 0 && wrongly.length === 0) {
-      bump(result.tally.dropped, dated[0]!.reason);
+    const dated = timeReason(tick.ts, record.recordTs, bounds);
+    if (dated !== undefined) {
+      bump(result.tally.dropped, dated);
+      checkLetters(result, id, dated, reasons);
       continue;
     }
+    for (const reason of reasons)
+      result.differences.push({ store: 'dead-letters', kind: 'extra', id, actual: reason });
     result.ticks.push({
       series: record.series,
       metric: tick.metric,

@@ -88,16 +88,18 @@ async function readRecords(options: VerifyOptions): Promise<{
     async (partition, messages) => {
       for (const message of messages) {
         const offset = Number(message.offset);
+        const recordTs = Number(message.timestamp);
         if (message.value === null) {
-          records.push({ partition, offset, rejected: 'DECODE_ERROR' });
+          records.push({ partition, offset, recordTs, rejected: 'DECODE_ERROR' });
           continue;
         }
         try {
           const tick = await options.decode(message.value);
-          records.push({ partition, offset, tick, series: seriesKey(tick.metric, tick.tags) });
+          const series = seriesKey(tick.metric, tick.tags);
+          records.push({ partition, offset, recordTs, tick, series });
         } catch (err) {
           if (!isTickRejected(err)) throw err;
-          records.push({ partition, offset, rejected: err.reason });
+          records.push({ partition, offset, recordTs, rejected: err.reason });
         }
       }
     },
@@ -128,7 +130,6 @@ export async function readDeadLetters(
           sourcePartition: Number(header(DLQ_HEADERS.partition)),
           sourceOffset: Number(header(DLQ_HEADERS.offset)),
           reason: header(DLQ_HEADERS.reason) ?? '(none)',
-          at: Number(header(DLQ_HEADERS.at) ?? message.timestamp),
         });
       }
     },
@@ -242,7 +243,9 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const differences = [...truth.differences];
   stores.push({
     store: 'dead-letters',
-    expected: Object.values(truth.tally.rejected).reduce((a, b) => a + b, 0),
+    expected: [truth.tally.rejected, truth.tally.dropped]
+      .flatMap((counts) => Object.values(counts))
+      .reduce((a, b) => a + b, 0),
     stored: truth.tally.deadLetters,
     differences: truth.differences.length,
   });

@@ -35,8 +35,9 @@ Rebuilds a level (or the segment store) from the topic: with every worker of its
 stopped, moves the group back to the first record still in each partition, and reads the
 offsets back to be sure. Start the workers again and they re-read the topic; the guard in each
 bucket skips what it has already absorbed, so nothing is counted twice (docs/exactly-once.md).
-Ticks older than the workers' MAX_LATENESS_MS on their clock go to the DLQ as TOO_LATE instead of
-being applied again — those buckets already hold them.
+The workers judge lateness against each record's own timestamp, so a replay reaches the same
+verdicts and dead letters as the first run, however long after it runs. To recompute a level
+over a range instead (a dropped partition, a level enabled later), see \`tickertape rebuild\`.
 `;
 
 export async function replayCommand(

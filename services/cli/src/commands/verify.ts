@@ -42,10 +42,11 @@ the ticks itself (not with the workers' code) and compares every bucket of every
 segment store's points with the database. With --from/--to only buckets (and segment days)
 wholly inside the range are compared; the topic is still read whole.
 
-A record that can never be a tick must be in the DLQ with the reason the checker finds. A valid
-tick the workers dead-lettered as TOO_LATE or TIMESTAMP_OUT_OF_RANGE is left out of the rollups
-when its event time and the dead-letter time bear the verdict out (--max-lateness-ms,
---max-future-ms: the workers' MAX_LATENESS_MS and MAX_FUTURE_MS).
+A record that can never be a tick must be in the DLQ with the reason the checker finds; so must
+a valid tick whose event time is more than --max-lateness-ms before, or --max-future-ms after,
+its Kafka record's timestamp (TOO_LATE, TIMESTAMP_OUT_OF_RANGE: the workers' MAX_LATENESS_MS
+and MAX_FUTURE_MS). The record's timestamp is stored in the log, so the verdicts, like the
+buckets, are the same whenever the check runs (docs/history.md).
 
 Exit status: 0 when nothing differs, 1 when anything does (each difference is listed: missing,
 extra, or wrong with the field, the expected and the stored value).

@@ -36,3 +36,4 @@ export {
 } from './subject-config.js';
 export { TickCodec, type RegisterTickSchemaOptions, type TickCodecOptions } from './codec.js';
 export { DEAD_LETTER_REASONS, DLQ_HEADERS, type DeadLetterReason } from './dead-letter.js';
+export { checkEncodedSize, encodedTickBytes } from './encoded-size.js';

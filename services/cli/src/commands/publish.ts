@@ -1,18 +1,15 @@
 import type { Logger } from '@tickertape/logger';
 import { InFlight, TickProducer } from '@tickertape/producer';
-import { isTickRejected, seriesKey, type Tick } from '@tickertape/tick';
+import { isTickRejected, seriesKey } from '@tickertape/tick';
 import type { Readable } from 'node:stream';
 import { openTopicForPublishing } from '../connect.js';
 import { formatDuration } from '../duration.js';
 import type { CliEnv } from '../env.js';
-import { parseCsvHeader, parseCsvTick, type CsvLayout } from '../input/csv.js';
-import { BadLineError } from '../input/input-error.js';
-import { parseJsonTick } from '../input/jsonl.js';
-import { readLines } from '../input/lines.js';
+import type { InputFormat } from '../input/format.js';
+import { readTickLines } from '../input/ticks.js';
 import { plural } from '../plural.js';
 
-export const INPUT_FORMATS = ['jsonl', 'csv'] as const;
-export type InputFormat = (typeof INPUT_FORMATS)[number];
+export { INPUT_FORMATS, inputFormat, type InputFormat } from '../input/format.js';
 
 export interface PublishOptions {
   format: InputFormat;
@@ -61,12 +58,6 @@ tick, or one a worker would dead-letter) is reported on stderr with its line num
 and skipped; the command exits 1 at the end if there was any.
 `;
 
-/** The format named, or the one the file's extension suggests. */
-export function inputFormat(explicit: InputFormat | undefined, file: string): InputFormat {
-  if (explicit !== undefined) return explicit;
-  return file.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl';
-}
-
 /**
  * Publishes ticks from JSON or CSV lines. Each line's problems are reported through `onBadLine`
  * as soon as they are found; nothing stops the run but an unusable input (a bad CSV header, an
@@ -99,21 +90,12 @@ export async function publish(
   };
 
   try {
-    let layout: CsvLayout | undefined;
-    for await (const { number, text } of readLines(options.input)) {
-      if (text.trim() === '') continue;
-      if (options.format === 'csv' && layout === undefined) {
-        layout = parseCsvHeader(text);
+    for await (const line of readTickLines(options.input, options.format)) {
+      if ('error' in line) {
+        reportBad(line.number, line.error.message);
         continue;
       }
-      let tick: Tick;
-      try {
-        tick = layout === undefined ? parseJsonTick(text) : parseCsvTick(layout, text);
-      } catch (err) {
-        if (!(err instanceof BadLineError)) throw err;
-        reportBad(number, err.message);
-        continue;
-      }
+      const { number, tick } = line;
       const sent = producer.send(tick).then(
         () => {
           series.add(seriesKey(tick.metric, tick.tags));

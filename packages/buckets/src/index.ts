@@ -18,6 +18,7 @@ export { addMark, aggregateOf, type Aggregate } from './aggregate.js';
 export { deltaKey, foldBatch, type BucketDelta, type FieldDelta, type FoldInput } from './fold.js';
 export { appliedPath, guardedUpdate, type GuardedUpdate, type UpdateDocument } from './update.js';
 export {
+  consumedWatermark,
   finalityWatermark,
   isSlotFinal,
   levelAbove,

@@ -92,3 +92,40 @@ export function retentionPlan(
     .sort((a, b) => a.startMs - b.startMs || a.name.localeCompare(b.name))
     .map((range) => retentionVerdict(range, nowMs, policy, watermarks));
 }
+
+/**
+ * The latest slot boundary, at most `wallMark`, at which `level` may be declared final given
+ * what its consumer group has consumed: `consumedUpTo(boundary)` says whether no tick the live
+ * path could still apply falls before that boundary (the scheduler asks Kafka). Consumption only
+ * grows with time, so the predicate is monotone: true up to some boundary, false after it. The
+ * search steps back from the wall-clock mark by doubling strides, then bisects, so a group days
+ * behind costs a few dozen questions, a group caught up costs one. `floor` is a boundary known to
+ * be final already (the current watermark): nothing below it is asked.
+ */
+export async function consumedWatermark(
+  level: Level,
+  wallMark: number,
+  floor: number,
+  consumedUpTo: (boundary: number) => Promise<boolean>,
+): Promise<number> {
+  const slot = LEVEL_SPECS[level].slotMs;
+  if (wallMark <= floor || (await consumedUpTo(wallMark))) return Math.max(wallMark, floor);
+  let bad = wallMark;
+  let good = floor;
+  for (let stride = slot; ; stride *= 2) {
+    const probe = wallMark - stride;
+    if (probe <= floor) break;
+    if (await consumedUpTo(probe)) {
+      good = probe;
+      break;
+    }
+    bad = probe;
+  }
+  // Bisect on whole slots between the last boundary known consumed and the first known not.
+  while (bad - good > slot) {
+    const middle = good + Math.floor((bad - good) / slot / 2) * slot;
+    if (await consumedUpTo(middle)) good = middle;
+    else bad = middle;
+  }
+  return good;
+}

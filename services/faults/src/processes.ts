@@ -57,6 +57,11 @@ function workerEnv(env: FaultsEnv, run: RunNames, store: Store): Record<string, 
 function schedulerEnv(env: FaultsEnv, run: RunNames): Record<string, string> {
   return {
     ...env.inherited,
+    KAFKA_BROKERS: env.KAFKA_BROKERS.join(','),
+    TOPIC: run.topic,
+    FINALITY_GROUPS: (['minute', 'hour', 'day'] as const)
+      .map((level) => `${level}=${groupOf(run, level)}`)
+      .join(','),
     MONGODB_URI: env.MONGODB_URI,
     REDIS_URL: env.REDIS_URL,
     MONGODB_DATABASE: run.database,

@@ -1,6 +1,8 @@
 import {
+  checkSecurity,
   durationMs,
   flag,
+  kafkaShape,
   logLevel,
   mongoDatabase,
   parseEnv,
@@ -16,6 +18,38 @@ const DAY = 86_400_000;
 /** The scheduler's whole configuration, parsed once at start. */
 export const schedulerEnvSchema = z
   .object({
+    /**
+     * The brokers (with TLS/SASL settings, docs/security.md): finality waits for each level's
+     * consumer group to have read the tick topic past a slot, not only for the clock.
+     */
+    ...kafkaShape,
+    /** The tick topic the workers read. */
+    TOPIC: z.string().min(1).default('raw-ticks'),
+    /**
+     * The consumer group of each level whose progress holds its finality back, as
+     * `level=group,…`; a level left out uses the workers' default, tickertape-rollup-<level>.
+     */
+    FINALITY_GROUPS: z
+      .string()
+      .default('')
+      .transform((text, ctx) => {
+        const groups: Record<string, string> = Object.fromEntries(
+          LEVELS.map((level) => [level, `tickertape-rollup-${level}`]),
+        );
+        for (const part of text.split(',').map((p) => p.trim())) {
+          if (part === '') continue;
+          const [level, group] = part.split('=').map((p) => p.trim());
+          if (!level || !group || !(LEVELS as readonly string[]).includes(level)) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${part}" is not <${LEVELS.join('|')}>=<consumer group>`,
+            });
+            return z.NEVER;
+          }
+          groups[level] = group;
+        }
+        return groups as Record<(typeof LEVELS)[number], string>;
+      }),
     MONGODB_URI: stackShape.MONGODB_URI,
     REDIS_URL: stackShape.REDIS_URL,
     /** Database holding the rollup partitions (the workers' MONGODB_DATABASE). */
@@ -48,8 +82,9 @@ export const schedulerEnvSchema = z
     /** The workers' lateness bound: no partition a late tick may reach is dropped. */
     MAX_LATENESS_MS: durationMs().default(6 * 3_600_000),
     /**
-     * A slot is final once it ended this long ago. At least MAX_LATENESS_MS, so a final bucket
-     * can no longer change (the workers dead-letter anything later).
+     * A slot is final once it ended this long ago and the level's group has read every record
+     * appended before its end plus this. At least MAX_LATENESS_MS, so no tick the workers still
+     * accept can fall into a final slot (docs/history.md).
      */
     FINALITY_GRACE_MS: durationMs().default(6 * 3_600_000),
     RETENTION_MINUTE_MS: durationMs().default(7 * DAY),
@@ -79,7 +114,8 @@ export const schedulerEnvSchema = z
         message: `must be at least MAX_LATENESS_MS (${ctx.value.MAX_LATENESS_MS}), or a final bucket could still change`,
       });
     }
-  });
+  })
+  .check(checkSecurity);
 
 export type SchedulerEnv = z.output<typeof schedulerEnvSchema>;
 

@@ -1,5 +1,6 @@
 import {
   LEVELS,
+  consumedWatermark,
   finalityWatermark,
   partitionsAhead,
   shellDocument,
@@ -14,10 +15,13 @@ import {
   applyRetention,
   ensurePartition,
   insertShells,
+  readWatermarks,
   recentSeries,
 } from '@tickertape/store';
+import type { Admin } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { z } from 'zod';
+import { consumedBefore, groupPosition } from './consumed.js';
 import type { SchedulerEnv } from './env.js';
 import type { SchedulerMetrics } from './metrics.js';
 import { applySegmentRetention } from './segment-retention.js';
@@ -25,6 +29,8 @@ import { applySegmentRetention } from './segment-retention.js';
 /** What every job handler gets: the database, the clock (injected, never read directly), its config. */
 export interface JobContext {
   db: Db;
+  /** Kafka admin client: finality reads the level groups' progress on the tick topic. */
+  kafka: Admin;
   now: () => number;
   env: SchedulerEnv;
   logger: Logger;
@@ -54,6 +60,22 @@ function retentionPolicy(env: SchedulerEnv): RetentionPolicy {
     },
     latenessMs: env.MAX_LATENESS_MS,
   };
+}
+
+/**
+ * How far a level may be final: where the clock puts it (FINALITY_GRACE_MS after a slot's end),
+ * held back to what the level's consumer group has read. Slot X may be final once the group has
+ * read every record appended before end(X) + grace: any later record carries ticks no older
+ * than end(X) + grace − MAX_LATENESS_MS ≥ end(X), so no tick the workers accept reaches a final
+ * slot, however far behind a group runs or however late a replay (docs/history.md).
+ */
+async function consumedMark(ctx: JobContext, level: Level, wall: number, floor: number) {
+  const { env, kafka } = ctx;
+  const position = await groupPosition(kafka, env.FINALITY_GROUPS[level], env.TOPIC);
+  if (position === undefined) return wall;
+  return consumedWatermark(level, wall, floor, (boundary) =>
+    consumedBefore(kafka, env.TOPIC, position, boundary + env.FINALITY_GRACE_MS),
+  );
 }
 
 /**
@@ -101,16 +123,28 @@ export const JOBS = {
     payload: z.object({}),
     every: (env) => env.FINALIZE_EVERY_MS,
     attempts: 3,
-    async run({ db, now, env }) {
-      const t = now();
-      const marks = Object.fromEntries(
-        LEVELS.map((level) => [level, finalityWatermark(level, t, env.FINALITY_GRACE_MS)]),
-      ) as Record<Level, number>;
-      await advanceWatermarks(db, marks, t);
+    async run(ctx) {
+      const t = ctx.now();
+      const current = await readWatermarks(ctx.db);
+      // No topic yet: no record any worker could apply, so the clock alone decides.
+      const topicExists = (await ctx.kafka.listTopics()).includes(ctx.env.TOPIC);
+      const marks = {} as Record<Level, number>;
+      const heldBack: Record<string, string> = {};
+      for (const level of LEVELS) {
+        const wall = finalityWatermark(level, t, ctx.env.FINALITY_GRACE_MS);
+        marks[level] = topicExists
+          ? await consumedMark(ctx, level, wall, current[level] ?? 0)
+          : wall;
+        ctx.metrics.finalityHeldBack.set({ level }, (wall - marks[level]) / 1000);
+        if (marks[level] < wall) heldBack[level] = new Date(wall).toISOString();
+      }
+      await advanceWatermarks(ctx.db, marks, t);
       return {
         watermarks: Object.fromEntries(
           Object.entries(marks).map(([level, mark]) => [level, new Date(mark).toISOString()]),
         ),
+        // Where the clock alone would have put them, for levels whose group is behind.
+        heldBack,
       };
     },
   }),

@@ -30,6 +30,12 @@ export function createSchedulerMetrics() {
       labelNames: ['level'] as const,
       registers,
     }),
+    finalityHeldBack: new Gauge({
+      name: 'tickertape_finality_held_back_seconds',
+      help: "How far a level's finality watermark stays behind the clock's, because its consumer group has not read that far",
+      labelNames: ['level'] as const,
+      registers,
+    }),
     partitionsDropped: new Counter({
       name: 'tickertape_partitions_dropped_total',
       help: 'Partition collections dropped by retention',

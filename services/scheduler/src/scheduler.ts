@@ -1,4 +1,10 @@
-import { createMongoClient, createRedis, probeDependencies } from '@tickertape/clients';
+import {
+  createKafka,
+  createMongoClient,
+  createRedis,
+  kafkaSecurity,
+  probeDependencies,
+} from '@tickertape/clients';
 import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { startOpsServer } from '@tickertape/ops';
@@ -32,11 +38,24 @@ export async function startScheduler(
   logger: Logger,
   hooks: SchedulerHooks = {},
 ): Promise<SchedulerHandle> {
+  const security = kafkaSecurity(env);
   await probeDependencies(
-    { MONGODB_URI: env.MONGODB_URI, REDIS_URL: env.REDIS_URL },
+    {
+      KAFKA_BROKERS: env.KAFKA_BROKERS,
+      kafkaSecurity: security,
+      MONGODB_URI: env.MONGODB_URI,
+      REDIS_URL: env.REDIS_URL,
+    },
     logger,
     env.STARTUP_TIMEOUT_MS,
   );
+  const kafka = createKafka({
+    ...security,
+    brokers: env.KAFKA_BROKERS,
+    clientId: 'tickertape-scheduler',
+    logger,
+  }).admin();
+  await kafka.connect();
   const mongo = createMongoClient({
     uri: env.MONGODB_URI,
     appName: 'tickertape-scheduler',
@@ -52,6 +71,7 @@ export async function startScheduler(
   });
   const ctx: JobContext = {
     db: mongo.db(env.MONGODB_DATABASE),
+    kafka,
     now: hooks.now ?? Date.now,
     env,
     logger,
@@ -127,6 +147,7 @@ export async function startScheduler(
       // Lets a running job finish; a job cut off by a kill is retried by the next replica.
       await worker.close();
       await queue.close();
+      await kafka.disconnect();
       await mongo.close();
       queueConnection.disconnect();
       workerConnection.disconnect();

@@ -177,6 +177,7 @@ describe('the production bundle (scripts/bundle.sh, the image’s /app)', () => 
     // The worker registers the tick schema under the topic's subject; deleted with the stack.
     stack.subject(valueSubject(topic));
     const database = stack.database().databaseName;
+    const minuteGroup = stack.name('group-minute');
     const addresses = {
       KAFKA_BROKERS: stack.env.KAFKA_BROKERS.join(','),
       SCHEMA_REGISTRY_URL: stack.env.SCHEMA_REGISTRY_URL,
@@ -213,13 +214,15 @@ describe('the production bundle (scripts/bundle.sh, the image’s /app)', () => 
       MONGODB_DATABASE: database,
       TOPIC: topic,
       DLQ_TOPIC: dlqTopic,
-      GROUP_ID: stack.name('group-minute'),
+      GROUP_ID: minuteGroup,
       KAFKA_SESSION_TIMEOUT_MS: '6000',
       HTTP_PORT: String(workerPort),
       LOG_LEVEL: 'info',
     });
     const scheduler = startFromBundle('services/scheduler/dist/main.js', {
       ...addresses,
+      TOPIC: topic,
+      FINALITY_GROUPS: `minute=${minuteGroup}`,
       MONGODB_DATABASE: database,
       BULLMQ_PREFIX: stack.redisPrefix(),
       SCHEDULER_QUEUE: stack.name('queue'),

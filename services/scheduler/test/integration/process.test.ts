@@ -11,6 +11,7 @@ describe('scheduler process', () => {
   beforeAll(async () => {
     stack = await TestStack.open('scheduler-process');
     base = {
+      KAFKA_BROKERS: stack.env.KAFKA_BROKERS.join(','),
       MONGODB_URI: stack.env.MONGODB_URI,
       REDIS_URL: stack.env.REDIS_URL,
       MONGODB_DATABASE: stack.database().databaseName,

@@ -61,6 +61,7 @@ describe('redis with a password', () => {
 
   const startScheduler = (redisUrl: string, over: Record<string, string>) =>
     spawnService(schedulerDir, {
+      KAFKA_BROKERS: stack.env.KAFKA_BROKERS.join(','),
       MONGODB_URI: stack.env.MONGODB_URI,
       REDIS_URL: redisUrl,
       MONGODB_DATABASE: stack.database().databaseName,

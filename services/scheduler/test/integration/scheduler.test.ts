@@ -38,6 +38,9 @@ describe('scheduler on the real stack', () => {
 
   function env(db: Db, prefix: string, overrides: Record<string, string> = {}): SchedulerEnv {
     return parseSchedulerEnv({
+      KAFKA_BROKERS: stack.env.KAFKA_BROKERS.join(','),
+      // No such topic unless a test makes it: finality then follows the clock alone.
+      TOPIC: stack.name('no-topic'),
       MONGODB_URI: stack.env.MONGODB_URI,
       REDIS_URL: stack.env.REDIS_URL,
       MONGODB_DATABASE: db.databaseName,
@@ -115,6 +118,52 @@ describe('scheduler on the real stack', () => {
     });
     expect(names).toEqual(expect.arrayContaining(['rollup_minute_20261118', ...ahead]));
   }, 90_000);
+
+  it("holds a level's finality back until its consumer group has read past the slot", async () => {
+    const db = stack.database();
+    const topic = await stack.createTopic({
+      partitions: 1,
+      config: { 'message.timestamp.type': 'LogAppendTime' },
+    });
+    const group = stack.name('minute-group');
+    const producer = stack.kafka.producer();
+    await producer.connect();
+    const [sent] = await producer.send({ topic, messages: [{ value: 'a record' }] });
+    await producer.disconnect();
+    const admin = await stack.admin();
+    const [record] = await admin.fetchTopicOffsets(topic);
+    expect(record?.high).toBe('1');
+    // The group has committed nothing of the partition yet: a member that never got going.
+    await admin.setOffsets({ groupId: group, topic, partitions: [{ partition: 0, offset: '0' }] });
+    expect(sent?.errorCode).toBe(0);
+
+    // The clock says ten minutes later; a minute slot is final one grace after its end.
+    const appended = Date.now();
+    const now = appended + 10 * MINUTE;
+    const config = env(db, stack.redisPrefix(), {
+      TOPIC: topic,
+      FINALITY_GROUPS: `minute=${group}`,
+      MAX_LATENESS_MS: String(MINUTE),
+      FINALITY_GRACE_MS: String(MINUTE),
+    });
+    await start(config, { now: () => now });
+    await waitFor(async () => (await readWatermarks(db)).minute !== undefined, {
+      description: 'a minute watermark',
+    });
+    const held = (await readWatermarks(db)).minute!;
+    // Unread: a record appended at `appended` may carry a tick one grace older, so nothing from
+    // that minute on is final, whatever the clock says; the hour level (no group) follows it.
+    expect(held).toBeLessThanOrEqual(appended - MINUTE);
+    expect(held).toBeGreaterThan(appended - 3 * MINUTE);
+    expect((await readWatermarks(db)).hour).toBe(Math.floor((now - MINUTE) / HOUR) * HOUR);
+
+    await admin.setOffsets({ groupId: group, topic, partitions: [{ partition: 0, offset: '1' }] });
+    const wall = Math.floor((now - MINUTE) / MINUTE) * MINUTE;
+    await waitFor(async () => (await readWatermarks(db)).minute === wall, {
+      description: 'the watermark to reach the clock once the group has read the record',
+      timeoutMs: 20_000,
+    });
+  }, 60_000);
 
   it('drops segment days past retention and the lateness bound, keeps the rest, and a dry run drops nothing', async () => {
     const db = stack.database();

@@ -2,7 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@tickertape/errors';
 import { parseSchedulerEnv } from '../../src/env.js';
 
-const base = { MONGODB_URI: 'mongodb://127.0.0.1:27117', REDIS_URL: 'redis://127.0.0.1:16379' };
+const base = {
+  KAFKA_BROKERS: '127.0.0.1:19092',
+  MONGODB_URI: 'mongodb://127.0.0.1:27117',
+  REDIS_URL: 'redis://127.0.0.1:16379',
+};
 
 describe('scheduler env', () => {
   it('defaults retention per level and a grace equal to the lateness bound', () => {
@@ -28,10 +32,27 @@ describe('scheduler env', () => {
     ['a Redis 6 ACL user over TLS', 'rediss://ticker:pw-redis-1@cache.example.com:6380/0'],
   ])('takes credentials in the URLs: %s', (_case, url) => {
     const mongo = 'mongodb+srv://app:pw-mongo-1@cluster0.ab1cd.mongodb.net/?retryWrites=true';
-    expect(parseSchedulerEnv({ MONGODB_URI: mongo, REDIS_URL: url })).toMatchObject({
+    expect(parseSchedulerEnv({ ...base, MONGODB_URI: mongo, REDIS_URL: url })).toMatchObject({
       MONGODB_URI: mongo,
       REDIS_URL: url,
     });
+  });
+
+  it('reads the level groups finality waits for, and names a bad entry', () => {
+    expect(parseSchedulerEnv(base).FINALITY_GROUPS).toEqual({
+      minute: 'tickertape-rollup-minute',
+      hour: 'tickertape-rollup-hour',
+      day: 'tickertape-rollup-day',
+    });
+    expect(parseSchedulerEnv({ ...base, FINALITY_GROUPS: 'hour=h2' }).FINALITY_GROUPS.hour).toBe(
+      'h2',
+    );
+    expect(() => parseSchedulerEnv({ ...base, FINALITY_GROUPS: 'week=w' })).toThrow(
+      /FINALITY_GROUPS/,
+    );
+    expect(() =>
+      parseSchedulerEnv({ MONGODB_URI: base.MONGODB_URI, REDIS_URL: base.REDIS_URL }),
+    ).toThrow(/KAFKA_BROKERS/);
   });
 
   it('refuses a finality grace shorter than the lateness bound, naming FINALITY_GRACE_MS', () => {

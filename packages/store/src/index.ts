@@ -11,3 +11,33 @@ export { StoreErrorCode, StoreWriteError } from './store-error.js';
 export { WATERMARKS_COLLECTION, advanceWatermarks, readWatermarks } from './watermarks.js';
 export { insertShells, recentSeries } from './shells.js';
 export { isTransientMongoError } from './transient.js';
+export {
+  HISTORY_RUNS_COLLECTION,
+  listRuns,
+  startRun,
+  updateRun,
+  type HistoryRun,
+  type RunStart,
+  type RunState,
+} from './history-runs.js';
+export {
+  SHADOW_SWAPS_COLLECTION,
+  cleanupReplaced,
+  prepareShadow,
+  replacedCollectionOf,
+  seedShadow,
+  serverRenamesSafely,
+  shadowPlan,
+  swapShadow,
+  type CleanupOptions,
+  type ShadowPartition,
+  type SwapResult,
+} from './shadow.js';
+export { ShadowError, ShadowErrorCode } from './shadow-error.js';
+export {
+  isRunId,
+  newRunId,
+  parseShadowName,
+  shadowCollectionName,
+  type ShadowKind,
+} from './shadow-names.js';

@@ -12,6 +12,9 @@ import { parseWorkerEnv, type WorkerEnv, type WorkerMode } from '../../src/env.j
 import { startWorker, type WorkerHandle, type WorkerHooks } from '../../src/worker.js';
 import type { ExpectedBucket } from './ticks.js';
 
+/** As `tickertape topics create` makes the tick topic: records carry the broker's append time. */
+const TICK_TOPIC_CONFIG_ENTRIES = { 'message.timestamp.type': 'LogAppendTime' };
+
 /** One isolated pipeline on the real stack: its own topic, DLQ topic, subject and database. */
 export class Pipeline {
   private readonly workers: WorkerHandle[] = [];
@@ -25,7 +28,7 @@ export class Pipeline {
   ) {}
 
   static async create(stack: TestStack, partitions = 4): Promise<Pipeline> {
-    const topic = await stack.createTopic({ partitions });
+    const topic = await stack.createTopic({ partitions, config: TICK_TOPIC_CONFIG_ENTRIES });
     const dlqTopic = await stack.createTopic();
     const subject = stack.subject(valueSubject(topic));
     const codec = await TickCodec.register(stack.registry, {

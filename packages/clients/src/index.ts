@@ -8,5 +8,5 @@ export { createRegistry, type RegistryOptions } from './registry.js';
 export { consumerLag } from './lag.js';
 export { probeDependencies, type ProbeTargets } from './probe.js';
 export { readTopic, type ReadRange, type ReadTopicOptions } from './read-topic.js';
-export { rewindGroup, RewindError } from './rewind.js';
+export { positionGroup, rewindGroup, RewindError, type GroupStart } from './rewind.js';
 export { headerText } from './headers.js';

@@ -1,4 +1,6 @@
 import { InvalidArgumentError } from 'commander';
+import type { GroupStart } from '@tickertape/clients';
+import { parseInstant } from './format/time.js';
 
 /** commander argument parsers: they throw InvalidArgumentError, which commander reports. */
 
@@ -51,4 +53,17 @@ export function tagArgument(
   if (earlier !== undefined && earlier !== value)
     throw new InvalidArgumentError(`${key} is already ${JSON.stringify(earlier)}`);
   return { ...previous, [key]: value };
+}
+
+/** `--from earliest|latest|<time>` of `replay`: where a consumer group starts reading. */
+export function groupStartArgument(text: string): GroupStart {
+  const trimmed = text.trim();
+  if (trimmed === 'earliest' || trimmed === 'latest') return trimmed;
+  try {
+    return parseInstant(trimmed, Date.now(), '--from');
+  } catch {
+    throw new InvalidArgumentError(
+      'must be earliest, latest, or a time (ISO-8601 with a zone, epoch ms, now, -2h)',
+    );
+  }
 }

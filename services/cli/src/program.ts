@@ -5,7 +5,15 @@ import { DEFAULT_TOPIC } from '@tickertape/tick';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { integer, nonNegativeInt, offset, positiveInt, positiveNumber } from './arguments.js';
+import {
+  groupStartArgument,
+  integer,
+  nonNegativeInt,
+  offset,
+  positiveInt,
+  positiveNumber,
+} from './arguments.js';
+import type { GroupStart } from '@tickertape/clients';
 import { formatLoadgen, loadgen, LOADGEN_HELP } from './commands/loadgen.js';
 import {
   formatPublish,
@@ -294,9 +302,20 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
     )
     .option('--group <id>', "its consumer group, when not the workers' default")
     .option('--topic <name>', 'tick topic', DEFAULT_TOPIC)
+    .option(
+      '--from <where>',
+      'earliest (a replay), latest, or an ISO time: where the group starts reading',
+      groupStartArgument,
+      'earliest' as GroupStart,
+    )
     .addHelpText('after', REPLAY_HELP)
     .action(
-      async (options: { store: (typeof VERIFY_STORES)[number]; group?: string; topic: string }) => {
+      async (options: {
+        store: (typeof VERIFY_STORES)[number];
+        group?: string;
+        topic: string;
+        from: GroupStart;
+      }) => {
         const { env, logger } = ready();
         io.stdout(formatReplay(await replayCommand(env, options, logger)));
       },

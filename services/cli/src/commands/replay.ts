@@ -1,4 +1,4 @@
-import { rewindGroup } from '@tickertape/clients';
+import { positionGroup, type GroupStart } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { defaultGroupId } from '@tickertape/verify';
@@ -11,9 +11,12 @@ export interface ReplayOptions {
   store: (typeof VERIFY_STORES)[number];
   group?: string;
   topic: string;
+  /** Where the group starts: the first record (a replay), the end, or a time. */
+  from: GroupStart;
 }
 
 export interface ReplayResult {
+  from: GroupStart;
   groupId: string;
   topic: string;
   partitions: { partition: number; offset: string }[];
@@ -38,6 +41,10 @@ bucket skips what it has already absorbed, so nothing is counted twice (docs/exa
 The workers judge lateness against each record's own timestamp, so a replay reaches the same
 verdicts and dead letters as the first run, however long after it runs. To recompute a level
 over a range instead (a dropped partition, a level enabled later), see \`tickertape rebuild\`.
+
+--from latest (or an ISO time) moves the group to the end of the topic (or to the first record
+appended at or after that time) instead: how a level enabled later starts its live workers at
+the present while \`tickertape rebuild\` fills its past (docs/history.md).
 `;
 
 export async function replayCommand(
@@ -53,9 +60,10 @@ export async function replayCommand(
     const { groups } = await admin.describeGroups([groupId]);
     const members = groups[0]?.members.length ?? 0;
     if (members > 0) throw new GroupRunningError(groupId, members);
-    await rewindGroup(admin, groupId, options.topic);
+    await positionGroup(admin, groupId, options.topic, options.from);
     const [committed] = await admin.fetchOffsets({ groupId, topics: [options.topic] });
     return {
+      from: options.from,
       groupId,
       topic: options.topic,
       partitions: (committed?.partitions ?? [])
@@ -67,9 +75,15 @@ export async function replayCommand(
   }
 }
 
+function describeStart(from: GroupStart): string {
+  if (from === 'earliest') return 'rewound to the first record';
+  if (from === 'latest') return 'moved to the end';
+  return `moved to the first record appended at or after ${new Date(from).toISOString()}`;
+}
+
 export function formatReplay(result: ReplayResult): string {
   return [
-    `${result.groupId} rewound on ${result.topic}; start its workers to replay\n`,
+    `${result.groupId} ${describeStart(result.from)} of ${result.topic}; start its workers to read from there\n`,
     formatTable(
       ['partition', 'next offset'],
       result.partitions.map((p) => [p.partition, p.offset]),

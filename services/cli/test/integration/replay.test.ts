@@ -6,16 +6,30 @@ import { runCli } from '../support/cli.js';
 describe('tickertape replay', () => {
   let stack: TestStack;
   let topic: string;
+  /** Between the first six records and the last four. */
+  let between: number;
 
   beforeAll(async () => {
     stack = await TestStack.open('cli-replay');
-    topic = await stack.createTopic({ partitions: 2 });
+    topic = await stack.createTopic({
+      partitions: 2,
+      config: { 'message.timestamp.type': 'LogAppendTime' },
+    });
     const producer = stack.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
-    await producer.send({
-      topic,
-      messages: Array.from({ length: 10 }, (_, i) => ({ partition: i % 2, value: `r${i}` })),
-    });
+    const send = (from: number, to: number) =>
+      producer.send({
+        topic,
+        messages: Array.from({ length: to - from }, (_, i) => ({
+          partition: (from + i) % 2,
+          value: `r${from + i}`,
+        })),
+      });
+    await send(0, 6);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    between = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await send(6, 10);
     await producer.disconnect();
   });
   afterAll(() => stack.close());
@@ -42,10 +56,50 @@ describe('tickertape replay', () => {
     ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`${groupId} rewound on ${topic}; start its workers to replay`);
+    expect(run.stdout).toContain(
+      `${groupId} rewound to the first record of ${topic}; start its workers to read from there`,
+    );
     const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
     expect(committed?.partitions.map((p) => p.offset).sort()).toEqual(['0', '0']);
   }, 60_000);
+
+  it.each([
+    ['latest', () => 'latest', ['5', '5'], 'moved to the end'],
+    [
+      'a time',
+      () => new Date(between).toISOString(),
+      ['3', '3'],
+      'moved to the first record appended at or after',
+    ],
+  ])(
+    'starts a new group at %s: a level enabled later reads from there',
+    async (_name, from, offsets, said) => {
+      const groupId = stack.name('enabled-later');
+      const run = await runCli(stack, [
+        'replay',
+        '--store',
+        'day',
+        '--group',
+        groupId,
+        '--topic',
+        topic,
+        '--from',
+        from(),
+      ]);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(said);
+      const [committed] = await (await stack.admin()).fetchOffsets({ groupId, topics: [topic] });
+      expect(committed?.partitions.map((p) => p.offset).sort()).toEqual(offsets);
+    },
+    60_000,
+  );
+
+  it('refuses a start that is not earliest, latest or a time', async () => {
+    const run = await runCli(stack, ['replay', '--store', 'day', '--from', 'yesterday-ish']);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('must be earliest, latest, or a time');
+  });
 
   it('refuses while a worker of the group is running, naming the group', async () => {
     const groupId = stack.name('running');

@@ -37,3 +37,4 @@ export {
   type ShellSeries,
 } from './shells.js';
 export { timeVerdict, type TimeBounds, type Timeliness } from './time-verdict.js';
+export { rollUp, type CoarseLevel, type StoredBucket } from './roll-up.js';

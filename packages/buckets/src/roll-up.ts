@@ -1,0 +1,132 @@
+import type { Aggregate } from './aggregate.js';
+import { LEVEL_SPECS, type Level } from './levels.js';
+import { earlier, later, type Mark } from './marks.js';
+import { bucketId, slotStart, subSlot } from './slots.js';
+
+/** The levels a roll-up can make: each from the level below (minute → hour → day). */
+export type CoarseLevel = Exclude<Level, 'minute'>;
+
+/** A bucket document as stored (or read back), of any level; only the fields a roll-up reads. */
+export type StoredBucket = Readonly<Record<string, unknown>>;
+
+interface FieldDoc extends Aggregate {
+  [sub: string]: unknown;
+}
+
+interface Building {
+  _id: string;
+  series: string;
+  metric: string;
+  tags: unknown;
+  level: CoarseLevel;
+  start: Date;
+  n: number;
+  f: Record<string, FieldDoc>;
+  s: Record<string, { first: Mark<string>; last: Mark<string> }>;
+  ap: Record<string, number>;
+}
+
+// Finer buckets cover disjoint spans of time, so first/last of two of them never tie on time:
+// earlier/later by (t, o) pick what $min/$max on {t, o, v} picked.
+function totalsOf(field: Readonly<Record<string, unknown>>): Aggregate {
+  return {
+    n: field.n as number,
+    sum: field.sum as number,
+    min: field.min as number,
+    max: field.max as number,
+    first: field.first as Mark,
+    last: field.last as Mark,
+  };
+}
+
+function merge(into: Aggregate, add: Aggregate): void {
+  into.n += add.n;
+  into.sum += add.sum;
+  if (add.min < into.min) into.min = add.min;
+  if (add.max > into.max) into.max = add.max;
+  into.first = earlier(into.first, add.first);
+  into.last = later(into.last, add.last);
+}
+
+function building(level: CoarseLevel, finer: StoredBucket, start: number): Building {
+  const series = finer.series as string;
+  return {
+    _id: bucketId(level, series, start),
+    series,
+    metric: finer.metric as string,
+    tags: finer.tags,
+    level,
+    start: new Date(start),
+    n: 0,
+    f: {},
+    s: {},
+    ap: {},
+  };
+}
+
+function addBucket(level: CoarseLevel, doc: Building, finer: StoredBucket, at: number): void {
+  const { subKey } = LEVEL_SPECS[level];
+  const index = String(subSlot(level, at));
+  doc.n += finer.n as number;
+  const fields = (finer.f ?? {}) as Record<string, Readonly<Record<string, unknown>>>;
+  for (const [name, field] of Object.entries(fields)) {
+    // A shell's field the series did not send in this sub-slot: padding, not data.
+    if (!((field.n as number) > 0)) continue;
+    const totals = totalsOf(field);
+    const into = doc.f[name];
+    if (into === undefined) {
+      doc.f[name] = { ...totals, [subKey]: { [index]: { ...totals } } };
+      continue;
+    }
+    merge(into, totals);
+    const subs = into[subKey] as Record<string, Aggregate>;
+    const slot = subs[index];
+    if (slot === undefined) subs[index] = { ...totals };
+    else merge(slot, totals);
+  }
+  const strings = (finer.s ?? {}) as Record<string, { first: Mark<string>; last: Mark<string> }>;
+  for (const [name, marks] of Object.entries(strings)) {
+    const into = doc.s[name];
+    doc.s[name] = into
+      ? { first: earlier(into.first, marks.first), last: later(into.last, marks.last) }
+      : { first: marks.first, last: marks.last };
+  }
+  for (const [partition, offset] of Object.entries((finer.ap ?? {}) as Record<string, number>))
+    doc.ap[partition] = Math.max(doc.ap[partition] ?? -1, offset);
+}
+
+/**
+ * The buckets of `level` that the buckets of the level below make — hour buckets from minute
+ * buckets, day buckets from hour buckets — exactly as the live fold would have written them from
+ * the same ticks: counts and sums add, min/max and first/last (by time, then offset) merge, each
+ * finer bucket's totals become its sub-slot entry (`m.<minute>`, `h.<hour>`), `ap.<p>` is the
+ * highest of the sources'. Any mix of series and slots may be given; the result is keyed by `_id`.
+ * Shells and their padding contribute nothing, and a coarse slot with nothing but shells makes no
+ * bucket. A minute bucket keeps only the last value per second, but its totals are all an hour's
+ * `m.<minute>` needs.
+ */
+export function rollUp(
+  level: CoarseLevel,
+  finer: Iterable<StoredBucket>,
+): Map<string, Record<string, unknown>> {
+  const built = new Map<string, Building>();
+  for (const bucket of finer) {
+    if (!((bucket.n as number) > 0)) continue;
+    const at = (bucket.start as Date).getTime();
+    const start = slotStart(level, at);
+    const id = bucketId(level, bucket.series as string, start);
+    let doc = built.get(id);
+    if (doc === undefined) built.set(id, (doc = building(level, bucket, start)));
+    addBucket(level, doc, bucket, at);
+  }
+  const out = new Map<string, Record<string, unknown>>();
+  for (const [id, { f, s, ...rest }] of built) {
+    // As the live path stores them: no `f` without a numeric field, no `s` without a string.
+    out.set(id, {
+      ...rest,
+      ...(Object.keys(f).length > 0 ? { f } : {}),
+      ...(Object.keys(s).length > 0 ? { s } : {}),
+    });
+  }
+  return out;
+}

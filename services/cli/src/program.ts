@@ -14,6 +14,7 @@ import {
   positiveNumber,
 } from './arguments.js';
 import type { GroupStart } from '@tickertape/clients';
+import { addBackfillCommand } from './commands/backfill-command.js';
 import { formatLoadgen, loadgen, LOADGEN_HELP } from './commands/loadgen.js';
 import {
   formatPublish,
@@ -222,6 +223,15 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
         }
       },
     );
+
+  addBackfillCommand(program, {
+    ready,
+    stdin: io.stdin,
+    stdout: io.stdout,
+    ...(io.progress === undefined ? {} : { progress: io.progress }),
+    setExitCode: io.setExitCode,
+    ...(io.now === undefined ? {} : { now: io.now }),
+  });
 
   program
     .command('summary')

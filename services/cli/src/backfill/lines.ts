@@ -1,0 +1,69 @@
+import type { Tick } from '@tickertape/tick';
+import type { Readable } from 'node:stream';
+import type { InputFormat } from '../input/format.js';
+import { readTickLines } from '../input/ticks.js';
+import { admitTick, pastRetention, type BackfillStore } from './time-rules.js';
+
+/** What a run applies to which lines: fixed once at its start, so every pass agrees. */
+export interface BackfillRules {
+  /** The stores asked for (--levels). */
+  stores: readonly BackfillStore[];
+  /** The run's clock, read once: the future bound and retention are judged against it. */
+  nowMs: number;
+  maxFutureMs: number;
+  retentionMs: Readonly<Record<BackfillStore, number>>;
+}
+
+/** A tick for the stores that take it; `refused` are those whose retention it is past. */
+export interface AdmittedLine {
+  number: number;
+  tick: Tick;
+  accepted: BackfillStore[];
+  refused: BackfillStore[];
+}
+
+/** A line no store takes: not a tick, or one a worker would dead-letter. */
+export interface RejectedLine {
+  number: number;
+  error: unknown;
+}
+
+/** Splits the asked-for stores into those that take a tick at `ts` and those past retention. */
+export function storesFor(
+  ts: number,
+  rules: BackfillRules,
+): { accepted: BackfillStore[]; refused: BackfillStore[] } {
+  const accepted: BackfillStore[] = [];
+  const refused: BackfillStore[] = [];
+  for (const store of rules.stores)
+    (pastRetention(store, ts, rules.nowMs, rules.retentionMs[store]) ? refused : accepted).push(
+      store,
+    );
+  return { accepted, refused };
+}
+
+/**
+ * The input's lines as a backfill sees them: each either admitted (with the stores it goes to) or
+ * rejected with the reason a worker would give. A pure function of the bytes and the rules, so
+ * the planning pass and the writing pass see the same thing.
+ */
+export async function* backfillLines(
+  input: Readable,
+  format: InputFormat,
+  rules: BackfillRules,
+): AsyncGenerator<AdmittedLine | RejectedLine> {
+  for await (const line of readTickLines(input, format)) {
+    if ('error' in line) {
+      yield line;
+      continue;
+    }
+    let tick: Tick;
+    try {
+      tick = admitTick(line.tick, rules.nowMs, rules.maxFutureMs);
+    } catch (error) {
+      yield { number: line.number, error };
+      continue;
+    }
+    yield { number: line.number, tick, ...storesFor(tick.ts, rules) };
+  }
+}

@@ -1,0 +1,76 @@
+import { floorTo, LEVELS, partitionOf, timeVerdict, type Level } from '@tickertape/buckets';
+import {
+  checkEncodedSize,
+  DEFAULT_TICK_LIMITS,
+  TickRejectedError,
+  validateTick,
+  type Tick,
+} from '@tickertape/tick';
+
+/** What a backfill fills: the three rollup levels and the segment store. */
+export const BACKFILL_STORES = [...LEVELS, 'segments'] as const;
+export type BackfillStore = (typeof BACKFILL_STORES)[number];
+
+export function isBackfillStore(text: string): text is BackfillStore {
+  return (BACKFILL_STORES as readonly string[]).includes(text);
+}
+
+export function isRollupLevel(store: BackfillStore): store is Level {
+  return store !== 'segments';
+}
+
+const DAY = 86_400_000;
+
+/**
+ * The scheduler's retention defaults (RETENTION_*_MS in services/scheduler/src/env.ts; a unit
+ * test keeps the two equal): a backfill must not write what the next retention run drops.
+ */
+export const DEFAULT_RETENTION_MS: Readonly<Record<BackfillStore, number>> = {
+  minute: 7 * DAY,
+  hour: 90 * DAY,
+  day: 5 * 365 * DAY,
+  segments: 7 * DAY,
+};
+
+/** The workers' MAX_FUTURE_MS default. */
+export const DEFAULT_MAX_FUTURE_MS = 5 * 60_000;
+
+/** End of the collection `ts` lands in: its level's partition, or its day for the segments. */
+export function collectionEnd(store: BackfillStore, ts: number): number {
+  if (isRollupLevel(store)) return partitionOf(store, ts).endMs;
+  // Segment collections hold one UTC day each (segments_<YYYYMMDD>).
+  return floorTo(ts, DAY) + DAY;
+}
+
+/**
+ * Whether the scheduler's retention would drop the collection `ts` lands in: it ended longer ago
+ * than the store's retention (retentionVerdict's first rule; the others — finality, lateness —
+ * hold long before a default retention has passed). Writing there would recreate a dropped
+ * partition holding a stray fragment, which the next retention run drops again.
+ */
+export function pastRetention(
+  store: BackfillStore,
+  ts: number,
+  nowMs: number,
+  retentionMs: number,
+): boolean {
+  return collectionEnd(store, ts) <= nowMs - retentionMs;
+}
+
+/**
+ * Checks a parsed line as a worker checks a record — the same validation, the same OVERSIZED
+ * rule, the same reasons — and refuses an event time further ahead of `nowMs` than
+ * `maxFutureMs`, as a worker does against its record's time. No lateness bound: old ticks are
+ * what a backfill is for. Throws a TickRejectedError; returns the tick as validated.
+ */
+export function admitTick(tick: Tick, nowMs: number, maxFutureMs: number): Tick {
+  const valid = validateTick(tick, DEFAULT_TICK_LIMITS);
+  checkEncodedSize(valid, DEFAULT_TICK_LIMITS);
+  if (timeVerdict(valid.ts, nowMs, { maxLatenessMs: Infinity, maxFutureMs }) === 'future') {
+    throw new TickRejectedError(
+      'TIMESTAMP_OUT_OF_RANGE',
+      `event time ${new Date(valid.ts).toISOString()} is more than ${maxFutureMs} ms after now (${new Date(nowMs).toISOString()})`,
+    );
+  }
+  return valid;
+}

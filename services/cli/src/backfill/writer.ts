@@ -1,0 +1,147 @@
+import { slotStart, type FoldInput, type Level } from '@tickertape/buckets';
+import { SegmentWriter } from '@tickertape/segments';
+import { RollupWriter, type ApplyStats, type CollectionTarget } from '@tickertape/store';
+import type { Db } from 'mongodb';
+import { isFinalAt, type Watermarks } from './final-ranges.js';
+import { isRollupLevel, type BackfillStore } from './time-rules.js';
+
+/** One admitted line of a flush: the fold's input and the stores it goes to. */
+export interface FlushEntry {
+  input: FoldInput;
+  accepted: readonly BackfillStore[];
+}
+
+/** What one rollup level received over the run. */
+export interface LevelTally {
+  ticks: number;
+  /** Of `ticks`, those in final slots, written through the shadows. */
+  viaShadow: number;
+  /** Distinct buckets the ticks fall in. */
+  buckets: number;
+  /** Guarded updates sent, conflict retries included. */
+  operations: number;
+  /** Buckets that already held part of a flush: lines an earlier run of this input applied. */
+  conflicts: number;
+}
+
+export interface SegmentTally {
+  ticks: number;
+  /** Points stored by this run. */
+  points: number;
+  /** Older than their chain's newest point: kept by the rollups only, as on the live path. */
+  late: number;
+  /** Applied by an earlier run of this input. */
+  replayed: number;
+  unchanged: number;
+  created: number;
+  operations: number;
+}
+
+export interface WriterOptions {
+  stores: readonly BackfillStore[];
+  watermarks: Watermarks;
+  /** Where final slots go (it refuses a partition the planning pass did not foresee). */
+  shadowTarget: CollectionTarget;
+  segmentMaxPoints: number;
+  writeOnChange: ReadonlySet<string>;
+}
+
+interface LevelWriters {
+  level: Level;
+  direct: RollupWriter;
+  shadow: RollupWriter;
+  tally: LevelTally;
+  seen: Set<string>;
+}
+
+function add(tally: LevelTally, stats: ApplyStats): void {
+  tally.operations += stats.operations;
+  tally.conflicts += stats.conflicts;
+}
+
+/**
+ * Writes a backfill's flushes with the workers' own writers: per rollup level the guarded fold
+ * (RollupWriter), into the live partitions or, for final slots, their shadows; and the segment
+ * writer. Flushes must come in line order and one at a time — the exactly-once guard needs each
+ * bucket's lines applied as a prefix — while the stores of one flush are written side by side.
+ */
+export class BackfillWriter {
+  private readonly levels: LevelWriters[];
+  private readonly segments?: SegmentWriter;
+  readonly segmentTally: SegmentTally = {
+    ticks: 0,
+    points: 0,
+    late: 0,
+    replayed: 0,
+    unchanged: 0,
+    created: 0,
+    operations: 0,
+  };
+
+  constructor(
+    db: Db,
+    private readonly options: WriterOptions,
+  ) {
+    this.levels = options.stores.filter(isRollupLevel).map((level) => ({
+      level,
+      direct: new RollupWriter(db, level),
+      shadow: new RollupWriter(db, level, options.shadowTarget),
+      tally: { ticks: 0, viaShadow: 0, buckets: 0, operations: 0, conflicts: 0 },
+      seen: new Set(),
+    }));
+    if (options.stores.includes('segments'))
+      this.segments = new SegmentWriter(db, {
+        maxPoints: options.segmentMaxPoints,
+        writeOnlyOnChange: options.writeOnChange,
+      });
+  }
+
+  levelTallies(): { level: Level; tally: LevelTally }[] {
+    return this.levels.map(({ level, tally }) => ({ level, tally }));
+  }
+
+  async apply(flush: readonly FlushEntry[]): Promise<void> {
+    await Promise.all([
+      ...this.levels.map((writers) => this.applyLevel(writers, flush)),
+      this.applySegments(flush),
+    ]);
+  }
+
+  private async applyLevel(writers: LevelWriters, flush: readonly FlushEntry[]): Promise<void> {
+    const { level, tally, seen } = writers;
+    const direct: FoldInput[] = [];
+    const final: FoldInput[] = [];
+    for (const { input, accepted } of flush) {
+      if (!accepted.includes(level)) continue;
+      (isFinalAt(level, input.ts, this.options.watermarks) ? final : direct).push(input);
+      const bucket = `${slotStart(level, input.ts)}/${input.seriesKey}`;
+      if (!seen.has(bucket)) {
+        seen.add(bucket);
+        tally.buckets += 1;
+      }
+    }
+    tally.ticks += direct.length + final.length;
+    tally.viaShadow += final.length;
+    const [a, b] = await Promise.all([
+      direct.length > 0 ? writers.direct.apply(direct) : undefined,
+      final.length > 0 ? writers.shadow.apply(final) : undefined,
+    ]);
+    if (a) add(tally, a);
+    if (b) add(tally, b);
+  }
+
+  private async applySegments(flush: readonly FlushEntry[]): Promise<void> {
+    if (this.segments === undefined) return;
+    const inputs = flush.filter((e) => e.accepted.includes('segments')).map((e) => e.input);
+    if (inputs.length === 0) return;
+    const stats = await this.segments.apply(inputs);
+    const t = this.segmentTally;
+    t.ticks += inputs.length;
+    t.points += stats.points;
+    t.late += stats.late;
+    t.replayed += stats.replayed;
+    t.unchanged += stats.unchanged;
+    t.created += stats.created;
+    t.operations += stats.operations;
+  }
+}

@@ -38,6 +38,10 @@ export function formatFaultRun(report: FaultRunReport): string {
         ['level replayed from offset 0', report.faults.replay],
         ['level rescaled (1 → 3 → 1 workers)', report.faults.scale],
         ['bad-input rounds', report.faults['bad-input']],
+        [
+          `level rebuilt under load (${report.rebuilds.map((r) => `${r.level} from ${r.source}, ${r.from.slice(11, 16)}–${r.to.slice(11, 16)}, ${(r.elapsedMs / 1000).toFixed(1)} s`).join('; ') || 'none'})`,
+          report.faults.rebuild,
+        ],
         ['worker exits not caused by the suite (restarted)', report.processes.unexpectedExits],
       ],
     ),

@@ -12,11 +12,12 @@ export interface RunNames {
   topic: string;
   dlqTopic: string;
   database: string;
+  /** The profile's lateness bound, for the workers, the scheduler's grace and the checker. */
+  maxLatenessMs: number;
 }
 
 /** The workers' settings the checker must know (the same values go to both). */
 export const WORKER_LIMITS = {
-  maxLatenessMs: 6 * 3_600_000,
   maxFutureMs: 5 * 60_000,
   segmentMaxPoints: 100,
 } as const;
@@ -25,9 +26,8 @@ export function groupOf(run: RunNames, store: Store): string {
   return `${run.topic}-${store}`;
 }
 
-const serviceDir = (name: string) => fileURLToPath(new URL(`../../${name}`, import.meta.url));
-
-function workerEnv(env: FaultsEnv, run: RunNames, store: Store): Record<string, string> {
+/** The addresses and credentials of Kafka, the registry and MongoDB, as every process gets them. */
+function connectionEnv(env: FaultsEnv): Record<string, string> {
   return {
     ...env.inherited,
     ...kafkaSecurityVars(env),
@@ -35,6 +35,21 @@ function workerEnv(env: FaultsEnv, run: RunNames, store: Store): Record<string, 
     KAFKA_BROKERS: env.KAFKA_BROKERS.join(','),
     SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
     MONGODB_URI: env.MONGODB_URI,
+  };
+}
+
+/** What the `tickertape` CLI needs to reach the run's stack, as an operator's shell would have it. */
+export function cliEnv(env: FaultsEnv): Record<string, string> {
+  return { ...connectionEnv(env), REDIS_URL: env.REDIS_URL, LOG_FORMAT: 'json' };
+}
+
+export const CLI_MAIN = fileURLToPath(new URL('../../cli/dist/main.js', import.meta.url));
+
+const serviceDir = (name: string) => fileURLToPath(new URL(`../../${name}`, import.meta.url));
+
+function workerEnv(env: FaultsEnv, run: RunNames, store: Store): Record<string, string> {
+  return {
+    ...connectionEnv(env),
     MONGODB_DATABASE: run.database,
     ROLLUP_LEVEL: store,
     TOPIC: run.topic,
@@ -45,7 +60,7 @@ function workerEnv(env: FaultsEnv, run: RunNames, store: Store): Record<string, 
     FLUSH_MAX_TICKS: '1000',
     // A SIGKILLed member's partitions move on after this; the broker's minimum.
     KAFKA_SESSION_TIMEOUT_MS: '6000',
-    MAX_LATENESS_MS: String(WORKER_LIMITS.maxLatenessMs),
+    MAX_LATENESS_MS: String(run.maxLatenessMs),
     MAX_FUTURE_MS: String(WORKER_LIMITS.maxFutureMs),
     SEGMENT_MAX_POINTS: String(WORKER_LIMITS.segmentMaxPoints),
     // Each flush's offsets and each group join land in the run's logs: enough to trace a
@@ -56,17 +71,17 @@ function workerEnv(env: FaultsEnv, run: RunNames, store: Store): Record<string, 
 
 function schedulerEnv(env: FaultsEnv, run: RunNames): Record<string, string> {
   return {
-    ...env.inherited,
-    KAFKA_BROKERS: env.KAFKA_BROKERS.join(','),
+    ...connectionEnv(env),
     TOPIC: run.topic,
     FINALITY_GROUPS: (['minute', 'hour', 'day'] as const)
       .map((level) => `${level}=${groupOf(run, level)}`)
       .join(','),
-    MONGODB_URI: env.MONGODB_URI,
     REDIS_URL: env.REDIS_URL,
     MONGODB_DATABASE: run.database,
     SCHEDULER_QUEUE: `${run.topic}-scheduler`,
     SHELL_LEVELS: 'minute,hour,day',
+    MAX_LATENESS_MS: String(run.maxLatenessMs),
+    FINALITY_GRACE_MS: String(run.maxLatenessMs),
     SHELLS_EVERY_MS: '5000',
     FINALIZE_EVERY_MS: '5000',
     HTTP_PORT: '0',

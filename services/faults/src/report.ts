@@ -2,6 +2,7 @@ import type { LoadSummary } from '@tickertape/producer';
 import type { VerifyReport } from '@tickertape/verify';
 import type { FleetCounters } from './fleet.js';
 import type { Injected } from './inject.js';
+import type { RebuildRun } from './rebuild.js';
 import type { FaultKind } from './schedule.js';
 
 /** Everything a run did and found; written as JSON, summarised by formatFaultRun. */
@@ -19,6 +20,8 @@ export interface FaultRunReport {
   faultErrors: string[];
   /** Stack restarts, with how long each part took to answer again. */
   restarts: { part: string; ms: number }[];
+  /** `tickertape rebuild` runs under the load: the range rebuilt, what the command reported. */
+  rebuilds: RebuildRun[];
   processes: FleetCounters;
   badInputs: (Injected & { deadLettered: string[] })[];
   verify: Pick<VerifyReport, 'tally' | 'stores'> & {

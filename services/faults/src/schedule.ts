@@ -11,7 +11,14 @@ export type FaultEvent =
   | { atMs: number; kind: 'restart'; part: StackPart }
   | { atMs: number; kind: 'replay'; store: Store }
   | { atMs: number; kind: 'scale'; store: Store; replicas: number }
-  | { atMs: number; kind: 'bad-input' };
+  | { atMs: number; kind: 'bad-input' }
+  /** `tickertape rebuild` of a level over everything final so far, under the load. */
+  | {
+      atMs: number;
+      kind: 'rebuild';
+      level: 'minute' | 'hour' | 'day';
+      source: 'topic' | 'minute' | 'hour';
+    };
 
 export type FaultKind = FaultEvent['kind'];
 
@@ -22,6 +29,11 @@ export interface FaultProfile {
   /** Ticks per second, split between the stock and the traffic profile. */
   stocksPerSec: number;
   trafficPerSec: number;
+  /**
+   * The workers' MAX_LATENESS_MS and the scheduler's FINALITY_GRACE_MS: short enough in the long
+   * profile that slots become final during the run, so a rebuild has something to rebuild.
+   */
+  maxLatenessMs: number;
   /** A SIGKILL of a random worker this often, from `killEveryMs` on. */
   killEveryMs: number;
   /** Everything else, at fixed times into the load. */
@@ -37,6 +49,7 @@ export const PROFILES: Readonly<Record<FaultProfile['name'], FaultProfile>> = {
     loadMs: 75 * S,
     stocksPerSec: 60,
     trafficPerSec: 40,
+    maxLatenessMs: 6 * 3600 * S,
     killEveryMs: 7 * S,
     events: [
       { atMs: 8 * S, kind: 'bad-input' },
@@ -56,6 +69,7 @@ export const PROFILES: Readonly<Record<FaultProfile['name'], FaultProfile>> = {
     loadMs: 600 * S,
     stocksPerSec: 120,
     trafficPerSec: 80,
+    maxLatenessMs: 3 * 60 * S,
     killEveryMs: 5 * S,
     events: [
       ...[30, 150, 270, 390, 510].map((at) => ({ atMs: at * S, kind: 'bad-input' as const })),
@@ -69,11 +83,13 @@ export const PROFILES: Readonly<Record<FaultProfile['name'], FaultProfile>> = {
       { atMs: 330 * S, kind: 'replay', store: 'segments' },
       { atMs: 360 * S, kind: 'scale', store: 'segments', replicas: 1 },
       { atMs: 400 * S, kind: 'restart', part: 'kafka' },
+      { atMs: 420 * S, kind: 'rebuild', level: 'minute', source: 'topic' },
       { atMs: 430 * S, kind: 'scale', store: 'day', replicas: 3 },
       { atMs: 460 * S, kind: 'replay', store: 'hour' },
       { atMs: 480 * S, kind: 'restart', part: 'mongo' },
       { atMs: 520 * S, kind: 'scale', store: 'day', replicas: 1 },
       { atMs: 550 * S, kind: 'replay', store: 'day' },
+      { atMs: 570 * S, kind: 'rebuild', level: 'minute', source: 'topic' },
     ],
   },
 };
@@ -104,6 +120,7 @@ export function countByKind(events: readonly FaultEvent[]): Record<FaultKind, nu
     replay: 0,
     scale: 0,
     'bad-input': 0,
+    rebuild: 0,
   };
   for (const event of events) counts[event.kind] += 1;
   return counts;

@@ -27,7 +27,16 @@ import type { FaultsEnv } from './env.js';
 import { Fleet } from './fleet.js';
 import { injectBadInputs, type Injected } from './inject.js';
 import { persist } from './persist.js';
-import { groupOf, spawnProcess, WORKER_LIMITS, type Process, type RunNames } from './processes.js';
+import {
+  CLI_MAIN,
+  cliEnv,
+  groupOf,
+  spawnProcess,
+  WORKER_LIMITS,
+  type Process,
+  type RunNames,
+} from './processes.js';
+import { rebuildFinal, type RebuildRun } from './rebuild.js';
 import { passed, totalLoad, type FaultRunReport } from './report.js';
 import {
   countByKind,
@@ -87,6 +96,7 @@ interface Faults {
   carryOut(event: FaultEvent, round: number): Promise<void>;
   restarts: FaultRunReport['restarts'];
   injected: Injected[];
+  rebuilds: RebuildRun[];
 }
 
 function faults(
@@ -99,6 +109,7 @@ function faults(
 ): Faults {
   const restarts: FaultRunReport['restarts'] = [];
   const injected: Injected[] = [];
+  const rebuilds: RebuildRun[] = [];
   const rewind = (store: (typeof STORES)[number]) =>
     persist(
       60_000,
@@ -117,6 +128,7 @@ function faults(
   return {
     restarts,
     injected,
+    rebuilds,
     async carryOut(event, round) {
       switch (event.kind) {
         case 'kill-worker':
@@ -130,6 +142,11 @@ function faults(
             part: event.part,
             ms: await restartPart(env.FAULT_STACK_SCRIPT, event.part, env.inherited),
           });
+          return;
+        case 'rebuild':
+          rebuilds.push(
+            await rebuildFinal({ main: CLI_MAIN, env: cliEnv(env), run, logger }, event),
+          );
           return;
         case 'bad-input':
           injected.push(
@@ -153,7 +170,12 @@ export async function runFaults(env: FaultsEnv, logger: Logger): Promise<FaultRu
   const pick = (below: number) => random.int(0, below - 1);
   const began = Date.now();
   const topic = uniqueName(`faults-${profile.name}`);
-  const run: RunNames = { topic, dlqTopic: `${topic}-dlq`, database: uniqueName('faults') };
+  const run: RunNames = {
+    topic,
+    dlqTopic: `${topic}-dlq`,
+    database: uniqueName('faults'),
+    maxLatenessMs: profile.maxLatenessMs,
+  };
   const kafka = createKafka({
     ...kafkaSecurity(env),
     brokers: env.KAFKA_BROKERS,
@@ -233,7 +255,7 @@ export async function runFaults(env: FaultsEnv, logger: Logger): Promise<FaultRu
       dlqTopic: run.dlqTopic,
       targets: STORES.map((store) => ({ store, groupId: groupOf(run, store) })),
       bounds: {
-        maxLatenessMs: WORKER_LIMITS.maxLatenessMs,
+        maxLatenessMs: run.maxLatenessMs,
         maxFutureMs: WORKER_LIMITS.maxFutureMs,
       },
       segments: { maxPoints: WORKER_LIMITS.segmentMaxPoints, writeOnChange: new Set() },
@@ -258,6 +280,7 @@ export async function runFaults(env: FaultsEnv, logger: Logger): Promise<FaultRu
     faults: done,
     faultErrors,
     restarts: actions.restarts,
+    rebuilds: actions.rebuilds,
     processes: fleet.counters,
     badInputs: actions.injected.map((bad) => ({
       ...bad,

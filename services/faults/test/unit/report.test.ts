@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { passed, type FaultRunReport } from '../../src/report.js';
 
 function run(over: Partial<Omit<FaultRunReport, 'passed'>> = {}): Omit<FaultRunReport, 'passed'> {
-  const kinds = { 'kill-worker': 10, restart: 3, replay: 1, scale: 2, 'bad-input': 2 };
+  const kinds = { 'kill-worker': 10, restart: 3, replay: 1, scale: 2, 'bad-input': 2, rebuild: 0 };
   return {
     profile: 'short',
     seed: 7,
@@ -15,6 +15,7 @@ function run(over: Partial<Omit<FaultRunReport, 'passed'>> = {}): Omit<FaultRunR
     faults: { ...kinds },
     faultErrors: [],
     restarts: [],
+    rebuilds: [],
     processes: { started: 20, killed: 10, unexpectedExits: 0 },
     badInputs: [
       {
@@ -45,7 +46,9 @@ describe('passed', () => {
     ['a fault that failed', run({ faultErrors: ['restart at 15000 ms: exit 1'] })],
     [
       'a planned fault not carried out',
-      run({ faults: { 'kill-worker': 10, restart: 2, replay: 1, scale: 2, 'bad-input': 2 } }),
+      run({
+        faults: { 'kill-worker': 10, restart: 2, replay: 1, scale: 2, 'bad-input': 2, rebuild: 0 },
+      }),
     ],
     ['no bad input at all', run({ badInputs: [] })],
     [

@@ -1,10 +1,10 @@
 import type { Level } from '@tickertape/buckets';
-import type { SwapResult } from '@tickertape/store';
 import { formatDuration } from '../duration.js';
 import type { InputFormat } from '../input/format.js';
 import { plural } from '../plural.js';
 import { formatTable } from '../table.js';
 import type { RejectGroup } from './rejects.js';
+import type { ShadowOutcome } from './shadows.js';
 import type { BackfillStore } from './time-rules.js';
 import type { LevelTally, SegmentTally } from './writer.js';
 
@@ -12,14 +12,6 @@ export interface Refusal {
   store: BackfillStore;
   ticks: number;
   retentionMs: number;
-}
-
-export interface ShadowOutcome {
-  level: Level;
-  live: string;
-  fromMs: number;
-  toMs: number;
-  swap: SwapResult;
 }
 
 export interface BackfillReport {
@@ -44,12 +36,16 @@ export interface BackfillReport {
   ticksPerSecond: number;
 }
 
-const DAY = 86_400_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
-/** `7 d`, `90 d`, `5 y`: retentions are whole days, usually. */
+/** `7 d`, `90 d`, `5 y`, `36 h`: retentions are whole days, usually. */
 export function formatRetention(ms: number): string {
   if (ms % (365 * DAY) === 0) return `${ms / (365 * DAY)} y`;
   if (ms % DAY === 0) return `${ms / DAY} d`;
+  if (ms % HOUR === 0) return `${ms / HOUR} h`;
+  if (ms % MINUTE === 0) return `${ms / MINUTE} min`;
   return formatDuration(ms);
 }
 
@@ -127,9 +123,11 @@ export function formatBackfill(report: BackfillReport, verbose: boolean): string
     for (const shadow of report.shadows)
       lines.push(
         `  ${shadow.live} ${new Date(shadow.fromMs).toISOString()} … ${new Date(shadow.toMs).toISOString()}: ` +
-          (shadow.swap.resumed
-            ? 'swapped by an earlier run'
-            : `${plural(shadow.swap.written, 'bucket')} swapped in (${shadow.swap.method})`),
+          (shadow.swap === undefined
+            ? 'nothing new (an earlier run put it in place)'
+            : shadow.swap.resumed
+              ? 'swapped by an earlier run'
+              : `${plural(shadow.swap.written, 'bucket')} swapped in (${shadow.swap.method})`),
       );
   }
   if (report.rejected > 0) {

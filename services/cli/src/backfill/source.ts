@@ -27,11 +27,14 @@ export function isBackfillSource(partition: number): boolean {
 }
 
 /**
- * The run id of a backfill of this input at `level`: the same for every run of the same bytes,
- * so a rerun after a kill finds and refills the shadow collections the first run made.
+ * The id of a new backfill run of this input at `level`, as `rebuilds` records it and shadow
+ * collections are named (letters, digits and `-`, at most 48): the input's digest, so a person
+ * can tell which file made a shadow, and the start time, so a later run never reuses a finished
+ * run's shadows. A rerun after a kill finds its unfinished run by the digest instead (startRun).
  */
-export function backfillRunId(sha256Hex: string, level: string): string {
-  return `backfill-${sha256Hex.slice(0, 16)}-${level}`;
+export function backfillRunId(sha256Hex: string, level: string, nowMs: number): string {
+  const time = new Date(nowMs).toISOString().replace(/[-:]/g, '').slice(0, 15);
+  return `backfill-${sha256Hex.slice(0, 12)}-${level}-${time}`;
 }
 
 /** A line's tick as the workers' fold takes it, at the file's partition and the line's offset. */

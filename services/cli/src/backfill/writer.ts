@@ -22,6 +22,8 @@ export interface LevelTally {
   operations: number;
   /** Buckets that already held part of a flush: lines an earlier run of this input applied. */
   conflicts: number;
+  /** Some final slot's shadow took a line it did not hold yet. */
+  shadowChanged: boolean;
 }
 
 export interface SegmentTally {
@@ -86,7 +88,14 @@ export class BackfillWriter {
       level,
       direct: new RollupWriter(db, level),
       shadow: new RollupWriter(db, level, options.shadowTarget),
-      tally: { ticks: 0, viaShadow: 0, buckets: 0, operations: 0, conflicts: 0 },
+      tally: {
+        ticks: 0,
+        viaShadow: 0,
+        buckets: 0,
+        operations: 0,
+        conflicts: 0,
+        shadowChanged: false,
+      },
       seen: new Set(),
     }));
     if (options.stores.includes('segments'))
@@ -98,6 +107,10 @@ export class BackfillWriter {
 
   levelTallies(): { level: Level; tally: LevelTally }[] {
     return this.levels.map(({ level, tally }) => ({ level, tally }));
+  }
+
+  shadowChanged(level: Level): boolean {
+    return this.levels.some((writers) => writers.level === level && writers.tally.shadowChanged);
   }
 
   async apply(flush: readonly FlushEntry[]): Promise<void> {
@@ -127,7 +140,11 @@ export class BackfillWriter {
       final.length > 0 ? writers.shadow.apply(final) : undefined,
     ]);
     if (a) add(tally, a);
-    if (b) add(tally, b);
+    if (b) {
+      add(tally, b);
+      // Every update missed the guard and nothing was left to re-fold: the shadow held it all.
+      if (b.operations > b.conflicts) tally.shadowChanged = true;
+    }
   }
 
   private async applySegments(flush: readonly FlushEntry[]): Promise<void> {

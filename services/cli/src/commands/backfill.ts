@@ -8,8 +8,8 @@ import { openBackfillInput, type BackfillInput } from '../backfill/input-file.js
 import { FinalRanges, isFinalAt, type Watermarks } from '../backfill/final-ranges.js';
 import { backfillLines, type BackfillRules } from '../backfill/lines.js';
 import { Rejects } from '../backfill/rejects.js';
-import type { BackfillReport, Refusal, ShadowOutcome } from '../backfill/report.js';
-import { backfillRunId, foldInputOf, sourcePartition } from '../backfill/source.js';
+import type { BackfillReport, Refusal } from '../backfill/report.js';
+import { foldInputOf, sourcePartition } from '../backfill/source.js';
 import { isRollupLevel, type BackfillStore } from '../backfill/time-rules.js';
 import { BackfillWriter, type FlushEntry } from '../backfill/writer.js';
 import { openMongo } from '../connect.js';
@@ -67,6 +67,9 @@ rebuild: their live buckets are copied aside, the ticks folded into the copy, an
 place at the end (replaced buckets kept until tickertape rebuild --cleanup). Do not backfill the
 same final range from two files at once.
 `;
+
+/** How often the runs of the shadows are marked alive (cleanup takes an hour's silence for death). */
+const HEARTBEAT_MS = 60_000;
 
 /** Attempts of one flush when the database fails it transiently (a flush is safe to repeat). */
 const FLUSH_ATTEMPTS = 5;
@@ -133,10 +136,7 @@ export async function backfill(
     // moment could tell.
     const watermarks = await readWatermarks(db);
     const ranges = await planFinalRanges(input, options.format, rules, watermarks);
-    const shadows = new BackfillShadows(
-      db,
-      BackfillShadows.plan(ranges.list(), (level) => backfillRunId(input.sha256, level)),
-    );
+    const shadows = await BackfillShadows.open(db, ranges.list(), input.sha256, started);
     const seeded = await shadows.seed();
     const writer = new BackfillWriter(db, {
       stores: options.stores,
@@ -160,8 +160,13 @@ export async function backfill(
       // One flush is written while the next is read; flushes still land one after the other.
       let writing: Promise<void> = Promise.resolve();
       let flush: FlushEntry[] = [];
+      let beat = started;
       const send = async (entries: FlushEntry[], lastLine: number) => {
         await writing;
+        if (io.now() - beat >= HEARTBEAT_MS) {
+          beat = io.now();
+          await shadows.heartbeat(beat);
+        }
         writing = withRetries(() => writer.apply(entries), logger).then(() =>
           progress.update(lastLine),
         );
@@ -191,17 +196,7 @@ export async function backfill(
     } finally {
       progress.stop();
     }
-    const outcomes: ShadowOutcome[] = [];
-    const swaps = await shadows.swap();
-    shadows.parts.forEach((part, i) =>
-      outcomes.push({
-        level: part.level,
-        live: part.live,
-        fromMs: part.fromMs,
-        toMs: part.toMs,
-        swap: swaps[i]!,
-      }),
-    );
+    const outcomes = await shadows.finish(io.now, (level) => writer.shadowChanged(level));
     const elapsedMs = io.now() - started;
     const refusals: Refusal[] = options.stores
       .filter((store) => (refused.get(store) ?? 0) > 0)

@@ -4,6 +4,8 @@ import type { InputFormat } from '../input/format.js';
 import { readTickLines } from '../input/ticks.js';
 import { admitTick, pastRetention, type BackfillStore } from './time-rules.js';
 
+const DAY = 86_400_000;
+
 /** What a run applies to which lines: fixed once at its start, so every pass agrees. */
 export interface BackfillRules {
   /** The stores asked for (--levels). */
@@ -18,8 +20,8 @@ export interface BackfillRules {
 export interface AdmittedLine {
   number: number;
   tick: Tick;
-  accepted: BackfillStore[];
-  refused: BackfillStore[];
+  accepted: readonly BackfillStore[];
+  refused: readonly BackfillStore[];
 }
 
 /** A line no store takes: not a tick, or one a worker would dead-letter. */
@@ -52,6 +54,9 @@ export async function* backfillLines(
   format: InputFormat,
   rules: BackfillRules,
 ): AsyncGenerator<AdmittedLine | RejectedLine> {
+  // Every collection a store writes starts and ends at a UTC midnight, so the verdicts are the
+  // same for a whole day: worked out once per day, not per tick and store.
+  const byDay = new Map<number, ReturnType<typeof storesFor>>();
   for await (const line of readTickLines(input, format)) {
     if ('error' in line) {
       yield line;
@@ -64,6 +69,9 @@ export async function* backfillLines(
       yield { number: line.number, error };
       continue;
     }
-    yield { number: line.number, tick, ...storesFor(tick.ts, rules) };
+    const day = Math.floor(tick.ts / DAY);
+    let stores = byDay.get(day);
+    if (stores === undefined) byDay.set(day, (stores = storesFor(tick.ts, rules)));
+    yield { number: line.number, tick, ...stores };
   }
 }

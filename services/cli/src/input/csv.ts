@@ -20,7 +20,15 @@ export const CSV_HEADER_SHAPE = 'metric,ts,tag:<key>...,field:<key>...,string:<k
 
 const LINE_OPTIONS: Options = { relax_column_count: true, trim: true };
 
-function cellsOf(text: string): string[] {
+/** Printable ASCII and tabs, no quote: a line csv-parse would cut at every comma. */
+const PLAIN_LINE = /^[\t\x20\x21\x23-\x7e]*$/;
+
+/** One CSV line's cells, trimmed (the header's or a tick's). */
+export function csvCells(text: string): string[] {
+  // Most lines need no CSV parser: split and trimmed they give exactly its cells (ASCII
+  // whitespace is what both trim), and csv-parse's setup per call costs more than the rest of
+  // reading a tick — a third of a backfill's time.
+  if (PLAIN_LINE.test(text)) return text.split(',').map((cell) => cell.trim());
   const rows = parse(text, LINE_OPTIONS);
   if (rows.length !== 1) throw new Error(`${rows.length} records on one line`);
   return rows[0]!;
@@ -33,7 +41,7 @@ function cellsOf(text: string): string[] {
 export function parseCsvHeader(text: string): CsvLayout {
   let headers: string[];
   try {
-    headers = cellsOf(text);
+    headers = csvCells(text);
   } catch (err) {
     throw new BadInputError(`the CSV header is not CSV: ${(err as Error).message}`);
   }
@@ -74,14 +82,21 @@ export function parseCsvHeader(text: string): CsvLayout {
  * prototype: the producer then refuses the line naming the column, instead of the value vanishing.
  */
 function put<T>(map: Record<string, T>, name: string, value: T): void {
-  Object.defineProperty(map, name, { value, enumerable: true, writable: true, configurable: true });
+  if (name !== '__proto__') map[name] = value;
+  else
+    Object.defineProperty(map, name, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
 }
 
 /** One data line → a tick. An empty cell leaves that tag, field or string out. */
 export function parseCsvTick(layout: CsvLayout, text: string): Tick {
   let cells: string[];
   try {
-    cells = cellsOf(text);
+    cells = csvCells(text);
   } catch (err) {
     throw new BadLineError(`not CSV (${(err as Error).message})`);
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
-import { parseCsvHeader, parseCsvTick } from '../../src/input/csv.js';
+import { parse } from 'csv-parse/sync';
+import { csvCells, parseCsvHeader, parseCsvTick } from '../../src/input/csv.js';
 import { BadInputError, BadLineError } from '../../src/input/input-error.js';
 import { parseJsonTick } from '../../src/input/jsonl.js';
 import { readLines } from '../../src/input/lines.js';
@@ -121,6 +122,52 @@ describe('CSV', () => {
   ])('reports the line %s', (line, message) => {
     expect(() => parseCsvTick(layout, line)).toThrow(BadLineError);
     expect(() => parseCsvTick(layout, line)).toThrow(message);
+  });
+
+  it('cuts a line into the cells csv-parse gives, with or without quotes', () => {
+    const alphabet = [
+      'a',
+      'Z',
+      '7',
+      '.',
+      '-',
+      ' ',
+      '\t',
+      ',',
+      ',',
+      ':',
+      '"',
+      'é',
+      '\u00a0',
+      '\u3000',
+    ];
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const lines = [' a , b ,, c\t', ',,', 'x', ' \t ', '"a,b", c ', 'é, b', '\u00a0a,b\u00a0'];
+    for (let i = 0; i < 2000; i++)
+      lines.push(
+        Array.from(
+          { length: 1 + Math.floor(next() * 12) },
+          () => alphabet[Math.floor(next() * alphabet.length)],
+        ).join(''),
+      );
+    for (const line of lines) {
+      // Blank lines never reach the parser (readTickLines skips them).
+      if (line.trim() === '') continue;
+      let expected: unknown;
+      try {
+        expected = (parse(line, { relax_column_count: true, trim: true }) as string[][])[0];
+      } catch {
+        expected = 'error';
+      }
+      let actual: unknown;
+      try {
+        actual = csvCells(line);
+      } catch {
+        actual = 'error';
+      }
+      expect([line, actual]).toEqual([line, expected]);
+    }
   });
 
   it.each([

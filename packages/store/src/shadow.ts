@@ -48,7 +48,7 @@ export interface SwapResult {
 }
 
 /** Progress of each partition's swap, so a swap killed half-way resumes at the right step. */
-export const SHADOW_SWAPS_COLLECTION = 'shadow_swaps';
+export const SHADOW_SWAPS_COLLECTION = 'rebuild_swaps';
 
 interface SwapRecord {
   _id: string;

@@ -15,6 +15,7 @@ import {
 } from './arguments.js';
 import type { GroupStart } from '@tickertape/clients';
 import { addBackfillCommand } from './commands/backfill-command.js';
+import { addRebuildCommand } from './commands/rebuild-command.js';
 import { formatLoadgen, loadgen, LOADGEN_HELP } from './commands/loadgen.js';
 import {
   formatPublish,
@@ -228,6 +229,15 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
     ready,
     stdin: io.stdin,
     stdout: io.stdout,
+    ...(io.progress === undefined ? {} : { progress: io.progress }),
+    setExitCode: io.setExitCode,
+    ...(io.now === undefined ? {} : { now: io.now }),
+  });
+
+  addRebuildCommand(program, {
+    ready,
+    stdout: io.stdout,
+    stderr: io.stderr,
     ...(io.progress === undefined ? {} : { progress: io.progress }),
     setExitCode: io.setExitCode,
     ...(io.now === undefined ? {} : { now: io.now }),

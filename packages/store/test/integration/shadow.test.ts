@@ -260,7 +260,7 @@ describe('shadow collections and the swap', () => {
     expect(await cleanupReplaced(db, { dryRun: true, nowMs: now })).toEqual(doomed);
     expect(await names(db)).toEqual(before);
     expect(await cleanupReplaced(db, { nowMs: now })).toEqual(doomed);
-    expect((await names(db)).filter((n) => !['rebuilds', 'shadow_swaps'].includes(n))).toEqual([
+    expect((await names(db)).filter((n) => !['rebuild_swaps', 'rebuilds'].includes(n))).toEqual([
       'replaced_alive-1_rollup_hour_202611',
       'rollup_hour_202611',
       'shadow_alive-1_rollup_hour_202611',

@@ -1,0 +1,199 @@
+import {
+  LEVEL_SPECS,
+  bucketId,
+  nextPartition,
+  partitionOf,
+  rollUp,
+  slotStart,
+  subSlot,
+  type CoarseLevel,
+  type Level,
+  type Mark,
+} from '@tickertape/buckets';
+import type { ShadowPartition } from '@tickertape/store';
+import { compareBuckets, type Difference } from '@tickertape/verify';
+import type { Db, Document } from 'mongodb';
+
+type Bucket = Document & { _id: string };
+
+/** A source level's partition and the part of a shadow's range it holds. */
+export interface SourceSpan {
+  collection: string;
+  fromMs: number;
+  toMs: number;
+}
+
+/** The source level's partitions that hold the slots of `part`, each with its share of the range. */
+export function sourceSpans(source: Level, part: ShadowPartition): SourceSpan[] {
+  const spans: SourceSpan[] = [];
+  for (let p = partitionOf(source, part.fromMs); p.startMs < part.toMs; p = nextPartition(p))
+    spans.push({
+      collection: p.name,
+      fromMs: Math.max(part.fromMs, p.startMs),
+      toMs: Math.min(part.toMs, p.endMs),
+    });
+  return spans;
+}
+
+export const spanFilter = (span: { fromMs: number; toMs: number }) => ({
+  start: { $gte: new Date(span.fromMs), $lt: new Date(span.toMs) },
+});
+
+const byTime = (a: Mark<unknown>, b: Mark<unknown>) => a.t - b.t || a.o - b.o;
+
+/**
+ * The coarse bucket the checker expects from one slot's finer buckets, computed the plain way
+ * (collect, sort, add up) rather than with rollUp's incremental merge: each finer bucket's totals
+ * are its sub-slot entry, the totals are those of all entries, `ap` the highest of the sources'.
+ */
+export function expectedFromFiner(
+  level: CoarseLevel,
+  finer: readonly Bucket[],
+): Record<string, unknown> | undefined {
+  const real = finer.filter((b) => (b.n as number) > 0);
+  const head = real[0];
+  if (head === undefined) return undefined;
+  const { subKey } = LEVEL_SPECS[level];
+  const start = slotStart(level, (head.start as Date).getTime());
+  const entries = new Map<string, [string, Record<string, unknown>][]>();
+  const strings = new Map<string, { first: Mark<string>; last: Mark<string> }[]>();
+  const ap: Record<string, number> = {};
+  for (const bucket of real) {
+    const index = String(subSlot(level, (bucket.start as Date).getTime()));
+    for (const [name, field] of Object.entries((bucket.f ?? {}) as Record<string, Document>)) {
+      if (!((field.n as number) > 0)) continue;
+      const { n, sum, min, max, first, last } = field;
+      entries.set(name, [...(entries.get(name) ?? []), [index, { n, sum, min, max, first, last }]]);
+    }
+    for (const [name, marks] of Object.entries((bucket.s ?? {}) as Record<string, never>))
+      strings.set(name, [...(strings.get(name) ?? []), marks]);
+    for (const [p, offset] of Object.entries((bucket.ap ?? {}) as Record<string, number>))
+      ap[p] = Math.max(ap[p] ?? -1, offset);
+  }
+  const f: Record<string, unknown> = {};
+  for (const [name, list] of entries) {
+    const totals = list.map(
+      ([, t]) => t as { n: number; sum: number; min: number; max: number; first: Mark; last: Mark },
+    );
+    const firsts = totals.map((t) => t.first).sort(byTime);
+    const lasts = totals.map((t) => t.last).sort(byTime);
+    f[name] = {
+      n: totals.reduce((a, t) => a + t.n, 0),
+      sum: totals.reduce((a, t) => a + t.sum, 0),
+      min: Math.min(...totals.map((t) => t.min)),
+      max: Math.max(...totals.map((t) => t.max)),
+      first: firsts[0],
+      last: lasts[lasts.length - 1],
+      [subKey]: Object.fromEntries(list),
+    };
+  }
+  const s: Record<string, unknown> = {};
+  for (const [name, list] of strings)
+    s[name] = {
+      first: list.map((m) => m.first).sort(byTime)[0],
+      last: list.map((m) => m.last).sort(byTime)[list.length - 1],
+    };
+  return {
+    series: head.series,
+    metric: head.metric,
+    tags: head.tags,
+    level,
+    start: new Date(start),
+    n: real.reduce((a, b) => a + (b.n as number), 0),
+    ...(entries.size > 0 ? { f } : {}),
+    ...(strings.size > 0 ? { s } : {}),
+    ap,
+  };
+}
+
+export interface LevelFold {
+  /** Source buckets read (shells included). */
+  sourceBuckets: number;
+  /** Ticks the source buckets hold. */
+  ticks: number;
+  /** Buckets written into the shadows. */
+  written: number;
+  /** Where a shadow bucket differs from what its source buckets say (the checker's comparison). */
+  differences: Difference[];
+}
+
+const BATCH = 200;
+
+/**
+ * Rolls the source level up into the shadows, slot by slot: the source is read in `_id` order, so
+ * one series' buckets of one coarse slot come together (ids are `<series>:<stamp>`, and a coarse
+ * slot lies in one source partition), and memory holds one batch of slots at a time. Each batch is
+ * written, read back, and compared with the checker's comparison against the source's totals.
+ */
+export async function foldLevel(options: {
+  db: Db;
+  level: CoarseLevel;
+  source: Level;
+  plan: readonly ShadowPartition[];
+  onBuckets?: (read: number) => void | Promise<void>;
+}): Promise<LevelFold> {
+  const { db, level } = options;
+  const fold: LevelFold = { sourceBuckets: 0, ticks: 0, written: 0, differences: [] };
+  for (const part of options.plan) {
+    const shadow = db.collection<Bucket>(part.shadow);
+    let groups: Bucket[][] = [];
+    const flush = async () => {
+      const rolled = rollUp(level, groups.flat());
+      const expected = new Map<string, Record<string, unknown>>();
+      for (const group of groups) {
+        const want = expectedFromFiner(level, group);
+        if (want !== undefined)
+          expected.set(
+            bucketId(level, want.series as string, (want.start as Date).getTime()),
+            want,
+          );
+      }
+      groups = [];
+      if (rolled.size === 0 && expected.size === 0) return;
+      if (rolled.size > 0)
+        await shadow.bulkWrite(
+          [...rolled.values()].map((doc) => ({
+            replaceOne: { filter: { _id: doc._id as string }, replacement: doc, upsert: true },
+          })),
+          { ordered: false },
+        );
+      fold.written += rolled.size;
+      const ids = [...new Set([...rolled.keys(), ...expected.keys()])];
+      const stored = new Map(
+        (await shadow.find({ _id: { $in: ids } }).toArray()).map((d) => [d._id, d]),
+      );
+      for (const difference of compareBuckets(level, expected, stored))
+        fold.differences.push(difference);
+    };
+    for (const span of sourceSpans(options.source, part)) {
+      let current: Bucket[] = [];
+      let currentId: string | undefined;
+      for await (const bucket of db
+        .collection<Bucket>(span.collection)
+        .find(spanFilter(span))
+        .sort({ _id: 1 })) {
+        fold.sourceBuckets += 1;
+        fold.ticks += (bucket.n as number) > 0 ? (bucket.n as number) : 0;
+        const id = bucketId(
+          level,
+          bucket.series as string,
+          slotStart(level, (bucket.start as Date).getTime()),
+        );
+        if (id !== currentId && current.length > 0) {
+          groups.push(current);
+          current = [];
+          if (groups.length >= BATCH) {
+            await flush();
+            await options.onBuckets?.(fold.sourceBuckets);
+          }
+        }
+        currentId = id;
+        current.push(bucket);
+      }
+      if (current.length > 0) groups.push(current);
+    }
+    await flush();
+    await options.onBuckets?.(fold.sourceBuckets);
+  }
+  return fold;
+}

@@ -1,38 +1,36 @@
-import type { CoarseLevel, Level } from '@tickertape/buckets';
+import { describeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import {
   cleanupReplaced,
   newRunId,
-  prepareShadow,
   readWatermarks,
   shadowPlan,
   startRun,
   swapShadow,
   updateRun,
-  type ShadowPartition,
 } from '@tickertape/store';
-import type { TickCodec } from '@tickertape/tick';
-import { expectedBuckets, type Difference } from '@tickertape/verify';
-import type { Kafka } from 'kafkajs';
-import type { Db } from 'mongodb';
-import { openKafka, openMongo, tickCodecFor } from '../connect.js';
+import type { Difference } from '@tickertape/verify';
+import { openMongo } from '../connect.js';
 import { formatDuration } from '../duration.js';
 import type { CliEnv } from '../env.js';
 import { isoTime } from '../format/time.js';
 import { plural } from '../plural.js';
-import { startProgress } from '../progress.js';
-import { foldLevel, sourceSpans, spanFilter } from '../rebuild/from-level.js';
-import { foldTopic, topicSpans, type TopicPartitionSpan } from '../rebuild/from-topic.js';
+import { foldIntoShadows, type RebuildIo, type SourceRead } from '../rebuild/fold.js';
 import {
-  checkAligned,
-  checkFinal,
-  checkSource,
-  checkTopicHolds,
-  type RebuildSource,
-} from '../rebuild/range-checks.js';
+  openTopic,
+  planPartitions,
+  sourceLabel,
+  type PlannedPartition,
+  type RebuildOptions,
+  type RebuildPlan,
+  type Sources,
+} from '../rebuild/plan.js';
+import { checkAligned, checkFinal, checkSource } from '../rebuild/range-checks.js';
 import { RebuildError, RebuildErrorCode } from '../rebuild/rebuild-error.js';
-import { againstLive, compareShadows, type AgainstLive } from '../rebuild/shadow-check.js';
+import { againstLive, type AgainstLive } from '../rebuild/shadow-check.js';
 import { formatTable } from '../table.js';
+
+export type { PlannedPartition, RebuildIo, RebuildOptions, RebuildPlan };
 
 export const REBUILD_HELP = `
 Recomputes a level over a range of final slots beside the live data and swaps it in: the buckets
@@ -50,47 +48,6 @@ Exit status: 0 when swapped, 1 when the shadow differs from its source (nothing 
 refused.
 `;
 
-export interface RebuildOptions {
-  level: Level;
-  fromMs: number;
-  toMs: number;
-  source: RebuildSource;
-  database: string;
-  topic: string;
-  maxLatenessMs: number;
-  maxFutureMs: number;
-  timeoutMs: number;
-  dryRun: boolean;
-}
-
-export interface RebuildIo {
-  /** Where the progress bar (or, off a terminal, progress lines) goes. */
-  progress?: NodeJS.WritableStream;
-  now: () => number;
-}
-
-export interface PlannedPartition {
-  live: string;
-  fromMs: number;
-  toMs: number;
-  whole: boolean;
-  /** Buckets of the range in the live partition now (shells included). */
-  liveBuckets: number;
-  /** Buckets of the range in the source level (undefined for the topic). */
-  sourceBuckets?: number;
-}
-
-export interface RebuildPlan {
-  level: Level;
-  source: RebuildSource;
-  topic?: string;
-  fromMs: number;
-  toMs: number;
-  partitions: PlannedPartition[];
-  /** For the topic: each partition's offsets to read. */
-  topicPartitions?: { partition: number; low: string; high: string }[];
-}
-
 export interface SwappedPartition {
   live: string;
   whole: boolean;
@@ -105,10 +62,7 @@ export interface RebuildReport {
   runId: string;
   /** A run of the same rebuild was unfinished and has been carried on. */
   resumed: boolean;
-  read:
-    | { kind: 'topic'; records: number; rejected: number; dropped: number; ticks: number }
-    | { kind: 'level'; buckets: number; ticks: number }
-    | { kind: 'none' };
+  read: SourceRead;
   /** Buckets written into the shadows. */
   written: number;
   differences: Difference[];
@@ -121,149 +75,6 @@ export interface RebuildReport {
 /** A run counts as alive (a second one is refused) while it reported within this long. */
 const ALIVE_MS = 30_000;
 const HEARTBEAT_MS = 5_000;
-
-function sourceLabel(options: RebuildOptions): string {
-  return options.source === 'topic' ? `topic:${options.topic}` : options.source;
-}
-
-async function collectionNames(db: Db): Promise<Set<string>> {
-  return new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
-}
-
-async function planPartitions(
-  db: Db,
-  options: RebuildOptions,
-  plan: readonly ShadowPartition[],
-): Promise<PlannedPartition[]> {
-  const present = await collectionNames(db);
-  const planned: PlannedPartition[] = [];
-  for (const part of plan) {
-    const entry: PlannedPartition = {
-      live: part.live,
-      fromMs: part.fromMs,
-      toMs: part.toMs,
-      whole: part.whole,
-      liveBuckets: await db.collection(part.live).countDocuments(spanFilter(part)),
-    };
-    if (options.source !== 'topic') {
-      let count = 0;
-      for (const span of sourceSpans(options.source, part)) {
-        if (present.has(span.collection)) {
-          count += await db.collection(span.collection).countDocuments(spanFilter(span));
-          continue;
-        }
-        // A source partition that never was (no tick those days) is nothing to roll up; one
-        // retention dropped while this level holds data there would wipe that data.
-        const held = await db
-          .collection(part.live)
-          .countDocuments({ ...spanFilter(span), n: { $gt: 0 } });
-        if (held > 0)
-          throw new RebuildError(
-            RebuildErrorCode.BadSource,
-            `the ${options.source} partition ${span.collection} does not exist (dropped by retention?) while ${part.live} holds ${plural(held, 'bucket')} of ${isoTime(span.fromMs)} to ${isoTime(span.toMs)}: use --source topic`,
-          );
-      }
-      entry.sourceBuckets = count;
-    }
-    planned.push(entry);
-  }
-  return planned;
-}
-
-interface Sources {
-  kafka?: Kafka;
-  codec?: TickCodec;
-  spans?: TopicPartitionSpan[];
-}
-
-async function openTopic(env: CliEnv, options: RebuildOptions, logger: Logger): Promise<Sources> {
-  const kafka = await openKafka(env, logger, 'tickertape-rebuild', { registry: true });
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    const spans = await topicSpans(admin, options.topic, options.fromMs, options.maxFutureMs);
-    checkTopicHolds(options.topic, options.fromMs, options.maxFutureMs, spans);
-    return { kafka, codec: await tickCodecFor(env, options.topic), spans };
-  } finally {
-    await admin.disconnect();
-  }
-}
-
-/** Folds the source into fresh shadows and checks them; returns what was read and the differences. */
-async function fold(
-  db: Db,
-  options: RebuildOptions,
-  plan: readonly ShadowPartition[],
-  sources: Sources,
-  planned: readonly PlannedPartition[],
-  io: RebuildIo,
-  heartbeat: () => Promise<void>,
-): Promise<Pick<RebuildReport, 'read' | 'written' | 'differences'>> {
-  const present = await collectionNames(db);
-  for (const part of plan) {
-    // A resumed fold starts over: a rerun of the source is cheap next to a wrong swap.
-    if (present.has(part.shadow)) await db.collection(part.shadow).drop();
-    await prepareShadow(db, part);
-  }
-  const total =
-    options.source === 'topic'
-      ? (sources.spans ?? []).reduce((sum, p) => sum + Number(p.high - p.low), 0)
-      : planned.reduce((sum, p) => sum + (p.sourceBuckets ?? 0), 0);
-  const progress = startProgress({
-    total,
-    unit: options.source === 'topic' ? 'records' : 'buckets',
-    label: 'rebuild',
-    ...(io.progress === undefined ? {} : { stream: io.progress }),
-    now: io.now,
-  });
-  const advance = async (done: number) => {
-    progress.update(done);
-    await heartbeat();
-  };
-  try {
-    if (options.source === 'topic') {
-      const read = await foldTopic({
-        kafka: sources.kafka!,
-        codec: sources.codec!,
-        db,
-        level: options.level,
-        topic: options.topic,
-        plan,
-        fromMs: options.fromMs,
-        toMs: options.toMs,
-        bounds: { maxLatenessMs: options.maxLatenessMs, maxFutureMs: options.maxFutureMs },
-        timeoutMs: options.timeoutMs,
-        onRecords: advance,
-      });
-      const want = expectedBuckets(options.level, read.ticks);
-      return {
-        read: {
-          kind: 'topic',
-          records: read.records,
-          rejected: read.rejected,
-          dropped: read.dropped,
-          ticks: read.ticks.length,
-        },
-        written: want.size,
-        differences: await compareShadows(db, options.level, plan, want),
-      };
-    }
-    const read = await foldLevel({
-      db,
-      level: options.level as CoarseLevel,
-      source: options.source,
-      plan,
-      onBuckets: advance,
-    });
-    return {
-      read: { kind: 'level', buckets: read.sourceBuckets, ticks: read.ticks },
-      written: read.written,
-      differences: read.differences,
-    };
-  } finally {
-    progress.stop();
-  }
-}
 
 /**
  * `tickertape rebuild`: checks, plans, folds the source into shadows, compares, swaps. With
@@ -282,7 +93,8 @@ export async function rebuildCommand(
   try {
     const db = mongo.db(options.database);
     checkFinal(options.level, options.source, options.toMs, await readWatermarks(db));
-    const sources = options.source === 'topic' ? await openTopic(env, options, logger) : {};
+    const sources: Sources =
+      options.source === 'topic' ? await openTopic(env, options, logger) : {};
     const describe = (partitions: PlannedPartition[]): RebuildPlan => ({
       level: options.level,
       source: options.source,
@@ -340,10 +152,25 @@ export async function rebuildCommand(
       elapsedMs: 0,
     };
     if (run.state !== 'swapping') {
-      Object.assign(
-        report,
-        await fold(db, options, parts, sources, plan.partitions, io, heartbeat),
-      );
+      try {
+        Object.assign(
+          report,
+          await foldIntoShadows(db, options, parts, sources, plan.partitions, io, heartbeat),
+        );
+        if (report.differences.length === 0) {
+          report.live = await againstLive(db, options.level, parts);
+          if (report.live.shadowTicks === 0 && report.live.liveTicks > 0)
+            throw new RebuildError(
+              RebuildErrorCode.EmptySource,
+              `the ${sourceLabel(options)} holds no tick of the range while the live ${options.level} buckets hold ${report.live.liveTicks}: nothing was swapped (wrong --topic or --source?)`,
+            );
+        }
+      } catch (err) {
+        // Stopped before any swap: the live data is as it was, and the run is over (a rerun
+        // starts afresh; --cleanup drops its shadows).
+        await updateRun(db, run._id, io.now(), { state: 'failed', detail: describeError(err) });
+        throw err;
+      }
       if (report.differences.length > 0) {
         await updateRun(db, run._id, io.now(), {
           state: 'failed',
@@ -351,14 +178,6 @@ export async function rebuildCommand(
         });
         report.elapsedMs = io.now() - started;
         return report;
-      }
-      report.live = await againstLive(db, options.level, parts);
-      if (report.live.shadowTicks === 0 && report.live.liveTicks > 0) {
-        await updateRun(db, run._id, io.now(), { state: 'failed', detail: 'empty source' });
-        throw new RebuildError(
-          RebuildErrorCode.EmptySource,
-          `the ${sourceLabel(options)} holds no tick of the range while the live ${options.level} buckets hold ${report.live.liveTicks}: nothing was swapped (wrong --topic or --source?)`,
-        );
       }
       await updateRun(db, run._id, io.now(), { state: 'swapping' });
     }

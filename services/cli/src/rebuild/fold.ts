@@ -1,0 +1,109 @@
+import type { CoarseLevel } from '@tickertape/buckets';
+import { prepareShadow, type ShadowPartition } from '@tickertape/store';
+import { expectedBuckets, type Difference } from '@tickertape/verify';
+import type { Db } from 'mongodb';
+import { startProgress } from '../progress.js';
+import { foldLevel } from './from-level.js';
+import { foldTopic } from './from-topic.js';
+import {
+  collectionNames,
+  type PlannedPartition,
+  type RebuildOptions,
+  type Sources,
+} from './plan.js';
+import { compareShadows } from './shadow-check.js';
+
+export interface RebuildIo {
+  /** Where the progress bar (or, off a terminal, progress lines) goes. */
+  progress?: NodeJS.WritableStream;
+  now: () => number;
+}
+
+/** What the fold read from its source. */
+export type SourceRead =
+  | { kind: 'topic'; records: number; rejected: number; dropped: number; ticks: number }
+  | { kind: 'level'; buckets: number; ticks: number }
+  | { kind: 'none' };
+
+export interface Folded {
+  read: SourceRead;
+  /** Buckets written into the shadows. */
+  written: number;
+  differences: Difference[];
+}
+
+/** Folds the source into fresh shadows and checks them; returns what was read and the differences. */
+export async function foldIntoShadows(
+  db: Db,
+  options: RebuildOptions,
+  plan: readonly ShadowPartition[],
+  sources: Sources,
+  planned: readonly PlannedPartition[],
+  io: RebuildIo,
+  heartbeat: () => Promise<void>,
+): Promise<Folded> {
+  const present = await collectionNames(db);
+  for (const part of plan) {
+    // A resumed fold starts over: a rerun of the source is cheap next to a wrong swap.
+    if (present.has(part.shadow)) await db.collection(part.shadow).drop();
+    await prepareShadow(db, part);
+  }
+  const total =
+    options.source === 'topic'
+      ? (sources.spans ?? []).reduce((sum, p) => sum + Number(p.high - p.low), 0)
+      : planned.reduce((sum, p) => sum + (p.sourceBuckets ?? 0), 0);
+  const progress = startProgress({
+    total,
+    unit: options.source === 'topic' ? 'records' : 'buckets',
+    label: 'rebuild',
+    ...(io.progress === undefined ? {} : { stream: io.progress }),
+    now: io.now,
+  });
+  const advance = async (done: number) => {
+    progress.update(done);
+    await heartbeat();
+  };
+  try {
+    if (options.source === 'topic') {
+      const read = await foldTopic({
+        kafka: sources.kafka!,
+        codec: sources.codec!,
+        db,
+        level: options.level,
+        topic: options.topic,
+        plan,
+        fromMs: options.fromMs,
+        toMs: options.toMs,
+        bounds: { maxLatenessMs: options.maxLatenessMs, maxFutureMs: options.maxFutureMs },
+        timeoutMs: options.timeoutMs,
+        onRecords: advance,
+      });
+      const want = expectedBuckets(options.level, read.ticks);
+      return {
+        read: {
+          kind: 'topic',
+          records: read.records,
+          rejected: read.rejected,
+          dropped: read.dropped,
+          ticks: read.ticks.length,
+        },
+        written: want.size,
+        differences: await compareShadows(db, options.level, plan, want),
+      };
+    }
+    const read = await foldLevel({
+      db,
+      level: options.level as CoarseLevel,
+      source: options.source,
+      plan,
+      onBuckets: advance,
+    });
+    return {
+      read: { kind: 'level', buckets: read.sourceBuckets, ticks: read.ticks },
+      written: read.written,
+      differences: read.differences,
+    };
+  } finally {
+    progress.stop();
+  }
+}

@@ -1,0 +1,121 @@
+import type { Level } from '@tickertape/buckets';
+import type { Logger } from '@tickertape/logger';
+import type { ShadowPartition } from '@tickertape/store';
+import type { TickCodec } from '@tickertape/tick';
+import type { Kafka } from 'kafkajs';
+import type { Db } from 'mongodb';
+import { openKafka, tickCodecFor } from '../connect.js';
+import type { CliEnv } from '../env.js';
+import { isoTime } from '../format/time.js';
+import { plural } from '../plural.js';
+import { sourceSpans, spanFilter } from './from-level.js';
+import { topicSpans, type TopicPartitionSpan } from './from-topic.js';
+import { checkTopicHolds, type RebuildSource } from './range-checks.js';
+import { RebuildError, RebuildErrorCode } from './rebuild-error.js';
+
+/** What a rebuild is asked to do, and the plan it makes of it before writing anything. */
+export interface RebuildOptions {
+  level: Level;
+  fromMs: number;
+  toMs: number;
+  source: RebuildSource;
+  database: string;
+  topic: string;
+  maxLatenessMs: number;
+  maxFutureMs: number;
+  timeoutMs: number;
+  dryRun: boolean;
+}
+
+export interface PlannedPartition {
+  live: string;
+  fromMs: number;
+  toMs: number;
+  whole: boolean;
+  /** Buckets of the range in the live partition now (shells included). */
+  liveBuckets: number;
+  /** Buckets of the range in the source level (undefined for the topic). */
+  sourceBuckets?: number;
+}
+
+export interface RebuildPlan {
+  level: Level;
+  source: RebuildSource;
+  topic?: string;
+  fromMs: number;
+  toMs: number;
+  partitions: PlannedPartition[];
+  /** For the topic: each partition's offsets to read. */
+  topicPartitions?: { partition: number; low: string; high: string }[];
+}
+
+export function sourceLabel(options: RebuildOptions): string {
+  return options.source === 'topic' ? `topic:${options.topic}` : options.source;
+}
+
+export async function collectionNames(db: Db): Promise<Set<string>> {
+  return new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+}
+
+export async function planPartitions(
+  db: Db,
+  options: RebuildOptions,
+  plan: readonly ShadowPartition[],
+): Promise<PlannedPartition[]> {
+  const present = await collectionNames(db);
+  const planned: PlannedPartition[] = [];
+  for (const part of plan) {
+    const entry: PlannedPartition = {
+      live: part.live,
+      fromMs: part.fromMs,
+      toMs: part.toMs,
+      whole: part.whole,
+      liveBuckets: await db.collection(part.live).countDocuments(spanFilter(part)),
+    };
+    if (options.source !== 'topic') {
+      let count = 0;
+      for (const span of sourceSpans(options.source, part)) {
+        if (present.has(span.collection)) {
+          count += await db.collection(span.collection).countDocuments(spanFilter(span));
+          continue;
+        }
+        // A source partition that never was (no tick those days) is nothing to roll up; one
+        // retention dropped while this level holds data there would wipe that data.
+        const held = await db
+          .collection(part.live)
+          .countDocuments({ ...spanFilter(span), n: { $gt: 0 } });
+        if (held > 0)
+          throw new RebuildError(
+            RebuildErrorCode.BadSource,
+            `the ${options.source} partition ${span.collection} does not exist (dropped by retention?) while ${part.live} holds ${plural(held, 'bucket')} of ${isoTime(span.fromMs)} to ${isoTime(span.toMs)}: use --source topic`,
+          );
+      }
+      entry.sourceBuckets = count;
+    }
+    planned.push(entry);
+  }
+  return planned;
+}
+
+export interface Sources {
+  kafka?: Kafka;
+  codec?: TickCodec;
+  spans?: TopicPartitionSpan[];
+}
+
+export async function openTopic(
+  env: CliEnv,
+  options: RebuildOptions,
+  logger: Logger,
+): Promise<Sources> {
+  const kafka = await openKafka(env, logger, 'tickertape-rebuild', { registry: true });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const spans = await topicSpans(admin, options.topic, options.fromMs, options.maxFutureMs);
+    checkTopicHolds(options.topic, options.fromMs, options.maxFutureMs, spans);
+    return { kafka, codec: await tickCodecFor(env, options.topic), spans };
+  } finally {
+    await admin.disconnect();
+  }
+}

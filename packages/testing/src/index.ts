@@ -4,3 +4,4 @@ export { waitFor, type WaitForOptions } from './wait-for.js';
 export { spawnNode, spawnService, waitHealthy, type ServiceProcess } from './spawn-service.js';
 export { runProcess, type ProcessRun } from './run-process.js';
 export { freePort } from './free-port.js';
+export { prng } from './prng.js';

@@ -12,7 +12,7 @@ export {
   type LatenessBounds,
   type Reconciled,
 } from './reconcile.js';
-export { WHOLE_TIME, type CheckedRange } from './stored.js';
+export { storedBuckets, storedSegments, WHOLE_TIME, type CheckedRange } from './stored.js';
 export { NotCaughtUpError, VerifyErrorCode } from './verify-error.js';
 export {
   defaultGroupId,

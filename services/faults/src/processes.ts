@@ -43,8 +43,6 @@ export function cliEnv(env: FaultsEnv): Record<string, string> {
   return { ...connectionEnv(env), REDIS_URL: env.REDIS_URL, LOG_FORMAT: 'json' };
 }
 
-export const CLI_MAIN = fileURLToPath(new URL('../../cli/dist/main.js', import.meta.url));
-
 const serviceDir = (name: string) => fileURLToPath(new URL(`../../${name}`, import.meta.url));
 
 function workerEnv(env: FaultsEnv, run: RunNames, store: Store): Record<string, string> {

@@ -4,6 +4,7 @@ import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { readWatermarks } from '@tickertape/store';
 import { runProcess } from '@tickertape/testing';
+import { fileURLToPath } from 'node:url';
 import type { RunNames } from './processes.js';
 import type { FaultEvent } from './schedule.js';
 
@@ -25,9 +26,11 @@ export class RebuildFaultError extends TickertapeError {
   }
 }
 
+/** The CLI, run from source like the suite's other processes (no build needed). */
+const CLI_DIR = fileURLToPath(new URL('../../cli', import.meta.url));
+
 interface RebuildContext {
-  /** The CLI's entry point and the environment it runs with. */
-  main: string;
+  /** The environment the CLI runs with. */
   env: Record<string, string>;
   run: RunNames;
   logger: Logger;
@@ -60,7 +63,10 @@ export async function rebuildFinal(
     throw new RebuildFaultError(`nothing of ${event.level} is final yet (watermark ${to})`);
   const began = Date.now();
   const args = [
-    ctx.main,
+    '--import',
+    'tsx',
+    '--conditions=source',
+    'src/main.ts',
     'rebuild',
     '--level',
     event.level,
@@ -76,8 +82,9 @@ export async function rebuildFinal(
     ctx.run.topic,
     '--max-lateness-ms',
     String(ctx.run.maxLatenessMs),
+    '--no-progress',
   ];
-  const result = await runProcess(process.execPath, args, { env: ctx.env });
+  const result = await runProcess(process.execPath, args, { env: ctx.env, cwd: CLI_DIR });
   const output = `${result.stdout}${result.stderr}`.trim().split('\n').slice(-12).join('\n');
   if (result.code !== 0)
     throw new RebuildFaultError(`tickertape rebuild exited ${result.code}: ${output}`);

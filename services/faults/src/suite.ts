@@ -28,7 +28,6 @@ import { Fleet } from './fleet.js';
 import { injectBadInputs, type Injected } from './inject.js';
 import { persist } from './persist.js';
 import {
-  CLI_MAIN,
   cliEnv,
   groupOf,
   spawnProcess,
@@ -144,9 +143,7 @@ function faults(
           });
           return;
         case 'rebuild':
-          rebuilds.push(
-            await rebuildFinal({ main: CLI_MAIN, env: cliEnv(env), run, logger }, event),
-          );
+          rebuilds.push(await rebuildFinal({ env: cliEnv(env), run, logger }, event));
           return;
         case 'bad-input':
           injected.push(

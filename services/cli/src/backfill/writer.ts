@@ -1,7 +1,10 @@
 import { slotStart, type FoldInput, type Level } from '@tickertape/buckets';
 import { SegmentWriter } from '@tickertape/segments';
 import { RollupWriter, type ApplyStats, type CollectionTarget } from '@tickertape/store';
+import { isRetriable } from '@tickertape/errors';
+import type { Logger } from '@tickertape/logger';
 import type { Db } from 'mongodb';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isFinalAt, type Watermarks } from './final-ranges.js';
 import { isRollupLevel, type BackfillStore } from './time-rules.js';
 
@@ -56,6 +59,22 @@ interface LevelWriters {
   seen: Set<string>;
 }
 
+/** Attempts of one store's part of a flush when the database fails it transiently. */
+const ATTEMPTS = 5;
+
+/** Writes again what failed transiently: each writer's apply is safe to repeat (the guards). */
+async function withRetries<T>(work: () => Promise<T>, logger: Logger): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= ATTEMPTS || !isRetriable(err)) throw err;
+      logger.warn({ err, attempt }, 'backfill write failed; writing it again');
+      await sleep(500 * 2 ** (attempt - 1));
+    }
+  }
+}
+
 function add(tally: LevelTally, stats: ApplyStats): void {
   tally.operations += stats.operations;
   tally.conflicts += stats.conflicts;
@@ -82,6 +101,7 @@ export class BackfillWriter {
 
   constructor(
     db: Db,
+    private readonly logger: Logger,
     private readonly options: WriterOptions,
   ) {
     this.levels = options.stores.filter(isRollupLevel).map((level) => ({
@@ -124,21 +144,23 @@ export class BackfillWriter {
     const { level, tally, seen } = writers;
     const direct: FoldInput[] = [];
     const final: FoldInput[] = [];
-    for (const { input, accepted } of flush) {
-      if (!accepted.includes(level)) continue;
-      (isFinalAt(level, input.ts, this.options.watermarks) ? final : direct).push(input);
+    for (const { input, accepted } of flush)
+      if (accepted.includes(level))
+        (isFinalAt(level, input.ts, this.options.watermarks) ? final : direct).push(input);
+    const [a, b] = await Promise.all([
+      direct.length > 0 ? withRetries(() => writers.direct.apply(direct), this.logger) : undefined,
+      final.length > 0 ? withRetries(() => writers.shadow.apply(final), this.logger) : undefined,
+    ]);
+    // Counted once written: a flush the database failed is written again, and counted then.
+    tally.ticks += direct.length + final.length;
+    tally.viaShadow += final.length;
+    for (const input of [...direct, ...final]) {
       const bucket = `${slotStart(level, input.ts)}/${input.seriesKey}`;
       if (!seen.has(bucket)) {
         seen.add(bucket);
         tally.buckets += 1;
       }
     }
-    tally.ticks += direct.length + final.length;
-    tally.viaShadow += final.length;
-    const [a, b] = await Promise.all([
-      direct.length > 0 ? writers.direct.apply(direct) : undefined,
-      final.length > 0 ? writers.shadow.apply(final) : undefined,
-    ]);
     if (a) add(tally, a);
     if (b) {
       add(tally, b);
@@ -151,7 +173,8 @@ export class BackfillWriter {
     if (this.segments === undefined) return;
     const inputs = flush.filter((e) => e.accepted.includes('segments')).map((e) => e.input);
     if (inputs.length === 0) return;
-    const stats = await this.segments.apply(inputs);
+    const segments = this.segments;
+    const stats = await withRetries(() => segments.apply(inputs), this.logger);
     const t = this.segmentTally;
     t.ticks += inputs.length;
     t.points += stats.points;

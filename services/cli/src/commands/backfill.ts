@@ -1,8 +1,6 @@
-import { isRetriable } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { readWatermarks } from '@tickertape/store';
 import type { Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { BackfillShadows } from '../backfill/shadows.js';
 import { openBackfillInput, type BackfillInput } from '../backfill/input-file.js';
 import { FinalRanges, isFinalAt, type Watermarks } from '../backfill/final-ranges.js';
@@ -71,21 +69,6 @@ same final range from two files at once.
 /** How often the runs of the shadows are marked alive (cleanup takes an hour's silence for death). */
 const HEARTBEAT_MS = 60_000;
 
-/** Attempts of one flush when the database fails it transiently (a flush is safe to repeat). */
-const FLUSH_ATTEMPTS = 5;
-
-async function withRetries<T>(work: () => Promise<T>, logger: Logger): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (err) {
-      if (attempt >= FLUSH_ATTEMPTS || !isRetriable(err)) throw err;
-      logger.warn({ err, attempt }, 'backfill flush failed; writing it again');
-      await sleep(500 * 2 ** (attempt - 1));
-    }
-  }
-}
-
 /**
  * The final slots the input touches, per live partition: a planning pass over the whole input,
  * since a shadow must hold its whole range before the first tick is folded into it. Skipped when
@@ -138,7 +121,7 @@ export async function backfill(
     const ranges = await planFinalRanges(input, options.format, rules, watermarks);
     const shadows = await BackfillShadows.open(db, ranges.list(), input.sha256, started);
     const seeded = await shadows.seed();
-    const writer = new BackfillWriter(db, {
+    const writer = new BackfillWriter(db, logger, {
       stores: options.stores,
       watermarks,
       shadowTarget: shadows.target,
@@ -167,9 +150,7 @@ export async function backfill(
           beat = io.now();
           await shadows.heartbeat(beat);
         }
-        writing = withRetries(() => writer.apply(entries), logger).then(() =>
-          progress.update(lastLine),
-        );
+        writing = writer.apply(entries).then(() => progress.update(lastLine));
         // Handled where it is awaited; without this a failure while the next flush is read
         // would count as an unhandled rejection.
         writing.catch(() => undefined);

@@ -16,6 +16,8 @@ import {
   compareSeriesSegments,
   expectedBuckets,
   expectedPoints,
+  storedBuckets,
+  storedSegments,
   WHOLE_TIME,
   type Difference,
   type ExpectedPoint,
@@ -27,8 +29,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-// storedBuckets and storedSegments are not exported by @tickertape/verify (yet): read in place.
-import { storedBuckets, storedSegments } from '../../../../packages/verify/src/stored.js';
 import { foldInputOf } from '../../src/backfill/source.js';
 import { runCli, stackEnv } from '../support/cli.js';
 

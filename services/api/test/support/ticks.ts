@@ -1,6 +1,7 @@
 import { LEVELS, type FoldInput } from '@tickertape/buckets';
 import { RollupWriter } from '@tickertape/store';
 import { seriesKey } from '@tickertape/tick';
+import { prng } from '@tickertape/testing';
 import type { Db } from 'mongodb';
 
 export const SECOND = 1000;
@@ -16,18 +17,6 @@ export interface RefTick {
   ts: number;
   offset: number;
   fields: Record<string, number>;
-}
-
-/** mulberry32: a seeded generator, so a failing run reproduces. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface Dataset {
@@ -47,7 +36,7 @@ export interface Dataset {
  * land every 1-9 s, several in one second now and then, with a 10-minute hole in sensor 1.
  */
 export function dataset(seed = 7): Dataset {
-  const rand = random(seed);
+  const rand = prng(seed);
   const start = at('2025-12-31T22:40:00Z');
   const end = at('2026-01-01T01:20:00Z');
   const hole = { from: at('2025-12-31T23:10:00Z'), to: at('2025-12-31T23:20:00Z') };

@@ -15,9 +15,9 @@ import {
   expectedPoints,
   foldInput,
   midnightDaysAgo,
-  prng,
   tick,
 } from '../support/segments.js';
+import { prng } from '@tickertape/testing';
 
 const workerDir = fileURLToPath(new URL('../..', import.meta.url));
 

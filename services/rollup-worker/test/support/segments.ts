@@ -18,18 +18,6 @@ export function midnightDaysAgo(days: number): number {
   return (Math.floor(Date.now() / DAY) - days) * DAY;
 }
 
-/** A seeded PRNG (mulberry32): random-looking data that a failure can reproduce. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 export function tick(
   metric: string,
   tags: Record<string, string>,

@@ -27,7 +27,7 @@ import {
 } from '../rebuild/plan.js';
 import { checkAligned, checkFinal, checkSource } from '../rebuild/range-checks.js';
 import { RebuildError, RebuildErrorCode } from '../rebuild/rebuild-error.js';
-import { againstLive, type AgainstLive } from '../rebuild/shadow-check.js';
+import { checkShadows, type AgainstLive } from '../rebuild/shadow-check.js';
 import { formatTable } from '../table.js';
 
 export type { PlannedPartition, RebuildIo, RebuildOptions, RebuildPlan };
@@ -69,6 +69,8 @@ export interface RebuildReport {
   /** What the swap changed against the live buckets (absent when a swap was resumed). */
   live?: AgainstLive;
   swapped: SwappedPartition[];
+  /** How long the fold into the shadows, their check and the swaps took. */
+  phases: { foldMs: number; checkMs: number; swapMs: number };
   elapsedMs: number;
 }
 
@@ -141,7 +143,9 @@ export async function rebuildCommand(
       beat = io.now();
       await updateRun(db, run._id, beat);
     };
+    let phaseStart = io.now();
     const report: RebuildReport = {
+      phases: { foldMs: 0, checkMs: 0, swapMs: 0 },
       plan,
       runId: run._id,
       resumed,
@@ -153,18 +157,31 @@ export async function rebuildCommand(
     };
     if (run.state !== 'swapping') {
       try {
-        Object.assign(
-          report,
-          await foldIntoShadows(db, options, parts, sources, plan.partitions, io, heartbeat),
+        const { want, ...folded } = await foldIntoShadows(
+          db,
+          options,
+          parts,
+          sources,
+          plan.partitions,
+          io,
+          heartbeat,
         );
-        if (report.differences.length === 0) {
-          report.live = await againstLive(db, options.level, parts);
-          if (report.live.shadowTicks === 0 && report.live.liveTicks > 0)
-            throw new RebuildError(
-              RebuildErrorCode.EmptySource,
-              `the ${sourceLabel(options)} holds no tick of the range while the live ${options.level} buckets hold ${report.live.liveTicks}: nothing was swapped (wrong --topic or --source?)`,
-            );
-        }
+        Object.assign(report, folded);
+        report.phases.foldMs = io.now() - phaseStart;
+        phaseStart = io.now();
+        const checked = await checkShadows(db, options.level, parts, want);
+        for (const difference of checked.differences) report.differences.push(difference);
+        report.live = checked.live;
+        report.phases.checkMs = io.now() - phaseStart;
+        if (
+          report.differences.length === 0 &&
+          checked.live.shadowTicks === 0 &&
+          checked.live.liveTicks > 0
+        )
+          throw new RebuildError(
+            RebuildErrorCode.EmptySource,
+            `the ${sourceLabel(options)} holds no tick of the range while the live ${options.level} buckets hold ${checked.live.liveTicks}: nothing was swapped (wrong --topic or --source?)`,
+          );
       } catch (err) {
         // Stopped before any swap: the live data is as it was, and the run is over (a rerun
         // starts afresh; --cleanup drops its shadows).
@@ -181,6 +198,7 @@ export async function rebuildCommand(
       }
       await updateRun(db, run._id, io.now(), { state: 'swapping' });
     }
+    phaseStart = io.now();
     for (const part of parts) {
       const swap = await swapShadow(db, part);
       report.swapped.push({
@@ -195,6 +213,7 @@ export async function rebuildCommand(
     }
     if (report.read.kind === 'none')
       report.written = report.swapped.reduce((sum, s) => sum + s.written, 0);
+    report.phases.swapMs = io.now() - phaseStart;
     await updateRun(db, run._id, io.now(), { state: 'done' });
     report.elapsedMs = io.now() - started;
     return report;
@@ -308,7 +327,7 @@ export function formatRebuild(report: RebuildReport, limit: number): string {
   );
   const rate = report.elapsedMs > 0 ? Math.round((report.written * 1000) / report.elapsedMs) : 0;
   lines.push(
-    `\n${plural(report.swapped.length, 'partition')}, ${plural(report.written, 'bucket')} written, ${report.swapped.reduce((sum, s) => sum + s.replaced, 0)} replaced, 0 differences, ${formatDuration(report.elapsedMs)} (${rate} buckets/s)\n`,
+    `\n${plural(report.swapped.length, 'partition')}, ${plural(report.written, 'bucket')} written, ${report.swapped.reduce((sum, s) => sum + s.replaced, 0)} replaced, 0 differences, ${formatDuration(report.elapsedMs)} (${rate} buckets/s; fold ${formatDuration(report.phases.foldMs)}, check ${formatDuration(report.phases.checkMs)}, swap ${formatDuration(report.phases.swapMs)})\n`,
     `the replaced buckets are kept until \`tickertape rebuild --cleanup\`\n`,
   );
   return lines.join('');

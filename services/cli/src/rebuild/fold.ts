@@ -11,7 +11,6 @@ import {
   type RebuildOptions,
   type Sources,
 } from './plan.js';
-import { compareShadows } from './shadow-check.js';
 
 export interface RebuildIo {
   /** Where the progress bar (or, off a terminal, progress lines) goes. */
@@ -29,7 +28,10 @@ export interface Folded {
   read: SourceRead;
   /** Buckets written into the shadows. */
   written: number;
+  /** Found while folding (a level source is checked batch by batch as it is written). */
   differences: Difference[];
+  /** From the topic: the buckets the checker's own fold of the range's ticks makes, by `_id`. */
+  want?: Map<string, Record<string, unknown>>;
 }
 
 /** Folds the source into fresh shadows and checks them; returns what was read and the differences. */
@@ -88,7 +90,8 @@ export async function foldIntoShadows(
           ticks: read.ticks.length,
         },
         written: want.size,
-        differences: await compareShadows(db, options.level, plan, want),
+        differences: [],
+        want,
       };
     }
     const read = await foldLevel({

@@ -6,56 +6,6 @@ import { spanFilter } from './from-level.js';
 
 type Bucket = Document & { _id: string };
 
-const CHUNK = 500;
-
-async function byIds(db: Db, collection: string, ids: string[]): Promise<Map<string, Bucket>> {
-  const docs = await db
-    .collection<Bucket>(collection)
-    .find({ _id: { $in: ids } })
-    .toArray();
-  return new Map(docs.map((doc) => [doc._id, doc]));
-}
-
-async function idsInRange(db: Db, collection: string, part: ShadowPartition): Promise<string[]> {
-  const docs = db.collection<Bucket>(collection).find(spanFilter(part), { projection: { _id: 1 } });
-  const ids: string[] = [];
-  for await (const doc of docs) ids.push(doc._id);
-  return ids;
-}
-
-/**
- * The checker's comparison of the buckets the ticks make (`want`, by `_id`) with what the shadows
- * hold over the plan's range, a chunk of buckets at a time: missing, wrong, and extra buckets.
- */
-export async function compareShadows(
-  db: Db,
-  level: Level,
-  plan: readonly ShadowPartition[],
-  want: ReadonlyMap<string, Record<string, unknown>>,
-): Promise<Difference[]> {
-  const differences: Difference[] = [];
-  for (const part of plan) {
-    const ids = [...want.keys()].filter((id) => {
-      const start = (want.get(id)!.start as Date).getTime();
-      return start >= part.fromMs && start < part.toMs;
-    });
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      const chunk = ids.slice(i, i + CHUNK);
-      const stored = await byIds(db, part.shadow, chunk);
-      const expected = new Map(chunk.map((id) => [id, want.get(id)!]));
-      for (const difference of compareBuckets(level, expected, stored))
-        differences.push(difference);
-    }
-    const extra = (await idsInRange(db, part.shadow, part)).filter((id) => !want.has(id));
-    for (let i = 0; i < extra.length; i += CHUNK) {
-      const stored = await byIds(db, part.shadow, extra.slice(i, i + CHUNK));
-      for (const difference of compareBuckets(level, new Map(), stored))
-        differences.push(difference);
-    }
-  }
-  return differences;
-}
-
 /** What a swap changes, bucket by bucket, against the live buckets of the range. */
 export interface AgainstLive {
   /** Buckets with data in both, equal (the checker's comparison: sums within 1e-9). */
@@ -71,13 +21,31 @@ export interface AgainstLive {
   shadowTicks: number;
 }
 
-/** Compares each shadow with the live buckets of its range, a chunk at a time. */
-export async function againstLive(
+export interface ShadowCheck {
+  /** Where the shadows differ from `want` (none checked without it). */
+  differences: Difference[];
+  live: AgainstLive;
+}
+
+const CHUNK = 500;
+const one = (id: string, doc: Record<string, unknown> | undefined) =>
+  new Map(doc === undefined ? [] : [[id, doc]]);
+
+/**
+ * One pass over each shadow, a chunk of buckets at a time with the live buckets of the same ids:
+ * the checker's comparison of every shadow bucket with `want` (the buckets the source's ticks
+ * make, by `_id`: missing, wrong and extra buckets), and a tally of what the swap will change
+ * against the live buckets. A scan of the live ids finds the live buckets the shadow lacks. Scans
+ * and `_id` lookups only: the stand-in serves no range from an index, so every pass counts.
+ */
+export async function checkShadows(
   db: Db,
   level: Level,
   plan: readonly ShadowPartition[],
-): Promise<AgainstLive> {
-  const tally: AgainstLive = {
+  want?: ReadonlyMap<string, Record<string, unknown>>,
+): Promise<ShadowCheck> {
+  const differences: Difference[] = [];
+  const live: AgainstLive = {
     same: 0,
     changed: 0,
     restored: 0,
@@ -85,37 +53,53 @@ export async function againstLive(
     liveTicks: 0,
     shadowTicks: 0,
   };
+  const seen = new Set<string>();
+  const compareChunk = async (part: ShadowPartition, chunk: Bucket[]) => {
+    const current = new Map(
+      (
+        await db
+          .collection<Bucket>(part.live)
+          .find({ _id: { $in: chunk.map((doc) => doc._id) } })
+          .toArray()
+      ).map((doc) => [doc._id, doc]),
+    );
+    for (const doc of chunk) {
+      const { _id: id, ...rest } = doc;
+      seen.add(id);
+      if (want !== undefined)
+        for (const difference of compareBuckets(level, one(id, want.get(id)), one(id, doc)))
+          differences.push(difference);
+      if (!((doc.n as number) > 0)) continue;
+      live.shadowTicks += doc.n as number;
+      const found = compareBuckets(level, one(id, rest), one(id, current.get(id)));
+      if (found.some((d) => d.kind === 'missing')) live.restored += 1;
+      else if (found.length > 0) live.changed += 1;
+      else live.same += 1;
+    }
+  };
   for (const part of plan) {
-    const shadowIds = await idsInRange(db, part.shadow, part);
-    const inShadow = new Set(shadowIds);
-    for (let i = 0; i < shadowIds.length; i += CHUNK) {
-      const chunk = shadowIds.slice(i, i + CHUNK);
-      const shadow = await byIds(db, part.shadow, chunk);
-      const live = await byIds(db, part.live, chunk);
-      for (const [id, doc] of shadow) {
-        if (!((doc.n as number) > 0)) continue;
-        tally.shadowTicks += doc.n as number;
-        const { _id: _ignored, ...want } = doc;
-        const have = live.get(id);
-        const found = compareBuckets(
-          level,
-          new Map([[id, want]]),
-          new Map(have === undefined ? [] : [[id, have]]),
-        );
-        if (found.some((d) => d.kind === 'missing')) tally.restored += 1;
-        else if (found.length > 0) tally.changed += 1;
-        else tally.same += 1;
+    let chunk: Bucket[] = [];
+    for await (const doc of db.collection<Bucket>(part.shadow).find(spanFilter(part))) {
+      chunk.push(doc);
+      if (chunk.length >= CHUNK) {
+        await compareChunk(part, chunk);
+        chunk = [];
       }
     }
-    const liveIds = await idsInRange(db, part.live, part);
-    for (let i = 0; i < liveIds.length; i += CHUNK) {
-      const live = await byIds(db, part.live, liveIds.slice(i, i + CHUNK));
-      for (const [id, doc] of live) {
-        if (!((doc.n as number) > 0)) continue;
-        tally.liveTicks += doc.n as number;
-        if (!inShadow.has(id)) tally.removed += 1;
-      }
+    await compareChunk(part, chunk);
+    const ids = db
+      .collection<Bucket>(part.live)
+      .find(spanFilter(part), { projection: { _id: 1, n: 1 } });
+    for await (const { _id: id, n } of ids) {
+      if (!((n as number) > 0)) continue;
+      live.liveTicks += n as number;
+      if (!seen.has(id)) live.removed += 1;
     }
   }
-  return tally;
+  if (want !== undefined) {
+    const missing = new Map([...want].filter(([id]) => !seen.has(id)));
+    for (const difference of compareBuckets(level, missing, new Map()))
+      differences.push(difference);
+  }
+  return { differences, live };
 }

@@ -272,7 +272,9 @@ describe('tickertape rebuild', () => {
       expect(run.stdout).toMatch(
         /against the live buckets: \d+ same, 1 changed, 3 restored, 0 removed/,
       );
-      expect(run.stdout).toMatch(/0 differences, .* \(\d+ buckets\/s\)/);
+      expect(run.stdout).toMatch(
+        /0 differences, .* \(\d+ buckets\/s; fold .*, check .*, swap .*\)/,
+      );
       const hours = await rebuildJson(over('hour', fromMs, toMs));
       expect(hours.live).toMatchObject({
         same: lostHours.size,

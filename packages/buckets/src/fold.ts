@@ -16,6 +16,29 @@ export interface FoldInput {
   offset: number;
 }
 
+/** What the fold reads of a decoded tick (structurally `@tickertape/tick`'s Tick). */
+export interface TickFields {
+  metric: string;
+  tags: Readonly<Record<string, string>>;
+  ts: number;
+  fields: Readonly<Record<string, number>>;
+  strings: Readonly<Record<string, string>>;
+}
+
+/**
+ * A tick as the fold takes it, from where it came: the Kafka partition and offset on the live
+ * path and in a rebuild, the input's own partition and line number in a backfill.
+ */
+export function foldInputOf(
+  tick: TickFields,
+  seriesKey: string,
+  kafkaPartition: number,
+  offset: number,
+): FoldInput {
+  const { metric, tags, ts, fields, strings } = tick;
+  return { seriesKey, metric, tags, ts, fields, strings, kafkaPartition, offset };
+}
+
 export interface FieldDelta {
   total: Aggregate;
   /** Per sub-slot (second, minute or hour index). */

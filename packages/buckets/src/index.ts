@@ -15,7 +15,15 @@ export {
 } from './partitions.js';
 export { earlier, isBefore, later, type Mark } from './marks.js';
 export { addMark, aggregateOf, type Aggregate } from './aggregate.js';
-export { deltaKey, foldBatch, type BucketDelta, type FieldDelta, type FoldInput } from './fold.js';
+export {
+  deltaKey,
+  foldBatch,
+  foldInputOf,
+  type BucketDelta,
+  type FieldDelta,
+  type FoldInput,
+  type TickFields,
+} from './fold.js';
 export { appliedPath, guardedUpdate, type GuardedUpdate, type UpdateDocument } from './update.js';
 export {
   consumedWatermark,

@@ -1,4 +1,4 @@
-import { timeVerdict, type FoldInput, type TimeBounds } from '@tickertape/buckets';
+import { foldInputOf, timeVerdict, type FoldInput, type TimeBounds } from '@tickertape/buckets';
 import { isTickRejected, seriesKey, type TickCodec } from '@tickertape/tick';
 import type { KafkaMessage } from 'kafkajs';
 import type { DeadLetter } from './dead-letter.js';
@@ -52,16 +52,9 @@ export async function decodeChunk(
       });
       continue;
     }
-    inputs.push({
-      seriesKey: seriesKey(tick.metric, tick.tags),
-      metric: tick.metric,
-      tags: tick.tags,
-      ts: tick.ts,
-      fields: tick.fields,
-      strings: tick.strings,
-      kafkaPartition: partition,
-      offset: Number(message.offset),
-    });
+    inputs.push(
+      foldInputOf(tick, seriesKey(tick.metric, tick.tags), partition, Number(message.offset)),
+    );
   }
   return { inputs, letters };
 }

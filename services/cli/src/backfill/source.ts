@@ -1,4 +1,4 @@
-import type { FoldInput } from '@tickertape/buckets';
+import { foldInputOf as foldInputFrom, type FoldInput } from '@tickertape/buckets';
 import { seriesKey, type Tick } from '@tickertape/tick';
 
 /**
@@ -39,14 +39,5 @@ export function backfillRunId(sha256Hex: string, level: string, nowMs: number): 
 
 /** A line's tick as the workers' fold takes it, at the file's partition and the line's offset. */
 export function foldInputOf(tick: Tick, source: number, line: number): FoldInput {
-  return {
-    seriesKey: seriesKey(tick.metric, tick.tags),
-    metric: tick.metric,
-    tags: tick.tags,
-    ts: tick.ts,
-    fields: tick.fields,
-    strings: tick.strings,
-    kafkaPartition: source,
-    offset: line,
-  };
+  return foldInputFrom(tick, seriesKey(tick.metric, tick.tags), source, line);
 }

@@ -63,12 +63,12 @@ export const workerEnvSchema = z
     /** Most ticks in one flush; a fetched batch larger than this is written in several flushes. */
     FLUSH_MAX_TICKS: positiveInt().default(5000),
     /**
-   * Kafka partitions this process flushes at the same time (kafkajs' partitionsConsumedConcurrently).
-   * A partition's records are still applied one flush after another, in order; with more than one,
-   * the database round trips of different partitions overlap.
-   */
-  PARTITIONS_CONCURRENTLY: z.coerce.number().int().min(1).max(64).default(1),
-  /** A fetch waits this long for FLUSH_MIN_BYTES before a flush of whatever arrived. */
+     * Kafka partitions this process flushes at the same time (kafkajs' partitionsConsumedConcurrently).
+     * A partition's records are still applied one flush after another, in order; with more than one,
+     * the database round trips of different partitions overlap.
+     */
+    PARTITIONS_CONCURRENTLY: z.coerce.number().int().min(1).max(64).default(1),
+    /** A fetch waits this long for FLUSH_MIN_BYTES before a flush of whatever arrived. */
     FLUSH_MAX_WAIT_MS: durationMs().default(500),
     FLUSH_MIN_BYTES: positiveInt().default(64 * 1024),
     /**

@@ -1,4 +1,5 @@
 import {
+  foldInputOf,
   LEVEL_SPECS,
   slotStart,
   timeVerdict,
@@ -129,28 +130,16 @@ export async function foldTopic(options: TopicFoldOptions): Promise<TopicFold> {
       fold.outside += 1;
       return undefined;
     }
-    const series = seriesKey(tick.metric, tick.tags);
-    const offset = Number(message.offset);
-    fold.ticks.push({
-      series,
-      metric: tick.metric,
-      tags: tick.tags,
-      ts: tick.ts,
-      fields: tick.fields,
-      strings: tick.strings,
+    const input = foldInputOf(
+      tick,
+      seriesKey(tick.metric, tick.tags),
       partition,
-      offset,
-    });
-    return {
-      seriesKey: series,
-      metric: tick.metric,
-      tags: tick.tags,
-      ts: tick.ts,
-      fields: tick.fields,
-      strings: tick.strings,
-      kafkaPartition: partition,
-      offset,
-    };
+      Number(message.offset),
+    );
+    // The checker's view of the same tick, for its own fold of the range.
+    const { seriesKey: series, kafkaPartition, ...rest } = input;
+    fold.ticks.push({ ...rest, series, partition: kafkaPartition });
+    return input;
   };
 
   await readTopic(

@@ -7,7 +7,7 @@ import { nonNegativeInt, positiveInt } from '../arguments.js';
 import type { CliEnv } from '../env.js';
 import { parseInstant, TIME_HELP } from '../format/time.js';
 import { defaultSource, type RebuildSource } from '../rebuild/range-checks.js';
-import { RebuildError, RebuildErrorCode } from '../rebuild/rebuild-error.js';
+import { RebuildError } from '../rebuild/rebuild-error.js';
 import {
   cleanupCommand,
   formatCleanup,
@@ -127,7 +127,7 @@ export function addRebuildCommand(program: Command, io: RebuildCommandIo): void 
         else io.stdout(formatRebuild(report, options.limit));
         if (report !== undefined && report.differences.length > 0) io.setExitCode(1);
       } catch (err) {
-        if (!(err instanceof RebuildError) || err.code === RebuildErrorCode.Differences) throw err;
+        if (!(err instanceof RebuildError)) throw err;
         io.stderr(`tickertape: ${describeError(err)}\n`);
         io.setExitCode(EXIT_REFUSED);
       }

@@ -11,8 +11,6 @@ export const RebuildErrorCode = {
   BadSource: 'REBUILD_BAD_SOURCE',
   /** Another run of the same rebuild is alive. */
   Running: 'REBUILD_RUNNING',
-  /** The shadow differs from its source: nothing was swapped. */
-  Differences: 'REBUILD_DIFFERENCES',
   /** The rebuilt range would hold no tick where the live one holds some. */
   EmptySource: 'REBUILD_EMPTY_SOURCE',
 } as const;

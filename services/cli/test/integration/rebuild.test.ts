@@ -7,7 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parsePartitionName, withoutShellPadding, type Level } from '@tickertape/buckets';
-import { advanceWatermarks, listPartitionNames } from '@tickertape/store';
+import {
+  advanceWatermarks,
+  listPartitionNames,
+  seedShadow,
+  shadowPlan,
+  startRun,
+  updateRun,
+} from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick';
 import { compareBuckets, type VerifyReport } from '@tickertape/verify';
@@ -18,6 +25,8 @@ import { runCli } from '../support/cli.js';
 import { Pipeline } from '../support/pipeline.js';
 
 const HOUR = 3_600_000;
+/** Each test: the shared stand-in slows down while other suites run. */
+const TEST_MS = 60_000;
 const DAY = 24 * HOUR;
 const SENSORS = ['s0', 's1', 's2', 's3'];
 
@@ -175,44 +184,56 @@ describe('tickertape rebuild', () => {
     await pipeline.stop();
     await producer.disconnect();
     await stack.close();
-  });
+  }, TEST_MS);
 
-  it('prints the plan on a dry run and writes nothing', async () => {
-    const before = await names(db);
-    const run = await rebuild(over('hour', fromMs, toMs, '--dry-run'));
-    expect(run.code).toBe(0);
-    const minutes = (await buckets(db, 'minute', fromMs, toMs)).size;
-    expect(run.stdout).toContain(
-      `rebuild plan (dry run, nothing written): hour buckets from ${iso(fromMs)} to ${iso(toMs)} from the minute buckets`,
-    );
-    const plan = JSON.parse(
-      (await rebuild(over('hour', fromMs, toMs, '--dry-run', '--json'))).stdout,
-    ) as RebuildPlan;
-    expect(plan.partitions.reduce((sum, p) => sum + (p.sourceBuckets ?? 0), 0)).toBe(minutes);
-    expect(plan.partitions.reduce((sum, p) => sum + p.liveBuckets, 0)).toBe(lostHours.size);
-    const fromTopic = await rebuild(over('minute', fromMs, toMs, '--source', 'topic', '--dry-run'));
-    expect(fromTopic.stdout).toMatch(/topic .*: p0 0\.\.\d+, p1 0\.\.\d+ \(\d+ records to read\)/);
-    expect(await names(db)).toEqual(before);
-  });
+  it(
+    'prints the plan on a dry run and writes nothing',
+    async () => {
+      const before = await names(db);
+      const run = await rebuild(over('hour', fromMs, toMs, '--dry-run'));
+      expect(run.code).toBe(0);
+      const minutes = (await buckets(db, 'minute', fromMs, toMs)).size;
+      expect(run.stdout).toContain(
+        `rebuild plan (dry run, nothing written): hour buckets from ${iso(fromMs)} to ${iso(toMs)} from the minute buckets`,
+      );
+      const plan = JSON.parse(
+        (await rebuild(over('hour', fromMs, toMs, '--dry-run', '--json'))).stdout,
+      ) as RebuildPlan;
+      expect(plan.partitions.reduce((sum, p) => sum + (p.sourceBuckets ?? 0), 0)).toBe(minutes);
+      expect(plan.partitions.reduce((sum, p) => sum + p.liveBuckets, 0)).toBe(lostHours.size);
+      const fromTopic = await rebuild(
+        over('minute', fromMs, toMs, '--source', 'topic', '--dry-run'),
+      );
+      expect(fromTopic.stdout).toMatch(
+        /topic .*: p0 0\.\.\d+, p1 0\.\.\d+ \(\d+ records to read\)/,
+      );
+      expect(await names(db)).toEqual(before);
+    },
+    TEST_MS,
+  );
 
-  it('refuses a range that is not final or not on slot boundaries, writing nothing', async () => {
-    const before = await names(db);
-    const late = await rebuild(over('hour', fromMs, toMs + HOUR));
-    expect(late.code).toBe(2);
-    expect(late.stderr).toContain('REBUILD_NOT_FINAL');
-    expect(late.stderr).toContain(`finalBefore ${iso(toMs)}`);
-    const skewed = await rebuild(over('hour', fromMs + 30 * 60_000, toMs));
-    expect(skewed.code).toBe(2);
-    expect(skewed.stderr).toContain(
-      `is not on an hour boundary: the nearest are ${iso(fromMs)} and ${iso(fromMs + HOUR)}`,
-    );
-    const wrongSource = await rebuild(
-      over('day', toMs - (toMs % DAY) - DAY, toMs - (toMs % DAY), '--source', 'minute'),
-    );
-    expect(wrongSource.code).toBe(2);
-    expect(wrongSource.stderr).toContain('use --source hour or --source topic');
-    expect(await names(db)).toEqual(before);
-  });
+  it(
+    'refuses a range that is not final or not on slot boundaries, writing nothing',
+    async () => {
+      const before = await names(db);
+      const late = await rebuild(over('hour', fromMs, toMs + HOUR));
+      expect(late.code).toBe(2);
+      expect(late.stderr).toContain('REBUILD_NOT_FINAL');
+      expect(late.stderr).toContain(`finalBefore ${iso(toMs)}`);
+      const skewed = await rebuild(over('hour', fromMs + 30 * 60_000, toMs));
+      expect(skewed.code).toBe(2);
+      expect(skewed.stderr).toContain(
+        `is not on an hour boundary: the nearest are ${iso(fromMs)} and ${iso(fromMs + HOUR)}`,
+      );
+      const wrongSource = await rebuild(
+        over('day', toMs - (toMs % DAY) - DAY, toMs - (toMs % DAY), '--source', 'minute'),
+      );
+      expect(wrongSource.code).toBe(2);
+      expect(wrongSource.stderr).toContain('use --source hour or --source topic');
+      expect(await names(db)).toEqual(before);
+    },
+    TEST_MS,
+  );
 
   it.each(['minute', 'topic'] as const)(
     'restores a dropped hour partition from the %s, bucket for bucket',
@@ -234,6 +255,7 @@ describe('tickertape rebuild', () => {
         expect(canonical(restored.get(id)!)).toEqual(canonical(lost));
       expect((await verify(['--from', iso(fromMs), '--to', iso(toMs)])).differences).toEqual([]);
     },
+    TEST_MS,
   );
 
   it('rebuilds the minute level while live workers write the current slots, losing nothing', async () => {
@@ -295,16 +317,60 @@ describe('tickertape rebuild', () => {
     );
     await pipeline.stop();
   }, 90_000);
-  it('drops the replaced collections on --cleanup (a dry run lists them)', async () => {
-    const replaced = (await names(db)).filter((name) => name.startsWith('replaced_'));
-    expect(replaced.length).toBeGreaterThan(0);
-    const dry = await rebuild(['--cleanup', '--dry-run']);
-    expect(dry.code).toBe(0);
-    for (const name of replaced) expect(dry.stdout).toContain(name);
-    expect((await names(db)).filter((name) => name.startsWith('replaced_'))).toEqual(replaced);
-    const run = await rebuild(['--cleanup']);
-    expect(run.stdout).toContain(`dropped ${replaced.length} collection`);
-    expect((await names(db)).filter((n) => /^(replaced|shadow)_/.test(n))).toEqual([]);
-    expect((await rebuild(['--cleanup'])).stdout).toBe('nothing to clean up\n');
-  });
+  it(
+    'carries on a run killed during its swap when the same command runs again',
+    async () => {
+      const now = Date.now();
+      const runId = 'killed-swap-1';
+      const [part, ...more] = shadowPlan('hour', fromMs, toMs, runId);
+      // Killed a minute ago, after its shadows were checked, before it swapped: they say n + 1000.
+      await startRun(
+        db,
+        {
+          id: runId,
+          kind: 'rebuild',
+          level: 'hour',
+          fromMs,
+          toMs,
+          source: 'minute',
+          partitions: [part!.live, ...more.map((p) => p.live)],
+        },
+        now - 60_000,
+      );
+      await updateRun(db, runId, now - 60_000, { state: 'swapping' });
+      for (const p of [part!, ...more]) {
+        await seedShadow(db, p);
+        await db.collection(p.shadow).updateMany({}, { $inc: { n: 1000 } });
+      }
+      const report = await rebuildJson(over('hour', fromMs, toMs));
+      expect(report).toMatchObject({ runId, resumed: true, read: { kind: 'none' } });
+      expect(report.written).toBe(lostHours.size);
+      const swapped = await buckets(db, 'hour', fromMs, toMs);
+      for (const [id, lost] of lostHours)
+        expect(swapped.get(id)!.n).toBe((lost.n as number) + 1000);
+      // A fresh rebuild puts the level back as its source says.
+      const fresh = await rebuildJson(over('hour', fromMs, toMs));
+      expect(fresh.resumed).toBe(false);
+      expect(fresh.live).toMatchObject({ changed: lostHours.size });
+      expect((await verify(['--from', iso(fromMs), '--to', iso(toMs)])).differences).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'drops the replaced collections on --cleanup (a dry run lists them)',
+    async () => {
+      const replaced = (await names(db)).filter((name) => name.startsWith('replaced_'));
+      expect(replaced.length).toBeGreaterThan(0);
+      const dry = await rebuild(['--cleanup', '--dry-run']);
+      expect(dry.code).toBe(0);
+      for (const name of replaced) expect(dry.stdout).toContain(name);
+      expect((await names(db)).filter((name) => name.startsWith('replaced_'))).toEqual(replaced);
+      const run = await rebuild(['--cleanup']);
+      expect(run.stdout).toContain(`dropped ${replaced.length} collection`);
+      expect((await names(db)).filter((n) => /^(replaced|shadow)_/.test(n))).toEqual([]);
+      expect((await rebuild(['--cleanup'])).stdout).toBe('nothing to clean up\n');
+    },
+    TEST_MS,
+  );
 });

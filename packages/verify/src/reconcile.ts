@@ -46,7 +46,11 @@ function bump(counts: Record<string, number>, key: string): void {
  * The checker's own time rule, written apart from the workers' `timeVerdict`: the record's
  * timestamp is stored in the log, so the verdict is the same whenever the topic is read.
  */
-function timeReason(ts: number, recordTs: number, bounds: LatenessBounds): DeadLetterReason | undefined {
+function timeReason(
+  ts: number,
+  recordTs: number,
+  bounds: LatenessBounds,
+): DeadLetterReason | undefined {
   if (ts < 0 || ts - recordTs > bounds.maxFutureMs) return 'TIMESTAMP_OUT_OF_RANGE';
   if (recordTs - ts > bounds.maxLatenessMs) return 'TOO_LATE';
   return undefined;

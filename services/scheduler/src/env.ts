@@ -10,7 +10,7 @@ import {
   stackShape,
   type EnvSource,
 } from '@tickertape/config';
-import { LEVELS } from '@tickertape/buckets';
+import { LEVELS, isLevel, type Level } from '@tickertape/buckets';
 import { z } from 'zod';
 
 const DAY = 86_400_000;
@@ -33,13 +33,13 @@ export const schedulerEnvSchema = z
       .string()
       .default('')
       .transform((text, ctx) => {
-        const groups: Record<string, string> = Object.fromEntries(
+        const groups = Object.fromEntries(
           LEVELS.map((level) => [level, `tickertape-rollup-${level}`]),
-        );
+        ) as Record<Level, string>;
         for (const part of text.split(',').map((p) => p.trim())) {
           if (part === '') continue;
           const [level, group] = part.split('=').map((p) => p.trim());
-          if (!level || !group || !(LEVELS as readonly string[]).includes(level)) {
+          if (!level || !group || !isLevel(level)) {
             ctx.addIssue({
               code: 'custom',
               message: `"${part}" is not <${LEVELS.join('|')}>=<consumer group>`,
@@ -48,7 +48,7 @@ export const schedulerEnvSchema = z
           }
           groups[level] = group;
         }
-        return groups as Record<(typeof LEVELS)[number], string>;
+        return groups;
       }),
     MONGODB_URI: stackShape.MONGODB_URI,
     REDIS_URL: stackShape.REDIS_URL,

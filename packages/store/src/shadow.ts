@@ -6,13 +6,13 @@ import {
   type PartitionRange,
 } from '@tickertape/buckets';
 import { MongoBulkWriteError, type Db, type Document, type Filter } from 'mongodb';
-
-type BucketDoc = Document & { _id: string };
 import { HISTORY_RUNS_COLLECTION, type HistoryRun } from './history-runs.js';
 import { ensurePartition } from './partitions.js';
 import { ShadowError, ShadowErrorCode } from './shadow-error.js';
 import { parseShadowName, shadowCollectionName } from './shadow-names.js';
 import { writeErrorsOf } from './transient.js';
+
+type BucketDoc = Document & { _id: string };
 
 /**
  * Shadow collections: a rebuild or a backfill builds the buckets of a time range beside the live

@@ -135,7 +135,7 @@ export const JOBS = {
         marks[level] = topicExists
           ? await consumedMark(ctx, level, wall, current[level] ?? 0)
           : wall;
-        ctx.metrics.finalityHeldBack.set({ level }, (wall - marks[level]) / 1000);
+        ctx.metrics.finalityHeldBack.set({ level }, Math.max(0, wall - marks[level]) / 1000);
         if (marks[level] < wall) heldBack[level] = new Date(wall).toISOString();
       }
       await advanceWatermarks(ctx.db, marks, t);

@@ -4,6 +4,7 @@ export { compareDocuments, leaves, SUM_RELATIVE_TOLERANCE } from './compare-docu
 export { compareBuckets } from './compare-buckets.js';
 export { compareSeriesSegments, type SegmentCheck } from './compare-segments.js';
 export { expectedBuckets } from './reference-fold.js';
+export { expectedFromFiner } from './reference-rollup.js';
 export { expectedPoints, type ExpectedPoint, type SegmentRules } from './reference-segments.js';
 export {
   reconcile,

@@ -22,7 +22,7 @@ function compareValues(a: number | string, b: number | string): number {
  * then decides, so the result is one fixed function of the records, whatever order the
  * partitions' flushes land in (docs/producing.md).
  */
-function chronological<V extends number | string>(
+export function chronological<V extends number | string>(
   a: { t: number; o: number; v: V },
   b: { t: number; o: number; v: V },
 ): number {
@@ -87,16 +87,29 @@ function expectedBucket(level: Level, start: number, ticks: TruthTick[]): Record
   }
   const ap: Record<string, number> = {};
   for (const tick of ticks) ap[tick.partition] = Math.max(ap[tick.partition] ?? -1, tick.offset);
+  return bucketDocument(head, level, start, { n: ticks.length, f, s, ap });
+}
+
+/**
+ * The stored shape of a bucket the checker expects: the series' identity, then its data; `s`
+ * only when the bucket has string fields, as the workers write it.
+ */
+export function bucketDocument(
+  head: { series?: unknown; metric?: unknown; tags?: unknown },
+  level: Level,
+  start: number,
+  data: { n: number; f?: Record<string, unknown>; s: Record<string, unknown>; ap: unknown },
+): Record<string, unknown> {
   return {
     series: head.series,
     metric: head.metric,
     tags: head.tags,
     level,
     start: new Date(start),
-    n: ticks.length,
-    f,
-    ...(strings.size > 0 ? { s } : {}),
-    ap,
+    n: data.n,
+    ...(data.f === undefined ? {} : { f: data.f }),
+    ...(Object.keys(data.s).length > 0 ? { s: data.s } : {}),
+    ap: data.ap,
   };
 }
 

@@ -1,17 +1,14 @@
 import {
-  LEVEL_SPECS,
   bucketId,
   nextPartition,
   partitionOf,
   rollUp,
   slotStart,
-  subSlot,
   type CoarseLevel,
   type Level,
-  type Mark,
 } from '@tickertape/buckets';
 import type { ShadowPartition } from '@tickertape/store';
-import { compareBuckets, type Difference } from '@tickertape/verify';
+import { compareBuckets, expectedFromFiner, type Difference } from '@tickertape/verify';
 import type { Db, Document } from 'mongodb';
 
 type Bucket = Document & { _id: string };
@@ -38,73 +35,6 @@ export function sourceSpans(source: Level, part: ShadowPartition): SourceSpan[] 
 export const spanFilter = (span: { fromMs: number; toMs: number }) => ({
   start: { $gte: new Date(span.fromMs), $lt: new Date(span.toMs) },
 });
-
-const byTime = (a: Mark<unknown>, b: Mark<unknown>) => a.t - b.t || a.o - b.o;
-
-/**
- * The coarse bucket the checker expects from one slot's finer buckets, computed the plain way
- * (collect, sort, add up) rather than with rollUp's incremental merge: each finer bucket's totals
- * are its sub-slot entry, the totals are those of all entries, `ap` the highest of the sources'.
- */
-export function expectedFromFiner(
-  level: CoarseLevel,
-  finer: readonly Bucket[],
-): Record<string, unknown> | undefined {
-  const real = finer.filter((b) => (b.n as number) > 0);
-  const head = real[0];
-  if (head === undefined) return undefined;
-  const { subKey } = LEVEL_SPECS[level];
-  const start = slotStart(level, (head.start as Date).getTime());
-  const entries = new Map<string, [string, Record<string, unknown>][]>();
-  const strings = new Map<string, { first: Mark<string>; last: Mark<string> }[]>();
-  const ap: Record<string, number> = {};
-  for (const bucket of real) {
-    const index = String(subSlot(level, (bucket.start as Date).getTime()));
-    for (const [name, field] of Object.entries((bucket.f ?? {}) as Record<string, Document>)) {
-      if (!((field.n as number) > 0)) continue;
-      const { n, sum, min, max, first, last } = field;
-      entries.set(name, [...(entries.get(name) ?? []), [index, { n, sum, min, max, first, last }]]);
-    }
-    for (const [name, marks] of Object.entries((bucket.s ?? {}) as Record<string, never>))
-      strings.set(name, [...(strings.get(name) ?? []), marks]);
-    for (const [p, offset] of Object.entries((bucket.ap ?? {}) as Record<string, number>))
-      ap[p] = Math.max(ap[p] ?? -1, offset);
-  }
-  const f: Record<string, unknown> = {};
-  for (const [name, list] of entries) {
-    const totals = list.map(
-      ([, t]) => t as { n: number; sum: number; min: number; max: number; first: Mark; last: Mark },
-    );
-    const firsts = totals.map((t) => t.first).sort(byTime);
-    const lasts = totals.map((t) => t.last).sort(byTime);
-    f[name] = {
-      n: totals.reduce((a, t) => a + t.n, 0),
-      sum: totals.reduce((a, t) => a + t.sum, 0),
-      min: Math.min(...totals.map((t) => t.min)),
-      max: Math.max(...totals.map((t) => t.max)),
-      first: firsts[0],
-      last: lasts[lasts.length - 1],
-      [subKey]: Object.fromEntries(list),
-    };
-  }
-  const s: Record<string, unknown> = {};
-  for (const [name, list] of strings)
-    s[name] = {
-      first: list.map((m) => m.first).sort(byTime)[0],
-      last: list.map((m) => m.last).sort(byTime)[list.length - 1],
-    };
-  return {
-    series: head.series,
-    metric: head.metric,
-    tags: head.tags,
-    level,
-    start: new Date(start),
-    n: real.reduce((a, b) => a + (b.n as number), 0),
-    ...(entries.size > 0 ? { f } : {}),
-    ...(strings.size > 0 ? { s } : {}),
-    ap,
-  };
-}
 
 export interface LevelFold {
   /** Source buckets read (shells included). */

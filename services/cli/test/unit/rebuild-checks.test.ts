@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { rollUp } from '@tickertape/buckets';
-import { expectedFromFiner } from '../../src/rebuild/from-level.js';
+import { expectedFromFiner } from '@tickertape/verify';
 import {
   checkAligned,
   checkFinal,

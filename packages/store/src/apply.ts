@@ -32,12 +32,17 @@ function operationFor(delta: BucketDelta): AnyBulkWriteOperation<BucketDoc> {
   return { updateOne: { filter, update, upsert: true } };
 }
 
-function byCollection(deltas: Iterable<BucketDelta>): Map<string, BucketDelta[]> {
+/** The deltas by the collection they are written to: their partition, or its shadow. */
+function byCollection(
+  deltas: Iterable<BucketDelta>,
+  target: CollectionTarget,
+): Map<string, BucketDelta[]> {
   const groups = new Map<string, BucketDelta[]>();
   for (const delta of deltas) {
-    const group = groups.get(delta.collection);
+    const collection = target(delta.collection);
+    const group = groups.get(collection);
     if (group) group.push(delta);
-    else groups.set(delta.collection, [delta]);
+    else groups.set(collection, [delta]);
   }
   return groups;
 }
@@ -144,14 +149,13 @@ export async function applyFlush(
   target: CollectionTarget = (collection) => collection,
 ): Promise<ApplyStats> {
   const deltas = foldBatch(level, inputs);
-  for (const delta of deltas.values()) delta.collection = target(delta.collection);
   const stats: ApplyStats = {
     buckets: deltas.size,
     operations: deltas.size,
     bulkWrites: 0,
     conflicts: 0,
   };
-  let pending = byCollection(deltas.values());
+  let pending = byCollection(deltas.values(), target);
   await Promise.all([...pending].map(([collection, group]) => ensure(collection, group[0]!)));
   for (let round = 0; pending.size > 0; round++) {
     if (round > 2) {

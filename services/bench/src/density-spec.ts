@@ -1,0 +1,58 @@
+import type { ProfileChoice } from './settings.js';
+import type { TickSetSpec } from './tick-set.js';
+
+/**
+ * One density of the storage probe: both producer profiles (stock symbols and traffic sensors)
+ * at the same rate per series, so the density is one number.
+ */
+export interface DensitySpec {
+  /** Ticks per series per second of event time. */
+  perSecond: number;
+  stocks: number;
+  traffic: number;
+  /** Event-time span; whole minutes, so every minute bucket is a whole minute. */
+  durationMs: number;
+}
+
+const MINUTE = 60_000;
+
+/**
+ * Sized so each density writes a few tens of thousands of ticks at most on the shared 2-core
+ * machine; 10 ticks/s has fewer series and a shorter span for the same reason. `smoke` only
+ * proves the probe runs.
+ */
+export const DENSITY_PRESETS: Readonly<Record<ProfileChoice, readonly DensitySpec[]>> = {
+  full: [
+    { perSecond: 0.25, stocks: 20, traffic: 100, durationMs: 10 * MINUTE },
+    { perSecond: 1, stocks: 20, traffic: 100, durationMs: 10 * MINUTE },
+    { perSecond: 10, stocks: 6, traffic: 24, durationMs: 2 * MINUTE },
+  ],
+  smoke: [
+    { perSecond: 0.25, stocks: 2, traffic: 10, durationMs: 4 * MINUTE },
+    { perSecond: 1, stocks: 2, traffic: 10, durationMs: 2 * MINUTE },
+    { perSecond: 10, stocks: 1, traffic: 4, durationMs: MINUTE },
+  ],
+};
+
+/** The tick set of one density: `tickSet` of tick-set.ts with both profiles at its rate. */
+export function densityTickSpec(spec: DensitySpec, seed: number, startMs: number): TickSetSpec {
+  return {
+    stocks: { series: spec.stocks, perSecond: spec.perSecond },
+    traffic: { series: spec.traffic, perSecond: spec.perSecond },
+    startMs,
+    durationMs: spec.durationMs,
+    seed,
+  };
+}
+
+const HOUR = 60 * MINUTE;
+
+/**
+ * Where the probe's ticks start: the last whole hour before `nowMs` that leaves room for the
+ * longest span, so every span lies inside one hour bucket per series, as at the start of a
+ * live hour.
+ */
+export function densityStart(nowMs: number, specs: readonly DensitySpec[]): number {
+  const longest = Math.max(0, ...specs.map((s) => s.durationMs));
+  return Math.floor((nowMs - longest) / HOUR) * HOUR;
+}

@@ -1,4 +1,4 @@
-import { earlier, later, type Mark } from './marks.js';
+import type { Mark } from './marks.js';
 
 /** The totals kept for one numeric field over some span: sums and counts, never averages. */
 export interface Aggregate {
@@ -10,16 +10,61 @@ export interface Aggregate {
   last: Mark;
 }
 
-export function aggregateOf(mark: Mark): Aggregate {
-  return { n: 1, sum: mark.v, min: mark.v, max: mark.v, first: mark, last: mark };
-}
+/**
+ * Running totals of one field while a flush is folded. First and last are kept as plain
+ * numbers rather than `Mark` objects, so adding an observation allocates nothing; the marks
+ * are made once per bucket, when the update is built.
+ */
+export class Totals {
+  n = 1;
+  sum: number;
+  min: number;
+  max: number;
+  firstT: number;
+  firstO: number;
+  firstV: number;
+  lastT: number;
+  lastO: number;
+  lastV: number;
 
-/** Adds one observation in place (the hot path folds thousands per flush). */
-export function addMark(agg: Aggregate, mark: Mark): void {
-  agg.n += 1;
-  agg.sum += mark.v;
-  if (mark.v < agg.min) agg.min = mark.v;
-  if (mark.v > agg.max) agg.max = mark.v;
-  agg.first = earlier(agg.first, mark);
-  agg.last = later(agg.last, mark);
+  constructor(t: number, o: number, v: number) {
+    this.sum = v;
+    this.min = v;
+    this.max = v;
+    this.firstT = t;
+    this.firstO = o;
+    this.firstV = v;
+    this.lastT = t;
+    this.lastO = o;
+    this.lastV = v;
+  }
+
+  /** Adds one observation: event time `t`, offset `o` (ties on `t` break by offset), value `v`. */
+  add(t: number, o: number, v: number): void {
+    this.n += 1;
+    this.sum += v;
+    if (v < this.min) this.min = v;
+    if (v > this.max) this.max = v;
+    if (t < this.firstT || (t === this.firstT && o < this.firstO)) {
+      this.firstT = t;
+      this.firstO = o;
+      this.firstV = v;
+    }
+    if (t > this.lastT || (t === this.lastT && o > this.lastO)) {
+      this.lastT = t;
+      this.lastO = o;
+      this.lastV = v;
+    }
+  }
+
+  toAggregate(): Aggregate {
+    return {
+      n: this.n,
+      sum: this.sum,
+      min: this.min,
+      max: this.max,
+      first: { t: this.firstT, o: this.firstO, v: this.firstV },
+      last: { t: this.lastT, o: this.lastO, v: this.lastV },
+    };
+  }
 }

@@ -1,5 +1,6 @@
-import { addMark, aggregateOf, type Aggregate } from './aggregate.js';
-import { LEVEL_SPECS, type Level } from './levels.js';
+import { Totals } from './aggregate.js';
+import { fieldSetKey } from './field-sets.js';
+import { LEVEL_SPECS, SECOND_SUMS, type Level } from './levels.js';
 import { earlier, later, type Mark } from './marks.js';
 import { partitionOf } from './partitions.js';
 import { bucketId, slotStart } from './slots.js';
@@ -39,10 +40,16 @@ export function foldInputOf(
   return { seriesKey, metric, tags, ts, fields, strings, kafkaPartition, offset };
 }
 
+/**
+ * What one flush adds to one numeric field of a bucket. Minute buckets keep a sum per second
+ * (the counts are per field set, on the delta); hour and day buckets full totals per sub-slot.
+ */
 export interface FieldDelta {
-  total: Aggregate;
-  /** Per sub-slot (second, minute or hour index). */
-  sub: Map<number, Aggregate>;
+  total: Totals;
+  /** Hour and day levels: the totals of each minute or hour, by index. */
+  sub: (Totals | undefined)[];
+  /** Minute level: the sum of this field's values in each second, by second; NaN = none. */
+  secondSums: Float64Array | undefined;
 }
 
 /** Everything one flush adds to one bucket, from one Kafka partition. */
@@ -60,6 +67,8 @@ export interface BucketDelta {
   maxOffset: number;
   ticks: number;
   fields: Map<string, FieldDelta>;
+  /** Minute level: ticks per second, by field-set key (see field-sets.ts). */
+  secondCounts: Map<string, Uint32Array>;
   strings: Map<string, { first: Mark<string>; last: Mark<string> }>;
 }
 
@@ -77,32 +86,56 @@ function newDelta(level: Level, input: FoldInput, id: string, start: number): Bu
     maxOffset: input.offset,
     ticks: 0,
     fields: new Map(),
+    secondCounts: new Map(),
     strings: new Map(),
+  };
+}
+
+function newField(total: Totals, perSecond: boolean, subSlots: number): FieldDelta {
+  return {
+    total,
+    sub: perSecond ? [] : new Array<Totals | undefined>(subSlots),
+    secondSums: perSecond ? new Float64Array(subSlots).fill(Number.NaN) : undefined,
   };
 }
 
 function addTick(delta: BucketDelta, input: FoldInput): void {
   delta.ticks += 1;
-  if (input.offset < delta.minOffset) delta.minOffset = input.offset;
-  if (input.offset > delta.maxOffset) delta.maxOffset = input.offset;
-  const sub = Math.floor((input.ts - delta.slotStart) / LEVEL_SPECS[delta.level].subSlotMs);
+  const { ts: t, offset: o } = input;
+  if (o < delta.minOffset) delta.minOffset = o;
+  if (o > delta.maxOffset) delta.maxOffset = o;
+  const spec = LEVEL_SPECS[delta.level];
+  const perSecond = spec.subKey === SECOND_SUMS;
+  const sub = Math.floor((t - delta.slotStart) / spec.subSlotMs);
+  let numeric = false;
   for (const name in input.fields) {
-    const mark: Mark = { t: input.ts, o: input.offset, v: input.fields[name]! };
-    const field = delta.fields.get(name);
-    if (!field) {
-      delta.fields.set(name, {
-        total: aggregateOf(mark),
-        sub: new Map([[sub, aggregateOf(mark)]]),
-      });
-      continue;
+    numeric = true;
+    const v = input.fields[name]!;
+    let field = delta.fields.get(name);
+    if (field === undefined) {
+      field = newField(new Totals(t, o, v), perSecond, spec.subSlots);
+      delta.fields.set(name, field);
+    } else {
+      field.total.add(t, o, v);
     }
-    addMark(field.total, mark);
-    const slot = field.sub.get(sub);
-    if (slot) addMark(slot, mark);
-    else field.sub.set(sub, aggregateOf(mark));
+    if (field.secondSums !== undefined) {
+      const sum = field.secondSums[sub]!;
+      field.secondSums[sub] = Number.isNaN(sum) ? v : sum + v;
+    } else {
+      const slot = field.sub[sub];
+      if (slot === undefined) field.sub[sub] = new Totals(t, o, v);
+      else slot.add(t, o, v);
+    }
+  }
+  if (perSecond && numeric) {
+    const key = fieldSetKey(input.fields);
+    let counts = delta.secondCounts.get(key);
+    if (counts === undefined)
+      delta.secondCounts.set(key, (counts = new Uint32Array(spec.subSlots)));
+    counts[sub]! += 1;
   }
   for (const name in input.strings) {
-    const mark: Mark<string> = { t: input.ts, o: input.offset, v: input.strings[name]! };
+    const mark: Mark<string> = { t, o, v: input.strings[name]! };
     const seen = delta.strings.get(name);
     if (seen) {
       seen.first = earlier(seen.first, mark);

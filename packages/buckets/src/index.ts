@@ -1,11 +1,22 @@
 export {
+  LEGACY_SECOND_MARKS,
   LEVELS,
   LEVEL_SPECS,
+  SECOND_COUNTS,
+  SECOND_SUMS,
   isLevel,
   type Level,
   type LevelSpec,
   type PartitionSpan,
+  type SubKey,
 } from './levels.js';
+export {
+  fieldSetKey,
+  fieldSetKeyOf,
+  fieldSetNames,
+  secondCountsOf,
+  type SecondCounts,
+} from './field-sets.js';
 export { bucketId, ceilTo, floorTo, slotEnd, slotStart, stamp, subSlot } from './slots.js';
 export {
   nextPartition,
@@ -14,7 +25,7 @@ export {
   type PartitionRange,
 } from './partitions.js';
 export { earlier, isBefore, later, type Mark } from './marks.js';
-export { addMark, aggregateOf, type Aggregate } from './aggregate.js';
+export { Totals, type Aggregate } from './aggregate.js';
 export {
   deltaKey,
   foldBatch,

@@ -9,14 +9,29 @@ export type Level = (typeof LEVELS)[number];
 
 export type PartitionSpan = 'day' | 'month' | 'year';
 
+/** A minute bucket field's per-second sums. */
+export const SECOND_SUMS = 'sec';
+/** A minute bucket's per-second tick counts, by field set (see field-sets.ts). */
+export const SECOND_COUNTS = 'c';
+/**
+ * Where minute buckets written before the compact layout keep the last value of each second,
+ * as a `{t, o, v}` mark. Readers still read it; writers never write it (docs/data-layout.md).
+ */
+export const LEGACY_SECOND_MARKS = 'v';
+
+export type SubKey = typeof SECOND_SUMS | 'm' | 'h';
+
 export interface LevelSpec {
   readonly level: Level;
   readonly slotMs: number;
   readonly subSlotMs: number;
   /** Sub-slots per slot: 60 seconds, 60 minutes, 24 hours. */
   readonly subSlots: number;
-  /** Name of the nested per-sub-slot map in a bucket field. */
-  readonly subKey: 'v' | 'm' | 'h';
+  /**
+   * Name of the nested per-sub-slot map in a bucket field: `sec` holds a minute bucket's sum per
+   * second (its counts are per field set, in the bucket's `c`); `m` and `h` full totals.
+   */
+  readonly subKey: SubKey;
   readonly partitionSpan: PartitionSpan;
   /** Characters of `YYYYMMDDHHmm` a bucket id keeps: minute 12, hour 10, day 8. */
   readonly stampLength: number;
@@ -33,7 +48,7 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
     slotMs: MINUTE,
     subSlotMs: SECOND,
     subSlots: 60,
-    subKey: 'v',
+    subKey: SECOND_SUMS,
     partitionSpan: 'day',
     stampLength: 12,
   },

@@ -102,8 +102,8 @@ function addBucket(level: CoarseLevel, doc: Building, finer: StoredBucket, at: n
  * finer bucket's totals become its sub-slot entry (`m.<minute>`, `h.<hour>`), `ap.<p>` is the
  * highest of the sources'. Any mix of series and slots may be given; the result is keyed by `_id`.
  * Shells and their padding contribute nothing, and a coarse slot with nothing but shells makes no
- * bucket. A minute bucket keeps only the last value per second, but its totals are all an hour's
- * `m.<minute>` needs.
+ * bucket. A minute bucket keeps only a sum and a count per second, but its totals are all an
+ * hour's `m.<minute>` needs.
  */
 export function rollUp(
   level: CoarseLevel,

@@ -1,4 +1,11 @@
-import { LEVEL_SPECS, type Level } from './levels.js';
+import { fieldSetKeyOf, secondCountsOf, type SecondCounts } from './field-sets.js';
+import {
+  LEGACY_SECOND_MARKS,
+  LEVEL_SPECS,
+  SECOND_COUNTS,
+  SECOND_SUMS,
+  type Level,
+} from './levels.js';
 import { partitionOf } from './partitions.js';
 import { bucketId } from './slots.js';
 
@@ -8,7 +15,7 @@ import { bucketId } from './slots.js';
  * element of the operator that will update it — 0 for $inc, +∞ for $min, −∞ for $max, and
  * `{t: ±∞}` for first/last (embedded documents compare by `t` first) — so a worker's guarded
  * update on a shell yields the same data as on a missing bucket. Empty sub-slots stay
- * recognisable: `n: 0`, or `t: -Infinity` for a minute bucket's per-second value.
+ * recognisable: `n: 0`, or a count of 0 for a second of a minute bucket (whose sum is 0 then).
  */
 export const EMPTY_FIRST = Object.freeze({ t: Number.POSITIVE_INFINITY });
 export const EMPTY_LAST = Object.freeze({ t: Number.NEGATIVE_INFINITY });
@@ -41,13 +48,18 @@ export interface ShellDocument {
 /** The shell of one series' bucket of `level` starting at `start`. */
 export function shellDocument(level: Level, series: ShellSeries, start: number): ShellDocument {
   const spec = LEVEL_SPECS[level];
+  const perSecond = spec.subKey === SECOND_SUMS;
   const f: Record<string, unknown> = {};
   for (const name of series.fields) {
     const sub: Record<string, unknown> = {};
-    for (let i = 0; i < spec.subSlots; i++)
-      sub[String(i)] = spec.subKey === 'v' ? { ...EMPTY_LAST } : emptyAggregate();
+    for (let i = 0; i < spec.subSlots; i++) sub[String(i)] = perSecond ? 0 : emptyAggregate();
     f[name] = { ...emptyAggregate(), [spec.subKey]: sub };
   }
+  // The counts of the field set the series sent recently: its ticks will most likely carry it.
+  const counts =
+    perSecond && series.fields.length > 0
+      ? { [SECOND_COUNTS]: { [fieldSetKeyOf(series.fields)]: zeros(spec.subSlots) } }
+      : {};
   const id = bucketId(level, series.seriesKey, start);
   return {
     _id: id,
@@ -61,8 +73,13 @@ export function shellDocument(level: Level, series: ShellSeries, start: number):
       start: new Date(start),
       n: 0,
       f,
+      ...counts,
     },
   };
+}
+
+function zeros(count: number): Record<string, number> {
+  return Object.fromEntries(Array.from({ length: count }, (_, i) => [String(i), 0]));
 }
 
 function isEmptyMark(value: unknown): boolean {
@@ -81,6 +98,7 @@ function isEmptyMark(value: unknown): boolean {
 export function withoutShellPadding(
   bucket: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
+  const counts = bucket[SECOND_COUNTS] as SecondCounts | undefined;
   const f: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(
     (bucket.f ?? {}) as Record<string, Record<string, unknown>>,
@@ -88,11 +106,16 @@ export function withoutShellPadding(
     if (value.n === 0) continue;
     const field: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
-      if (key === 'v' || key === 'm' || key === 'h') {
+      const entries = Object.entries(inner as Record<string, unknown>);
+      if (key === SECOND_SUMS) {
+        // A second's sum may be 0 with data in it: its count says whether it has any.
+        const seen = secondCountsOf(counts, name);
+        field[key] = Object.fromEntries(entries.filter(([second]) => seen.has(Number(second))));
+      } else if (key === LEGACY_SECOND_MARKS) {
+        field[key] = Object.fromEntries(entries.filter(([, mark]) => !isEmptyMark(mark)));
+      } else if (key === 'm' || key === 'h') {
         field[key] = Object.fromEntries(
-          Object.entries(inner as Record<string, unknown>).filter(([, slot]) =>
-            key === 'v' ? !isEmptyMark(slot) : (slot as { n: number }).n !== 0,
-          ),
+          entries.filter(([, slot]) => (slot as { n: number }).n !== 0),
         );
       } else {
         field[key] = inner;
@@ -100,6 +123,15 @@ export function withoutShellPadding(
     }
     f[name] = field;
   }
-  const { f: _padded, ...rest } = bucket;
-  return Object.keys(f).length > 0 || bucket.f !== undefined ? { ...rest, f } : { ...rest };
+  const { f: _padded, [SECOND_COUNTS]: _zeros, ...rest } = bucket;
+  const c: Record<string, Record<string, unknown>> = {};
+  for (const [key, seconds] of Object.entries(counts ?? {})) {
+    const kept = Object.entries(seconds).filter(([, count]) => count !== 0);
+    if (kept.length > 0) c[key] = Object.fromEntries(kept);
+  }
+  return {
+    ...rest,
+    ...(Object.keys(f).length > 0 || bucket.f !== undefined ? { f } : {}),
+    ...(Object.keys(c).length > 0 ? { [SECOND_COUNTS]: c } : {}),
+  };
 }

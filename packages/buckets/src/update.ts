@@ -1,6 +1,6 @@
-import type { Aggregate } from './aggregate.js';
+import type { Totals } from './aggregate.js';
 import type { BucketDelta } from './fold.js';
-import { LEVEL_SPECS } from './levels.js';
+import { LEVEL_SPECS, SECOND_COUNTS } from './levels.js';
 
 export type UpdateDocument = {
   $inc: Record<string, number>;
@@ -19,13 +19,13 @@ export function appliedPath(kafkaPartition: number): string {
   return `ap.${kafkaPartition}`;
 }
 
-function addAggregate(update: UpdateDocument, path: string, agg: Aggregate): void {
-  update.$inc[`${path}.n`] = agg.n;
-  update.$inc[`${path}.sum`] = agg.sum;
-  update.$min[`${path}.min`] = agg.min;
-  update.$max[`${path}.max`] = agg.max;
-  update.$min[`${path}.first`] = agg.first;
-  update.$max[`${path}.last`] = agg.last;
+function addTotals(update: UpdateDocument, path: string, totals: Totals): void {
+  update.$inc[`${path}.n`] = totals.n;
+  update.$inc[`${path}.sum`] = totals.sum;
+  update.$min[`${path}.min`] = totals.min;
+  update.$max[`${path}.max`] = totals.max;
+  update.$min[`${path}.first`] = { t: totals.firstT, o: totals.firstO, v: totals.firstV };
+  update.$max[`${path}.last`] = { t: totals.lastT, o: totals.lastO, v: totals.lastV };
 }
 
 /**
@@ -43,13 +43,21 @@ export function guardedUpdate(delta: BucketDelta): GuardedUpdate {
   const update: UpdateDocument = { $inc: { n: delta.ticks }, $min: {}, $max: {}, $setOnInsert: {} };
   for (const [name, field] of delta.fields) {
     const base = `f.${name}`;
-    addAggregate(update, base, field.total);
-    for (const [index, agg] of field.sub) {
-      // Minute buckets keep the last value of each second (seed 000); coarser levels keep
-      // full aggregates per sub-slot so they merge exactly.
-      if (spec.subKey === 'v') update.$max[`${base}.v.${index}`] = agg.last;
-      else addAggregate(update, `${base}.${spec.subKey}.${index}`, agg);
+    addTotals(update, base, field.total);
+    if (field.secondSums !== undefined) {
+      // Minute buckets: one plain sum per second, added like `n` and `sum` (docs/data-layout.md).
+      field.secondSums.forEach((sum, second) => {
+        if (!Number.isNaN(sum)) update.$inc[`${base}.${spec.subKey}.${second}`] = sum;
+      });
     }
+    field.sub.forEach((totals, index) => {
+      if (totals !== undefined) addTotals(update, `${base}.${spec.subKey}.${index}`, totals);
+    });
+  }
+  for (const [key, counts] of delta.secondCounts) {
+    counts.forEach((count, second) => {
+      if (count > 0) update.$inc[`${SECOND_COUNTS}.${key}.${second}`] = count;
+    });
   }
   for (const [name, marks] of delta.strings) {
     update.$min[`s.${name}.first`] = marks.first;

@@ -1,4 +1,12 @@
-import { LEVELS, LEVEL_SPECS, ceilTo, floorTo, slotStart, type Level } from '@tickertape/buckets';
+import {
+  LEVELS,
+  LEVEL_SPECS,
+  SECOND_SUMS,
+  ceilTo,
+  floorTo,
+  slotStart,
+  type Level,
+} from '@tickertape/buckets';
 
 /**
  * Which bucket parts add up to exactly [from, to): whole buckets where a slot lies inside the
@@ -14,9 +22,12 @@ export interface CoverPiece {
   sub?: { from: number; to: number };
 }
 
-/** A minute bucket's sub-slots hold the last value per second, not totals: it is read whole. */
+/**
+ * A minute bucket's sub-slots hold a sum and a count per second, not min, max, first and last:
+ * it is read whole.
+ */
 function hasAggregateSubSlots(level: Level): boolean {
-  return LEVEL_SPECS[level].subKey !== 'v';
+  return LEVEL_SPECS[level].subKey !== SECOND_SUMS;
 }
 
 /** The granularity a window is rounded to: the finest totals any running level keeps. */

@@ -8,8 +8,8 @@ export interface Point {
   /** Start of the point's interval (epoch ms, UTC). */
   t: number;
   /**
-   * Observations in the interval. `null` for points read at second width: minute buckets keep
-   * only the last value of each second, so the count inside a second is not known.
+   * Observations in the interval. `null` only for seconds of minute buckets written before the
+   * compact layout, which kept the last value of each second and not its count.
    */
   n: number | null;
   sum: number | null;
@@ -38,7 +38,17 @@ export function pointOfAggregate(t: number, agg: Aggregate, final: boolean): Poi
   };
 }
 
-/** A minute bucket's per-second entry: the last value seen in that second. */
+/**
+ * One second of a minute bucket: its count and sum are exact. A minute bucket keeps no min, max,
+ * first or last per second, so those are the second's mean — exact when the second holds one
+ * tick, as it does for a series at up to one tick per second (docs/data-layout.md).
+ */
+export function pointOfSecond(t: number, sum: number, n: number, final: boolean): Point {
+  const avg = sum / n;
+  return { t, n, sum, min: avg, max: avg, open: avg, close: avg, avg, final };
+}
+
+/** A second of a minute bucket written before the compact layout: the last value seen in it. */
 export function pointOfMark(t: number, mark: Mark, final: boolean): Point {
   return {
     t,
@@ -54,9 +64,9 @@ export function pointOfMark(t: number, mark: Mark, final: boolean): Point {
 }
 
 /**
- * Merges time-ordered points into `stepMs`-wide points aligned to the epoch. Exact for counts,
- * sums, min, max, open and close; at second width (unknown counts) `avg` is the mean of the
- * per-second values.
+ * Merges time-ordered points into `stepMs`-wide points aligned to the epoch. Exact for counts and
+ * sums (so averages), min, max, open and close of exact points; where a second's count is not
+ * known (old minute buckets) `avg` is the mean of the per-second values.
  */
 export function mergePoints(points: readonly Point[], stepMs: number): Point[] {
   const merged: Point[] = [];

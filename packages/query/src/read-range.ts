@@ -1,11 +1,20 @@
-import { LEVEL_SPECS, bucketId, slotStart, type Level } from '@tickertape/buckets';
+import {
+  LEGACY_SECOND_MARKS,
+  LEVEL_SPECS,
+  SECOND_COUNTS,
+  SECOND_SUMS,
+  bucketId,
+  secondCountsOf,
+  slotStart,
+  type Level,
+  type Mark,
+} from '@tickertape/buckets';
 import type { Db, Document } from 'mongodb';
 import {
   summaryProjection,
   isObservedAggregate,
   isObservedMark,
   type StoredBucket,
-  type StoredField,
 } from './stored.js';
 import { checkBudget, checkName, checkRange, checkSeries, type ReaderContext } from './limits.js';
 import { partitionsInRange } from './partitions-in-range.js';
@@ -14,6 +23,7 @@ import {
   mergePoints,
   pointOfAggregate,
   pointOfMark,
+  pointOfSecond,
   type Gap,
   type Point,
 } from './points.js';
@@ -46,23 +56,33 @@ export interface RangeResult {
 function pointsOfBucket(
   level: Level,
   detail: 'slot' | 'sub',
-  start: number,
-  field: StoredField | undefined,
+  bucket: StoredBucket,
+  name: string,
   final: boolean,
   fromMs: number,
   toMs: number,
 ): Point[] {
+  const field = bucket.f?.[name];
   if (!field || !isObservedAggregate(field)) return [];
   const spec = LEVEL_SPECS[level];
+  const start = bucket.start.getTime();
   if (detail === 'slot') return [pointOfAggregate(start, field, final)];
   const points: Point[] = [];
+  const perSecond = spec.subKey === SECOND_SUMS;
+  const counts = perSecond ? secondCountsOf(bucket.c, name) : undefined;
   const sub = field[spec.subKey] ?? {};
+  const legacy = perSecond ? (field[LEGACY_SECOND_MARKS] ?? {}) : {};
   for (let i = 0; i < spec.subSlots; i++) {
     const t = start + i * spec.subSlotMs;
     if (t + spec.subSlotMs <= fromMs || t >= toMs) continue;
     const entry = sub[String(i)];
-    if (spec.subKey === 'v') {
-      if (isObservedMark(entry)) points.push(pointOfMark(t, entry, final));
+    if (counts !== undefined) {
+      // A second written before the upgrade to the compact layout has a mark instead.
+      const n = counts.get(i);
+      if (n !== undefined && typeof entry === 'number')
+        points.push(pointOfSecond(t, entry, n, final));
+      else if (isObservedMark(legacy[String(i)]))
+        points.push(pointOfMark(t, legacy[String(i)] as Mark, final));
     } else if (isObservedAggregate(entry)) {
       points.push(pointOfAggregate(t, entry, final));
     }
@@ -105,7 +125,14 @@ export async function readRange(
   const path = `f.${field}`;
   const projection: Document =
     detail === 'sub'
-      ? { start: 1, [`${path}.n`]: 1, [`${path}.${spec.subKey}`]: 1 }
+      ? {
+          start: 1,
+          [`${path}.n`]: 1,
+          [`${path}.${spec.subKey}`]: 1,
+          ...(spec.subKey === SECOND_SUMS
+            ? { [SECOND_COUNTS]: 1, [`${path}.${LEGACY_SECOND_MARKS}`]: 1 }
+            : {}),
+        }
       : { start: 1, ...summaryProjection(field) };
   const batches = await Promise.all(
     partitionsInRange(level, fromMs, toMs).map(async (partition) => {
@@ -127,15 +154,13 @@ export async function readRange(
   for (const docs of batches) {
     for (const doc of docs) {
       examined += 1;
-      const start = doc.start.getTime();
-      const stored = doc.f?.[field];
       native.push(
         ...pointsOfBucket(
           level,
           detail,
-          start,
-          stored,
-          finality.isFinal(level, start),
+          doc,
+          field,
+          finality.isFinal(level, doc.start.getTime()),
           fromMs,
           toMs,
         ),

@@ -1,8 +1,12 @@
-import type { Aggregate, Mark } from '@tickertape/buckets';
+import type { Aggregate, Mark, SecondCounts } from '@tickertape/buckets';
 import type { Document } from 'mongodb';
 
-/** A field as stored in a bucket: totals plus the level's sub-slot map (seconds, minutes or hours). */
-export type StoredField = Aggregate & Partial<Record<'v' | 'm' | 'h', Record<string, unknown>>>;
+/**
+ * A field as stored in a bucket: totals plus the level's sub-slot map (a minute bucket's sums per
+ * second `sec`, or `v` marks in one written before the compact layout; minutes; hours).
+ */
+export type StoredField = Aggregate &
+  Partial<Record<'sec' | 'v' | 'm' | 'h', Record<string, unknown>>>;
 
 /** The parts of a bucket document readers look at (projections may leave any of them out). */
 export interface StoredBucket {
@@ -11,6 +15,8 @@ export interface StoredBucket {
   start: Date;
   n: number;
   f?: Record<string, StoredField>;
+  /** A minute bucket's ticks per second, by field set. */
+  c?: SecondCounts;
 }
 
 /** Projection of one field's totals (`n`, `sum`, `min`, `max`, `first`, `last`), not its sub-map. */

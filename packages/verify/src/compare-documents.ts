@@ -22,9 +22,12 @@ export function leaves(value: unknown, prefix = '', into = new Map<string, unkno
  */
 export const SUM_RELATIVE_TOLERANCE = 1e-9;
 
+/** A total or a minute bucket's per-second sum (`f.<field>.sec.<second>`). */
+const SUM_PATH = /(\.sum|\.sec\.\d+)$/;
+
 function sameLeaf(path: string, expected: unknown, actual: unknown): boolean {
   if (
-    path.endsWith('.sum') &&
+    SUM_PATH.test(path) &&
     typeof expected === 'number' &&
     typeof actual === 'number' &&
     Number.isFinite(expected) &&

@@ -1,4 +1,10 @@
-import { bucketId, LEVEL_SPECS, type Level } from '@tickertape/buckets';
+import {
+  bucketId,
+  fieldSetKeyOf,
+  LEVEL_SPECS,
+  SECOND_COUNTS,
+  type Level,
+} from '@tickertape/buckets';
 import type { TruthTick } from './truth.js';
 
 /** One observation of a field: event time, offset (the tie-break) and value. */
@@ -62,19 +68,29 @@ function expectedBucket(level: Level, start: number, ticks: TruthTick[]): Record
   const spec = LEVEL_SPECS[level];
   const head = ticks[0]!;
   const names = new Set(ticks.flatMap((tick) => Object.keys(tick.fields)));
+  const secondOf = (t: number) => Math.floor((t - start) / spec.subSlotMs);
   const f: Record<string, unknown> = {};
   for (const name of names) {
     const observations = ticks
       .filter((tick) => Object.hasOwn(tick.fields, name))
       .map((tick) => ({ t: tick.ts, o: tick.offset, v: tick.fields[name]! }));
     const sub: Record<string, unknown> = {};
-    for (const [index, group] of groupBy(observations, (x) =>
-      Math.floor((x.t - start) / spec.subSlotMs),
-    )) {
-      // Minute buckets keep only the last value of each second; coarser ones full totals.
-      sub[index] = spec.subKey === 'v' ? totals(group).last : totals(group);
+    for (const [index, group] of groupBy(observations, (x) => secondOf(x.t))) {
+      // Minute buckets keep the sum of each second; coarser ones full totals.
+      sub[index] = level === 'minute' ? totals(group).sum : totals(group);
     }
     f[name] = { ...totals(observations), [spec.subKey]: sub };
+  }
+  // Minute buckets count the ticks of each second once per set of numeric fields they carried.
+  const c: Record<string, Record<string, number>> = {};
+  if (level === 'minute') {
+    for (const tick of ticks) {
+      const names = Object.keys(tick.fields);
+      if (names.length === 0) continue;
+      const seconds = (c[fieldSetKeyOf(names)] ??= {});
+      const second = String(secondOf(tick.ts));
+      seconds[second] = (seconds[second] ?? 0) + 1;
+    }
   }
   const strings = new Set(ticks.flatMap((tick) => Object.keys(tick.strings)));
   const s: Record<string, unknown> = {};
@@ -87,18 +103,25 @@ function expectedBucket(level: Level, start: number, ticks: TruthTick[]): Record
   }
   const ap: Record<string, number> = {};
   for (const tick of ticks) ap[tick.partition] = Math.max(ap[tick.partition] ?? -1, tick.offset);
-  return bucketDocument(head, level, start, { n: ticks.length, f, s, ap });
+  return bucketDocument(head, level, start, { n: ticks.length, f, s, ap, c });
 }
 
 /**
  * The stored shape of a bucket the checker expects: the series' identity, then its data; `s`
- * only when the bucket has string fields, as the workers write it.
+ * only when the bucket has string fields, `c` only in a minute bucket with numeric fields, as
+ * the workers write them.
  */
 export function bucketDocument(
   head: { series?: unknown; metric?: unknown; tags?: unknown },
   level: Level,
   start: number,
-  data: { n: number; f?: Record<string, unknown>; s: Record<string, unknown>; ap: unknown },
+  data: {
+    n: number;
+    f?: Record<string, unknown>;
+    s: Record<string, unknown>;
+    ap: unknown;
+    c?: Record<string, unknown>;
+  },
 ): Record<string, unknown> {
   return {
     series: head.series,
@@ -109,6 +132,7 @@ export function bucketDocument(
     n: data.n,
     ...(data.f === undefined ? {} : { f: data.f }),
     ...(Object.keys(data.s).length > 0 ? { s: data.s } : {}),
+    ...(data.c !== undefined && Object.keys(data.c).length > 0 ? { [SECOND_COUNTS]: data.c } : {}),
     ap: data.ap,
   };
 }

@@ -22,7 +22,12 @@ export const errorSchema = z.object({
 
 const pointSchema = z.object({
   t: epochMs('Start of the point’s interval'),
-  n: z.number().nullable().meta({ description: 'Observations; null at second width' }),
+  n: z
+    .number()
+    .nullable()
+    .meta({
+      description: 'Observations; null only for seconds of minute buckets of the old layout',
+    }),
   sum: z.number().nullable(),
   min: z.number(),
   max: z.number(),
@@ -60,7 +65,12 @@ const candleSchema = z.object({
   high: z.number(),
   low: z.number(),
   close: z.number(),
-  volume: z.number().nullable().meta({ description: 'Ticks in the candle; null at second width' }),
+  volume: z
+    .number()
+    .nullable()
+    .meta({
+      description: 'Ticks in the candle; null only for seconds of old-layout minute buckets',
+    }),
   final: z.boolean(),
 });
 

@@ -4,6 +4,7 @@ import {
   LEVEL_SPECS,
   LEVELS,
   bucketId,
+  fieldSetKeyOf,
   foldBatch,
   guardedUpdate,
   shellDocument,
@@ -150,6 +151,13 @@ function expectedBuckets(level: Level, records: FoldInput[]): Map<string, Doc> {
       r.offset,
     );
     const sub = subSlot(level, r.ts);
+    if (level === 'minute' && Object.keys(r.fields).length > 0) {
+      // Ticks per second, per set of numeric fields the tick carried.
+      const counts = (((doc.c ??= {}) as Record<string, Record<number, number>>)[
+        fieldSetKeyOf(Object.keys(r.fields))
+      ] ??= {});
+      counts[sub] = (counts[sub] ?? 0) + 1;
+    }
     for (const [name, v] of Object.entries(r.fields)) {
       const f = ((doc.f as Doc)[name] as Doc | undefined) ?? { subs: {} };
       const { subs, ...total } = f as Doc & { subs: Record<number, Doc> };
@@ -174,7 +182,8 @@ function expectedBuckets(level: Level, records: FoldInput[]): Map<string, Doc> {
     )) {
       const { subs, ...total } = f;
       const nested = Object.fromEntries(
-        Object.entries(subs).map(([k, agg]) => [k, spec.subKey === 'v' ? agg.last : agg]),
+        // Minute buckets keep the sum of each second, coarser ones the full totals.
+        Object.entries(subs).map(([k, agg]) => [k, level === 'minute' ? agg.sum : agg]),
       );
       (doc.f as Doc)[name] = { ...total, [spec.subKey]: nested };
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { LEVELS, shellDocument, type FoldInput } from '@tickertape/buckets';
+import { LEVELS, shellDocument } from '@tickertape/buckets';
 import { advanceWatermarks, insertShells, RollupWriter } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import type { Db } from 'mongodb';
@@ -187,7 +187,7 @@ describe('RollupReader on buckets written by the real write path', () => {
       expect(result.gaps).toEqual([]);
     });
 
-    it('reads the last value of each second from minute buckets', async () => {
+    it('reads the count, sum and mean of each second from minute buckets', async () => {
       const key = stockKey('INIT');
       const from = at('2026-12-31T23:59:30Z');
       const to = at('2027-01-01T00:00:30Z');
@@ -199,19 +199,54 @@ describe('RollupReader on buckets written by the real write path', () => {
         level: 'minute',
         detail: 'sub',
       });
-      const lastPerSecond = new Map<number, FoldInput>();
+      const perSecond = new Map<number, { n: number; sum: number }>();
       for (const tick of ticksOf(key).filter((t) => t.ts >= from && t.ts < to)) {
         const second = Math.floor(tick.ts / 1000) * 1000;
-        const seen = lastPerSecond.get(second);
-        if (!seen || seen.ts < tick.ts || (seen.ts === tick.ts && seen.offset < tick.offset))
-          lastPerSecond.set(second, tick);
+        const seen = perSecond.get(second) ?? { n: 0, sum: 0 };
+        perSecond.set(second, { n: seen.n + 1, sum: seen.sum + tick.fields.price! });
       }
-      expect(result.points.map((p) => [p.t, p.close, p.n])).toEqual(
-        [...lastPerSecond]
+      expect(result.points.map((p) => [p.t, p.n, p.sum, p.avg])).toEqual(
+        [...perSecond]
           .sort(([a], [b]) => a - b)
-          .map(([t, tick]) => [t, tick.fields.price, null]),
+          .map(([t, { n, sum }]) => [t, n, expect.closeTo(sum, 9), expect.closeTo(sum / n, 9)]),
       );
       expect(result.examined).toBe(2);
+    });
+
+    it('reads the seconds of a minute bucket written before the compact layout', async () => {
+      // The layout before issue 15: the last value of each second as a {t, o, v} mark.
+      const key = 'legacy|sensor=1';
+      const start = at('2026-12-31T23:50:00Z');
+      await db.collection('rollup_minute_20261231').insertOne({
+        _id: `${key}:202612312350` as never,
+        series: key,
+        metric: 'legacy',
+        tags: { sensor: '1' },
+        level: 'minute',
+        start: new Date(start),
+        n: 2,
+        f: {
+          speed: {
+            n: 2,
+            sum: 90,
+            min: 40,
+            max: 50,
+            first: { t: start + 3_100, o: 1, v: 40 },
+            last: { t: start + 3_900, o: 2, v: 50 },
+            v: { '3': { t: start + 3_900, o: 2, v: 50 }, '4': { t: Number.NEGATIVE_INFINITY } },
+          },
+        },
+        ap: { '0': 2 },
+      });
+      const result = await reader.range({
+        series: key,
+        field: 'speed',
+        fromMs: start,
+        toMs: start + 60_000,
+        level: 'minute',
+        detail: 'sub',
+      });
+      expect(result.points.map((p) => [p.t, p.n, p.close])).toEqual([[start + 3_000, null, 50]]);
     });
 
     it('chooses the width from the range and the points wanted, and merges exactly', async () => {

@@ -59,7 +59,7 @@ describe('shells on the real database', () => {
       expect(withoutShellPadding(b!)).toEqual(b); // a bucket that never was a shell has no padding
       // The shell kept its place for the seconds (or minutes) nobody wrote.
       const sub = (a!.f as Record<string, Record<string, Record<string, unknown>>>).speed![
-        level === 'minute' ? 'v' : 'm'
+        level === 'minute' ? 'sec' : 'm'
       ]!;
       expect(Object.keys(sub)).toHaveLength(60);
     }

@@ -35,10 +35,9 @@ describe('expectedBuckets with one series on two partitions', () => {
     const f = bucket.f as { speed: Record<string, unknown> };
     expect(f.speed.first).toEqual({ t: MINUTE + 1_000, o: 1, v: 80 });
     expect(f.speed.last).toEqual({ t: MINUTE + 5_000, o: 3, v: 70 });
-    expect(f.speed.v).toEqual({
-      1: { t: MINUTE + 1_000, o: 1, v: 90 },
-      5: { t: MINUTE + 5_000, o: 3, v: 70 },
-    });
+    // Seconds keep sums and counts: both partitions' ticks, whatever their order.
+    expect(f.speed.sec).toEqual({ 1: 170, 5: 130 });
+    expect(bucket.c).toEqual({ speed: { 1: 2, 5: 2 } });
     // U+FFFD is EF BF BD in UTF-8, U+1F600 is F0 9F 98 80: bytes order them the other way
     // round from UTF-16 code units (FFFD > D83D).
     expect(bucket.s).toEqual({
@@ -64,7 +63,7 @@ describe('expectedBuckets', () => {
     tick(MINUTE + 61_000, 10, { speed: 60 }, { conditions: 'fog' }),
   ];
 
-  it('folds a minute bucket: totals, the last value of each second, strings and the applied mark', () => {
+  it('folds a minute bucket: totals, the sum of each second, counts per field set, strings and the applied mark', () => {
     const buckets = expectedBuckets('minute', ticks);
     expect([...buckets.keys()]).toEqual([
       'traffic|sensor=1:202611211015',
@@ -85,7 +84,7 @@ describe('expectedBuckets', () => {
           max: 55,
           first: { t: MINUTE + 1_000, o: 8, v: 40 },
           last: { t: MINUTE + 30_500, o: 9, v: 55 },
-          v: { 1: { t: MINUTE + 1_000, o: 8, v: 40 }, 30: { t: MINUTE + 30_500, o: 9, v: 55 } },
+          sec: { 1: 40, 30: 105 },
         },
         travel_time: {
           n: 1,
@@ -94,9 +93,11 @@ describe('expectedBuckets', () => {
           max: 3,
           first: { t: MINUTE + 30_500, o: 9, v: 3 },
           last: { t: MINUTE + 30_500, o: 9, v: 3 },
-          v: { 30: { t: MINUTE + 30_500, o: 9, v: 3 } },
+          sec: { 30: 3 },
         },
       },
+      // Second 30 holds one tick with speed alone and one with both fields.
+      c: { speed: { 1: 1, 30: 1 }, 'speed,travel_time': { 30: 1 } },
       s: {
         conditions: {
           first: { t: MINUTE + 1_000, o: 8, v: 'rain' },
@@ -158,9 +159,11 @@ describe('compareBuckets', () => {
       { store: 'minute', kind: 'missing', id, expected: 2, actual: 0 },
     ]);
     const padded = stored();
-    const f = padded.get(id)!.f as Record<string, { n: number; v: Record<string, unknown> }>;
-    f.speed!.v[59] = { t: Number.NEGATIVE_INFINITY };
-    f.volume = { n: 0, v: {} };
+    const f = padded.get(id)!.f as Record<string, { n: number; sec: Record<string, unknown> }>;
+    // A shell's untouched second: a sum of 0 with no count behind it.
+    f.speed!.sec[59] = 0;
+    (padded.get(id)!.c as Record<string, Record<string, number>>).speed![59] = 0;
+    f.volume = { n: 0, sec: {} };
     expect(compareBuckets('minute', expected, padded)).toEqual([]);
     expect(compareBuckets('minute', new Map(), new Map([[id, shell]]))).toEqual([]);
   });

@@ -117,7 +117,7 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
     [200, 1000],
     [30, 5000],
   ])(
-    'reads seconds from minute buckets (maxPoints %i → %i ms points, counts unknown)',
+    'reads seconds from minute buckets (maxPoints %i → %i ms points, exact counts and sums)',
     async (maxPoints, stepMs) => {
       const from = at('2026-01-01T00:10:00Z');
       const to = at('2026-01-01T00:12:00Z');

@@ -59,29 +59,32 @@ export function refPoints(ticks: readonly RefTick[], field: string, stepMs: numb
 }
 
 /**
- * Points of `stepMs` width from second-level data: minute buckets keep the last value of each
- * second only, so counts are unknown and the average is the mean of those per-second values.
+ * Points of `stepMs` width from second-level data: minute buckets keep the count and sum of each
+ * second, so counts, sums and averages are exact, and min, max, open and close are those of the
+ * per-second means.
  */
 export function refSecondPoints(
   ticks: readonly RefTick[],
   field: string,
   stepMs: number,
 ): RefPoint[] {
-  const seconds = [...groupBy(ticks, (t) => Math.floor(t.ts / 1000) * 1000)].map(([t, group]) => ({
-    t,
-    v: group[group.length - 1]!.fields[field]!,
-  }));
+  const seconds = [...groupBy(ticks, (t) => Math.floor(t.ts / 1000) * 1000)].map(([t, group]) => {
+    const sum = group.reduce((total, tick) => total + tick.fields[field]!, 0);
+    return { t, n: group.length, sum, mean: sum / group.length };
+  });
   return [...groupBy(seconds, (s) => Math.floor(s.t / stepMs) * stepMs)].map(([t, group]) => {
-    const values = group.map((s) => s.v);
+    const means = group.map((s) => s.mean);
+    const n = group.reduce((total, s) => total + s.n, 0);
+    const sum = group.reduce((total, s) => total + s.sum, 0);
     return {
       t,
-      n: null,
-      sum: null,
-      min: Math.min(...values),
-      max: Math.max(...values),
-      open: values[0]!,
-      close: values[values.length - 1]!,
-      avg: values.reduce((a, b) => a + b, 0) / values.length,
+      n,
+      sum,
+      min: Math.min(...means),
+      max: Math.max(...means),
+      open: means[0]!,
+      close: means[means.length - 1]!,
+      avg: sum / n,
     };
   });
 }

@@ -19,7 +19,7 @@ const orEmpty = (ms: number | null): Cell => (ms === null ? null : isoTime(ms));
 const examinedLine = (examined: number, detail = '') =>
   `examined ${plural(examined, 'document')}${detail}`;
 
-const SUB_UNIT = { v: 'second', m: 'minute', h: 'hour' } as const;
+const SUB_UNIT = { sec: 'second', m: 'minute', h: 'hour' } as const;
 
 /** `5m points from the minutes of hour buckets`: the width, and which documents were read. */
 export function describeResolution(resolution: Resolution): string {

@@ -404,7 +404,7 @@ describe('tickertape query', () => {
       expect(result.examined).toBe(2);
     });
 
-    it('reads the last value of each second with --detail sub, counts unknown (empty)', async () => {
+    it('reads the count, sum and mean of each second with --detail sub', async () => {
       const from = at('2026-11-19T09:50:00Z');
       const to = from + MINUTE;
       const args = oneSeries(
@@ -419,15 +419,16 @@ describe('tickertape query', () => {
         'sub',
       );
       const result = await json<RangeResult>(args);
-      const lastPerSecond = intervals(ticks, S1, from, to, 1000).map((w) => ({
+      const perSecond = intervals(ticks, S1, from, to, 1000).map((w) => ({
         t: w.t,
-        v: w.last.value,
+        n: w.n,
+        avg: w.sum / w.n,
       }));
-      expect(lastPerSecond.length).toBeGreaterThan(5);
-      expect(result.points.map((p) => ({ t: p.t, v: p.avg }))).toEqual(lastPerSecond);
-      expect(result.points.every((p) => p.n === null && p.min === p.max)).toBe(true);
+      expect(perSecond.length).toBeGreaterThan(5);
+      expect(result.points.map((p) => ({ t: p.t, n: p.n, avg: p.avg }))).toEqual(perSecond);
+      expect(result.points.every((p) => p.min === p.avg && p.max === p.avg)).toBe(true);
       const { records } = await csv(args);
-      expect(records.every((r) => r.n === '' && r.sum === '')).toBe(true);
+      expect(records.map((r) => Number(r.n))).toEqual(perSecond.map((p) => p.n));
     });
   });
 

@@ -274,7 +274,7 @@ describe('scheduler on the real stack', () => {
       { description: 'the shell of the next minute', timeoutMs: 20_000 },
     );
     expect(next).toMatchObject({ n: 0, series: 'speed|sensor=s1', f: { speed: { n: 0, sum: 0 } } });
-    expect(Object.keys((next.f as { speed: { v: object } }).speed.v)).toHaveLength(60);
+    expect(Object.keys((next.f as { speed: { sec: object } }).speed.sec)).toHaveLength(60);
     // Hour shells are off in this configuration.
     expect(await db.collection('rollup_hour_202611').countDocuments({ n: 0 })).toBe(0);
   }, 60_000);

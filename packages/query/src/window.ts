@@ -118,7 +118,19 @@ export async function windowAggregate(
   const pieces = planCover(fromMs, toMs, ctx.levels);
   checkBudget(pieces.length * series.length, ctx, `a window over ${series.length} series`);
 
-  const finality = await FinalityView.read(db);
+  // The watermarks and every piece in one round trip's time: the seed's hot query is latency-bound.
+  const [finality, ...read] = await Promise.all([
+    FinalityView.read(db),
+    ...pieces.map((piece) =>
+      db
+        .collection<StoredBucket>(partitionOf(piece.level, piece.start).name)
+        .find(
+          { _id: { $in: series.map((key) => bucketId(piece.level, key, piece.start)) } },
+          { projection: { series: 1, ...projectionOf(piece, query.field) } },
+        )
+        .toArray(),
+    ),
+  ]);
   const totals = new Map<string, Totals>(
     series.map((key) => [
       key,
@@ -134,27 +146,18 @@ export async function windowAggregate(
     ]),
   );
   let examined = 0;
-  await Promise.all(
-    pieces.map(async (piece) => {
-      const ids = series.map((key) => bucketId(piece.level, key, piece.start));
-      const docs = await db
-        .collection<StoredBucket>(partitionOf(piece.level, piece.start).name)
-        .find(
-          { _id: { $in: ids } },
-          { projection: { series: 1, ...projectionOf(piece, query.field) } },
-        )
-        .toArray();
-      examined += docs.length;
-      const final = finality.isFinal(piece.level, piece.start);
-      for (const key of series) totals.get(key)!.final &&= final;
-      for (const doc of docs) {
-        const row = totals.get(doc.series);
-        const stored = doc.f?.[query.field];
-        if (!row) continue;
-        for (const agg of aggregatesOf(piece, stored)) if (agg.n > 0) addAggregate(row, agg);
-      }
-    }),
-  );
+  pieces.forEach((piece, i) => {
+    const docs = read[i]!;
+    examined += docs.length;
+    const final = finality.isFinal(piece.level, piece.start);
+    for (const key of series) totals.get(key)!.final &&= final;
+    for (const doc of docs) {
+      const row = totals.get(doc.series);
+      if (!row) continue;
+      for (const agg of aggregatesOf(piece, doc.f?.[query.field]))
+        if (agg.n > 0) addAggregate(row, agg);
+    }
+  });
   return {
     field: query.field,
     fromMs,

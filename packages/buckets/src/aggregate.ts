@@ -11,40 +11,26 @@ export interface Aggregate {
 }
 
 /**
- * Running totals of one field while a flush is folded. First and last are kept as plain
- * numbers rather than `Mark` objects, so adding an observation allocates nothing; the marks
- * are made once per bucket, when the update is built.
+ * First and last value by (event time, offset) while a flush is folded, kept as plain numbers
+ * and values rather than `Mark` objects, so an observation allocates nothing; the marks are made
+ * once per bucket, when the update is built. Within one delta (one Kafka partition) `(t, o)` is
+ * unique, so the value never has to break a tie here.
  */
-export class Totals {
-  n = 1;
-  sum: number;
-  min: number;
-  max: number;
+export class Ends<V> {
   firstT: number;
   firstO: number;
-  firstV: number;
+  firstV: V;
   lastT: number;
   lastO: number;
-  lastV: number;
+  lastV: V;
 
-  constructor(t: number, o: number, v: number) {
-    this.sum = v;
-    this.min = v;
-    this.max = v;
-    this.firstT = t;
-    this.firstO = o;
-    this.firstV = v;
-    this.lastT = t;
-    this.lastO = o;
-    this.lastV = v;
+  constructor(t: number, o: number, v: V) {
+    this.firstT = this.lastT = t;
+    this.firstO = this.lastO = o;
+    this.firstV = this.lastV = v;
   }
 
-  /** Adds one observation: event time `t`, offset `o` (ties on `t` break by offset), value `v`. */
-  add(t: number, o: number, v: number): void {
-    this.n += 1;
-    this.sum += v;
-    if (v < this.min) this.min = v;
-    if (v > this.max) this.max = v;
+  protected addEnds(t: number, o: number, v: V): void {
     if (t < this.firstT || (t === this.firstT && o < this.firstO)) {
       this.firstT = t;
       this.firstO = o;
@@ -57,14 +43,38 @@ export class Totals {
     }
   }
 
-  toAggregate(): Aggregate {
-    return {
-      n: this.n,
-      sum: this.sum,
-      min: this.min,
-      max: this.max,
-      first: { t: this.firstT, o: this.firstO, v: this.firstV },
-      last: { t: this.lastT, o: this.lastO, v: this.lastV },
-    };
+  add(t: number, o: number, v: V): void {
+    this.addEnds(t, o, v);
+  }
+
+  get first(): Mark<V> {
+    return { t: this.firstT, o: this.firstO, v: this.firstV };
+  }
+
+  get last(): Mark<V> {
+    return { t: this.lastT, o: this.lastO, v: this.lastV };
+  }
+}
+
+/** Running totals of one numeric field: count, sum, min, max, first and last. */
+export class Totals extends Ends<number> {
+  n = 1;
+  sum: number;
+  min: number;
+  max: number;
+
+  constructor(t: number, o: number, v: number) {
+    super(t, o, v);
+    this.sum = v;
+    this.min = v;
+    this.max = v;
+  }
+
+  override add(t: number, o: number, v: number): void {
+    this.n += 1;
+    this.sum += v;
+    if (v < this.min) this.min = v;
+    if (v > this.max) this.max = v;
+    this.addEnds(t, o, v);
   }
 }

@@ -1,7 +1,6 @@
-import { Totals } from './aggregate.js';
+import { Ends, Totals } from './aggregate.js';
 import { fieldSetKey } from './field-sets.js';
 import { LEVEL_SPECS, SECOND_SUMS, type Level } from './levels.js';
-import { earlier, later, type Mark } from './marks.js';
 import { partitionOf } from './partitions.js';
 import { bucketId, slotStart } from './slots.js';
 
@@ -69,7 +68,7 @@ export interface BucketDelta {
   fields: Map<string, FieldDelta>;
   /** Minute level: ticks per second, by field-set key (see field-sets.ts). */
   secondCounts: Map<string, Uint32Array>;
-  strings: Map<string, { first: Mark<string>; last: Mark<string> }>;
+  strings: Map<string, Ends<string>>;
 }
 
 function newDelta(level: Level, input: FoldInput, id: string, start: number): BucketDelta {
@@ -135,14 +134,10 @@ function addTick(delta: BucketDelta, input: FoldInput): void {
     counts[sub]! += 1;
   }
   for (const name in input.strings) {
-    const mark: Mark<string> = { t, o, v: input.strings[name]! };
+    const v = input.strings[name]!;
     const seen = delta.strings.get(name);
-    if (seen) {
-      seen.first = earlier(seen.first, mark);
-      seen.last = later(seen.last, mark);
-    } else {
-      delta.strings.set(name, { first: mark, last: mark });
-    }
+    if (seen) seen.add(t, o, v);
+    else delta.strings.set(name, new Ends(t, o, v));
   }
 }
 

@@ -25,7 +25,7 @@ export {
   type PartitionRange,
 } from './partitions.js';
 export { earlier, isBefore, later, type Mark } from './marks.js';
-export { Totals, type Aggregate } from './aggregate.js';
+export { Ends, Totals, type Aggregate } from './aggregate.js';
 export {
   deltaKey,
   foldBatch,

@@ -24,8 +24,8 @@ function addTotals(update: UpdateDocument, path: string, totals: Totals): void {
   update.$inc[`${path}.sum`] = totals.sum;
   update.$min[`${path}.min`] = totals.min;
   update.$max[`${path}.max`] = totals.max;
-  update.$min[`${path}.first`] = { t: totals.firstT, o: totals.firstO, v: totals.firstV };
-  update.$max[`${path}.last`] = { t: totals.lastT, o: totals.lastO, v: totals.lastV };
+  update.$min[`${path}.first`] = totals.first;
+  update.$max[`${path}.last`] = totals.last;
 }
 
 /**

@@ -14,6 +14,9 @@ export interface GuardedUpdate {
   update: UpdateDocument;
 }
 
+/** Sub-slot indexes as path parts, made once rather than per entry of every update. */
+const INDEX: readonly string[] = Array.from({ length: 60 }, (_, i) => String(i));
+
 /** Field path of the highest Kafka offset applied to a bucket from one partition. */
 export function appliedPath(kafkaPartition: number): string {
   return `ap.${kafkaPartition}`;
@@ -44,20 +47,28 @@ export function guardedUpdate(delta: BucketDelta): GuardedUpdate {
   for (const [name, field] of delta.fields) {
     const base = `f.${name}`;
     addTotals(update, base, field.total);
-    if (field.secondSums !== undefined) {
+    const sums = field.secondSums;
+    if (sums !== undefined) {
       // Minute buckets: one plain sum per second, added like `n` and `sum` (docs/data-layout.md).
-      field.secondSums.forEach((sum, second) => {
-        if (!Number.isNaN(sum)) update.$inc[`${base}.${spec.subKey}.${second}`] = sum;
-      });
+      const prefix = `${base}.${spec.subKey}.`;
+      for (let second = 0; second < sums.length; second++) {
+        const sum = sums[second]!;
+        if (!Number.isNaN(sum)) update.$inc[prefix + INDEX[second]!] = sum;
+      }
     }
-    field.sub.forEach((totals, index) => {
-      if (totals !== undefined) addTotals(update, `${base}.${spec.subKey}.${index}`, totals);
-    });
+    const sub = field.sub;
+    for (let index = 0; index < sub.length; index++) {
+      const totals = sub[index];
+      if (totals !== undefined)
+        addTotals(update, `${base}.${spec.subKey}.${INDEX[index]!}`, totals);
+    }
   }
   for (const [key, counts] of delta.secondCounts) {
-    counts.forEach((count, second) => {
-      if (count > 0) update.$inc[`${SECOND_COUNTS}.${key}.${second}`] = count;
-    });
+    const prefix = `${SECOND_COUNTS}.${key}.`;
+    for (let second = 0; second < counts.length; second++) {
+      const count = counts[second]!;
+      if (count > 0) update.$inc[prefix + INDEX[second]!] = count;
+    }
   }
   for (const [name, marks] of delta.strings) {
     update.$min[`s.${name}.first`] = marks.first;

@@ -18,16 +18,19 @@ const MINUTE = 60_000;
 
 /**
  * Sized so each density writes a few tens of thousands of ticks at most on the shared 2-core
- * machine; 10 ticks/s has fewer series and a shorter span for the same reason. `smoke` only
- * proves the probe runs.
+ * machine (10 ticks/s has fewer series for the same reason) over the same span, so hour buckets
+ * hold as many minutes at every density. `smoke` only proves the probe runs.
  */
 export const DENSITY_PRESETS: Readonly<Record<ProfileChoice, readonly DensitySpec[]>> = {
   full: [
+    // One tick per 50 s: sparser than a minute, where a bucket holds one or two ticks.
+    { perSecond: 0.02, stocks: 20, traffic: 100, durationMs: 10 * MINUTE },
     { perSecond: 0.25, stocks: 20, traffic: 100, durationMs: 10 * MINUTE },
     { perSecond: 1, stocks: 20, traffic: 100, durationMs: 10 * MINUTE },
-    { perSecond: 10, stocks: 6, traffic: 24, durationMs: 2 * MINUTE },
+    { perSecond: 10, stocks: 2, traffic: 4, durationMs: 10 * MINUTE },
   ],
   smoke: [
+    { perSecond: 0.02, stocks: 2, traffic: 10, durationMs: 5 * MINUTE },
     { perSecond: 0.25, stocks: 2, traffic: 10, durationMs: 4 * MINUTE },
     { perSecond: 1, stocks: 2, traffic: 10, durationMs: 2 * MINUTE },
     { perSecond: 10, stocks: 1, traffic: 4, durationMs: MINUTE },

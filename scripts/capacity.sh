@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# docs/capacity.md from the benchmark's JSON (docs/benchmarks.json, written by
+# `bash scripts/bench.sh`): workers, cores, partitions, database operations, documents and bytes
+# per day and read costs at 10k–1M ticks/s, each number traced to the measured figure it comes
+# from. Needs no running stack. Usage: bash scripts/capacity.sh [JSON] [DOC]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/bootstrap.sh
+
+json="${1:-docs/benchmarks.json}"
+doc="${2:-docs/capacity.md}"
+if [[ ! -f "$json" ]]; then
+  echo "capacity: $json not found; run bash scripts/bench.sh first" >&2
+  exit 1
+fi
+# The model is part of the harness: build it (and what it imports) when anything changed.
+pnpm exec turbo run build --filter=@tickertape/bench... --output-logs=errors-only
+node services/bench/dist/capacity/main.js "$json" "$doc"

@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+import { describeError } from '@tickertape/errors';
+import { readFile, writeFile } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { printReport } from '../output.js';
+import { capacityDocument } from './document.js';
+
+/** `capacity <benchmarks.json> <capacity.md>`: writes the capacity model generated from the JSON. */
+async function main(): Promise<void> {
+  const [jsonPath, docPath] = process.argv.slice(2);
+  if (jsonPath === undefined || docPath === undefined) {
+    throw new Error('usage: capacity <benchmarks.json> <capacity.md>');
+  }
+  // The doc names its source relative to the repository root, wherever the command ran.
+  const source = relative(process.cwd(), jsonPath);
+  const doc = await capacityDocument(await readFile(jsonPath, 'utf8'), { source, docPath });
+  await writeFile(docPath, doc);
+  printReport(`capacity: wrote ${docPath} from ${source}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`capacity: ${describeError(err)}\n`);
+  process.exitCode = 1;
+});

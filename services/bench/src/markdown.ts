@@ -1,3 +1,4 @@
+import { densitySection } from './density-markdown.js';
 import { DESIGN_NAMES, figures, type Figures } from './report.js';
 import type { BenchReport, DesignRun } from './run.js';
 
@@ -238,6 +239,7 @@ export function renderMarkdown(report: BenchReport, options: MarkdownOptions): s
     levelTable(report),
     '',
   );
+  if (report.density) lines.push(...densitySection(report.density), '');
   lines.push('## Reads: rollups vs one document per tick', '', readTable(report), '');
   lines.push(
     `The answers agree: largest difference between the two 10-minute averages ${num(reads.window.maxDifference, 9)}; ticks behind the chart, rollups vs raw documents, differ by ${num(reads.chart.maxDifference, 0)}.`,

@@ -1,3 +1,4 @@
+import { densityTarget } from './density-markdown.js';
 import type { LevelRun } from './workers.js';
 import type { BenchReport, DesignKey, DesignRun } from './run.js';
 
@@ -140,5 +141,7 @@ export function figures(report: BenchReport): Figures {
       met: allVisible && latency.p99Ms <= 2000,
     },
   ];
+  const density = report.density && densityTarget(report.density);
+  if (density) targets.push(density);
   return { perTick, ratios, targets, coalescing };
 }

@@ -22,6 +22,8 @@ import {
   sinkDesign,
   type KeyedTickDocument,
 } from './designs.js';
+import { runDensityProbe, type DensityProbeResult } from './density.js';
+import { DENSITY_PRESETS, densityStart } from './density-spec.js';
 import type { BenchEnv } from './env.js';
 import { measureLatency, type LatencyResult } from './latency.js';
 import { produceAll, type LoadResult } from './load.js';
@@ -67,6 +69,8 @@ export interface BenchReport {
   reads: ReadResults;
   latency: LatencyResult;
   probe: ServerProbe;
+  /** Stored bytes per tick by density (density.ts); absent in reports from before it. */
+  density?: DensityProbeResult;
 }
 
 const SHELL_LEVELS: readonly Level[] = ['minute', 'hour'];
@@ -337,6 +341,19 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
     const probe = await probeServer(dbProbe, b.stored?.documents ?? 0);
     await drop(dbProbe);
 
+    // Stored bytes per tick by density, B written in process through the workers' writer.
+    const densitySpecs = DENSITY_PRESETS[settings.profile];
+    const density = await runDensityProbe({
+      mongo,
+      databaseName: (spec) =>
+        database(`density${String(spec.perSecond).replace('.', '_')}`).databaseName,
+      specs: densitySpecs,
+      seed: settings.seed,
+      startMs: densityStart(Date.now(), densitySpecs),
+      keep: settings.keep,
+      logger,
+    });
+
     // 4. Produce → visible at half of B's rate, on a topic and database of its own.
     logger.info({ rate: Math.round(b.ticksPerSec / 2) }, 'measuring produce → visible');
     await registerTopic(names.liveTopic, settings.partitions);
@@ -383,6 +400,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       reads,
       latency,
       probe,
+      density,
     };
   } finally {
     if (!settings.keep) {

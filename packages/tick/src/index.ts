@@ -12,6 +12,11 @@ export {
 } from './schema.js';
 export { parseSeriesKey, seriesKey, SeriesKeyError, type Series } from './series-key.js';
 export {
+  DEFAULT_SERIES_KEY_CACHE,
+  SeriesKeyCache,
+  type SeriesKeyCacheOptions,
+} from './series-key-cache.js';
+export {
   DEFAULT_TICK_LIMITS,
   MAX_TICK_TS,
   MIN_TICK_TS,

@@ -10,6 +10,8 @@ import { TickErrorCode } from './codes.js';
  */
 
 const SPECIAL = /[\\|,=:]/g;
+// Not global, so `test` keeps no lastIndex between calls.
+const HAS_SPECIAL = /[\\|,=:]/;
 const ESCAPABLE = new Set(['\\', '|', ',', '=', ':']);
 
 export interface Series {
@@ -27,17 +29,21 @@ export class SeriesKeyError extends TickertapeError {
   }
 }
 
+// Almost no part has a separator in it: testing first spares `replace` building a new string.
 function escapePart(part: string): string {
-  return part.replace(SPECIAL, '\\$&');
+  return HAS_SPECIAL.test(part) ? part.replace(SPECIAL, '\\$&') : part;
 }
 
 export function seriesKey(metric: string, tags: Readonly<Record<string, string>>): string {
   // The default sort compares UTF-16 code units: the same order on every machine and locale,
   // unlike localeCompare.
   const keys = Object.keys(tags).sort();
-  if (keys.length === 0) return escapePart(metric);
-  const pairs = keys.map((key) => `${escapePart(key)}=${escapePart(tags[key]!)}`);
-  return `${escapePart(metric)}|${pairs.join(',')}`;
+  let key = escapePart(metric);
+  for (let i = 0; i < keys.length; i += 1) {
+    const name = keys[i]!;
+    key += `${i === 0 ? '|' : ','}${escapePart(name)}=${escapePart(tags[name]!)}`;
+  }
+  return key;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { foldInputOf, timeVerdict, type FoldInput, type TimeBounds } from '@tickertape/buckets';
-import { isTickRejected, seriesKey, type TickCodec } from '@tickertape/tick';
+import { isTickRejected, type SeriesKeyCache, type Tick, type TickCodec } from '@tickertape/tick';
 import type { KafkaMessage } from 'kafkajs';
 import type { DeadLetter } from './dead-letter.js';
 
@@ -21,6 +21,7 @@ function isoOrRaw(ms: number): string {
  */
 export async function decodeChunk(
   codec: TickCodec,
+  keys: SeriesKeyCache,
   partition: number,
   messages: readonly KafkaMessage[],
   bounds: TimeBounds,
@@ -32,9 +33,10 @@ export async function decodeChunk(
       letters.push({ reason: 'DECODE_ERROR', detail: 'message has no value', partition, message });
       continue;
     }
-    let tick;
+    let tick: Tick;
     try {
-      tick = await codec.decode(message.value);
+      // Awaits only for a schema not resolved yet: once per writer schema, not per message.
+      tick = codec.decodeResolved(message.value) ?? (await codec.decode(message.value));
     } catch (err) {
       if (!isTickRejected(err)) throw err;
       letters.push({ reason: err.reason, detail: err.message, partition, message });
@@ -53,7 +55,7 @@ export async function decodeChunk(
       continue;
     }
     inputs.push(
-      foldInputOf(tick, seriesKey(tick.metric, tick.tags), partition, Number(message.offset)),
+      foldInputOf(tick, keys.keyOf(tick.metric, tick.tags), partition, Number(message.offset)),
     );
   }
   return { inputs, letters };

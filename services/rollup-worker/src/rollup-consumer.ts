@@ -1,6 +1,6 @@
 import type { FoldInput } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
-import type { TickCodec } from '@tickertape/tick';
+import { SeriesKeyCache, type TickCodec } from '@tickertape/tick';
 import type { Consumer, EachBatchPayload, KafkaMessage, Producer } from 'kafkajs';
 import { sendDeadLetters } from './dead-letter.js';
 import { decodeChunk } from './decode-chunk.js';
@@ -68,6 +68,8 @@ function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
 export class RollupConsumer {
   private flushesWritten = 0;
   private newestEventTs = Number.NEGATIVE_INFINITY;
+  // Lives as long as the process: the same series come back in every flush of every partition.
+  private readonly seriesKeys = new SeriesKeyCache();
 
   constructor(
     private readonly deps: RollupConsumerDeps,
@@ -122,7 +124,7 @@ export class RollupConsumer {
     const { codec, sink, metrics, producer, logger, clock } = this.deps;
     const stopTimer = metrics.flushSeconds.startTimer();
     const now = clock();
-    const { inputs, letters } = await decodeChunk(codec, partition, messages, {
+    const { inputs, letters } = await decodeChunk(codec, this.seriesKeys, partition, messages, {
       maxLatenessMs: this.options.maxLatenessMs,
       maxFutureMs: this.options.maxFutureMs,
     });

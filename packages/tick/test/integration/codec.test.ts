@@ -187,6 +187,23 @@ describe('TickCodec through the schema registry', () => {
         [`get /schemas/ids/${v1.schemaId}`, `get /schemas/ids/${v2.schemaId}`].sort(),
       );
     });
+
+    it('decodes without a promise once a writer schema is resolved, and only then', async () => {
+      const reader = new TickCodec(stack.registry, { schemaId: v2.schemaId, version: 2 });
+      const fromV1 = await v1.encode(tick);
+      const fromV2 = await v2.encode({ ...tick, source: 'loadgen-1' });
+      expect(reader.decodeResolved(fromV1)).toBeUndefined();
+      expect(await reader.decode(fromV1)).toEqual({ ...tick, source: null });
+      expect(reader.decodeResolved(fromV1)).toEqual({ ...tick, source: null });
+      // Each writer schema is resolved on its own.
+      expect(reader.decodeResolved(fromV2)).toBeUndefined();
+      await reader.decode(fromV2);
+      expect(reader.decodeResolved(fromV2)).toEqual({ ...tick, source: 'loadgen-1' });
+      // What can be refused without the registry is refused before asking for the schema.
+      const bad = Buffer.from(fromV2);
+      bad[0] = 1;
+      expect(() => reader.decodeResolved(bad)).toThrow(TickRejectedError);
+    });
   });
 
   describe('rejections', () => {
@@ -259,6 +276,17 @@ describe('TickCodec through the schema registry', () => {
       const valid = await v2.encode(tick);
       expect((await rejection(v2.decode(mangle(valid)))).reason).toBe('DECODE_ERROR');
       expect((await rejection(v1.decode(mangle(valid)))).reason).toBe('DECODE_ERROR');
+      // The same without a promise, the writer schema resolved by now.
+      expect(() => v2.decodeResolved(mangle(valid))).toThrow(/^DECODE_ERROR: /);
+    });
+
+    it.each([
+      ['truncated buffer', (valid: Buffer) => valid.subarray(0, valid.length - 3)],
+      ['trailing data', (valid: Buffer) => Buffer.concat([valid, Buffer.from([7])])],
+    ])('says %s in the dead letter', async (detail, mangle) => {
+      const valid = await v2.encode(tick);
+      const err = await rejection(v2.decode(mangle(valid)));
+      expect(err.message).toBe(`DECODE_ERROR: schema id ${v2.schemaId}: ${detail}`);
     });
 
     it('rejects a message over 64 KiB as OVERSIZED, before asking the registry', async () => {

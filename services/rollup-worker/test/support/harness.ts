@@ -176,7 +176,8 @@ export class Pipeline {
           max: number;
           first: { v: number };
           last: { v: number };
-          v?: Record<string, { v: number }>;
+          /** Minute buckets: the sum of each second's values (docs/data-layout.md). */
+          sec?: Record<string, number>;
         };
         out.set(doc._id, {
           n: doc.n as number,
@@ -188,10 +189,7 @@ export class Pipeline {
             first: speed.first.v,
             last: speed.last.v,
           },
-          seconds:
-            speed.v === undefined
-              ? undefined
-              : Object.fromEntries(Object.entries(speed.v).map(([k, m]) => [k, m.v])),
+          seconds: speed.sec,
         });
       }
     }

@@ -30,7 +30,7 @@ export function trafficTicks(
 export interface ExpectedBucket {
   n: number;
   speed: { n: number; sum: number; min: number; max: number; first: number; last: number };
-  /** Per-second last value (minute level). */
+  /** Per-second sum of the values (minute level). */
   seconds?: Record<string, number>;
 }
 
@@ -55,7 +55,10 @@ export function expectedBuckets(level: Level, ticks: readonly Tick[]): Map<strin
     b.speed.min = Math.min(b.speed.min, v);
     b.speed.max = Math.max(b.speed.max, v);
     b.speed.last = v;
-    if (b.seconds) b.seconds[String(subSlot(level, tick.ts))] = v;
+    if (b.seconds) {
+      const second = String(subSlot(level, tick.ts));
+      b.seconds[second] = (b.seconds[second] ?? 0) + v;
+    }
     out.set(id, b);
   }
   return out;

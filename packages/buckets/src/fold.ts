@@ -148,23 +148,68 @@ function addTick(delta: BucketDelta, input: FoldInput): void {
  */
 export function foldBatch(level: Level, inputs: Iterable<FoldInput>): Map<string, BucketDelta> {
   const deltas = new Map<string, BucketDelta>();
-  const seen = new Map<number, Set<number>>();
+  // Per Kafka partition: the offsets seen, and its deltas by series key, then slot start. Nested
+  // maps rather than one string key per tick: the series key is usually the same string object
+  // tick after tick (the decoder's cache), so no key is built or hashed anew per tick.
+  const partitions = new Map<
+    number,
+    { offsets: SeenOffsets; bySeries: Map<string, Map<number, BucketDelta>> }
+  >();
   for (const input of inputs) {
-    let offsets = seen.get(input.kafkaPartition);
-    if (!offsets) seen.set(input.kafkaPartition, (offsets = new Set()));
-    if (offsets.has(input.offset)) continue;
-    offsets.add(input.offset);
+    let partition = partitions.get(input.kafkaPartition);
+    if (partition === undefined) {
+      partition = { offsets: new SeenOffsets(), bySeries: new Map() };
+      partitions.set(input.kafkaPartition, partition);
+    }
+    if (!partition.offsets.add(input.offset)) continue;
 
     const start = slotStart(level, input.ts);
-    const key = deltaKey(input.kafkaPartition, start, input.seriesKey);
-    let delta = deltas.get(key);
-    if (!delta) {
+    let bySlot = partition.bySeries.get(input.seriesKey);
+    if (bySlot === undefined) partition.bySeries.set(input.seriesKey, (bySlot = new Map()));
+    let delta = bySlot.get(start);
+    if (delta === undefined) {
       delta = newDelta(level, input, bucketId(level, input.seriesKey, start), start);
-      deltas.set(key, delta);
+      bySlot.set(start, delta);
+      deltas.set(deltaKey(input.kafkaPartition, start, input.seriesKey), delta);
     }
     addTick(delta, input);
   }
   return deltas;
+}
+
+/**
+ * The offsets of one partition seen in a batch. Kafka delivers them in increasing order, so the
+ * common case is a push onto a sorted list; an offset at or below the highest seen (a replay
+ * inside the batch, or a shuffled test) is looked up in that list and in the few out of order.
+ */
+class SeenOffsets {
+  private readonly ordered: number[] = [];
+  private readonly others = new Set<number>();
+
+  /** Whether `offset` is new (and now seen). */
+  add(offset: number): boolean {
+    const { ordered } = this;
+    if (ordered.length === 0 || offset > ordered[ordered.length - 1]!) {
+      ordered.push(offset);
+      return true;
+    }
+    if (this.others.has(offset) || sortedHas(ordered, offset)) return false;
+    this.others.add(offset);
+    return true;
+  }
+}
+
+function sortedHas(sorted: readonly number[], value: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = sorted[mid]!;
+    if (at === value) return true;
+    if (at < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 /**

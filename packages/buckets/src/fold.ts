@@ -165,7 +165,8 @@ export function foldBatch(level: Level, inputs: Iterable<FoldInput>): Map<string
 
     const start = slotStart(level, input.ts);
     let bySlot = partition.bySeries.get(input.seriesKey);
-    if (bySlot === undefined) partition.bySeries.set(input.seriesKey, (bySlot = new Map()));
+    if (bySlot === undefined)
+      partition.bySeries.set(input.seriesKey, (bySlot = new Map<number, BucketDelta>()));
     let delta = bySlot.get(start);
     if (delta === undefined) {
       delta = newDelta(level, input, bucketId(level, input.seriesKey, start), start);

@@ -14,7 +14,9 @@ RUN npm install --global --no-fund --no-audit --loglevel=error \
       "pnpm@$(node -p 'require("./package.json").packageManager.replace(/^pnpm@/, "")')"
 # Downloads depend on the lockfile and workspace settings alone: this layer survives source
 # changes.
+# patches/: the fixes pnpm applies to dependencies at install (pnpm-workspace.yaml).
 COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+COPY patches ./patches
 RUN pnpm fetch
 COPY . .
 RUN pnpm install --frozen-lockfile --offline && bash scripts/bundle.sh /bundle

@@ -65,8 +65,10 @@ for path in "${paths[@]}" "${extras[@]}"; do
 done
 ((${#paths[@]} > ${#services[@]})) || { say "error: found no workspace projects"; exit 1; }
 
-# The workspace root's manifests: the install below must see the same settings and lockfile.
+# The workspace root's manifests: the install below must see the same settings and lockfile,
+# and the patches it applies to dependencies (patchedDependencies in pnpm-workspace.yaml).
 cp package.json pnpm-workspace.yaml pnpm-lock.yaml .npmrc "$out/"
+cp -R patches "$out/"
 cp -R --parents "${paths[@]}" "${extras[@]}" "$out/"
 # Type declarations and the dashboard's type-check config serve no running process.
 find "$out" \( -name '*.d.ts' -o -name '*.d.ts.map' -o -name tsconfig.json \) -type f -delete

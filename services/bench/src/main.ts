@@ -1,15 +1,13 @@
 #!/usr/bin/env node
 import { describeError } from '@tickertape/errors';
 import { createLogger } from '@tickertape/logger';
-import { writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import { pino } from 'pino';
 import { parseArgs } from './args.js';
-import { renderChart } from './chart.js';
 import { loadBenchEnv } from './env.js';
 import { renderMarkdown } from './markdown.js';
 import { printReport } from './output.js';
 import { runBench } from './run.js';
+import { writeReport } from './write-report.js';
 
 async function main(): Promise<void> {
   const { settings, commandLine } = parseArgs(process.argv.slice(2));
@@ -30,12 +28,9 @@ async function main(): Promise<void> {
     printReport(renderMarkdown(report, { command: commandLine }));
     return;
   }
-  const chartFile = `${basename(settings.docPath, '.md')}.svg`;
-  const markdown = renderMarkdown(report, { command: commandLine, chart: chartFile });
-  await writeFile(join(dirname(settings.docPath), chartFile), await renderChart(report));
-  await writeFile(settings.docPath, markdown);
-  printReport(markdown);
-  logger.info({ doc: settings.docPath, chart: chartFile }, 'report written');
+  const written = await writeReport(report, settings.docPath, commandLine);
+  printReport(written.markdown);
+  logger.info({ doc: written.doc, chart: written.chart, json: written.json }, 'report written');
 }
 
 main().catch((err: unknown) => {

@@ -1,0 +1,33 @@
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { renderChart } from './chart.js';
+import { renderMarkdown } from './markdown.js';
+import { jsonPathFor, reportJson } from './report-json.js';
+import type { BenchReport } from './run.js';
+
+export interface WrittenReport {
+  markdown: string;
+  /** Where each file went. */
+  doc: string;
+  chart: string;
+  json: string;
+}
+
+/**
+ * The report's three files: the Markdown at `docPath`, its chart (`.svg`) and the whole report
+ * as data (`.json`, for the capacity model) beside it, with the same base name.
+ */
+export async function writeReport(
+  report: BenchReport,
+  docPath: string,
+  command: string,
+): Promise<WrittenReport> {
+  const chartFile = `${basename(docPath, '.md')}.svg`;
+  const chart = join(dirname(docPath), chartFile);
+  const json = jsonPathFor(docPath);
+  const markdown = renderMarkdown(report, { command, chart: chartFile });
+  await writeFile(chart, await renderChart(report));
+  await writeFile(docPath, markdown);
+  await writeFile(json, reportJson(report));
+  return { markdown, doc: docPath, chart, json };
+}

@@ -42,6 +42,7 @@ interface RawOptions {
   workerConcurrency?: number;
   latency?: number;
   workers?: 'dist' | 'source';
+  cpuProfile?: boolean;
   keep?: boolean;
   write?: string | boolean;
   commandLine?: string;
@@ -81,6 +82,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         'source',
       ]),
     )
+    .option(
+      '--cpu-profile',
+      "profile an extra round of B's workers with node --cpu-prof (default in full)",
+    )
+    .option('--no-cpu-profile', 'no profiled round (default in smoke)')
     .option('--keep', 'keep the topics, databases and subject for inspection')
     .option('--write <file>', 'write the Markdown report (and its chart beside it) here')
     .option('--no-write', 'print the report only')
@@ -113,6 +119,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     workerConcurrency: raw.workerConcurrency,
     latencyMs: raw.latency,
     workers: raw.workers,
+    cpuProfile: raw.cpuProfile,
     keep: raw.keep,
     docPath,
   });

@@ -2,6 +2,7 @@ import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import type { Tick, TickCodec } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
+import type { RunMeter } from './stack-cpu.js';
 
 /** What a design sent to the database for one fetched batch. */
 export interface Handled {
@@ -67,6 +68,8 @@ export async function consumeInProcess(options: {
   total: number;
   design: Design;
   cap?: Cap;
+  /** Started with the clock at the group join, stopped with it (the stack's /proc CPU). */
+  meter?: RunMeter;
   logger: Logger;
 }): Promise<ConsumeResult> {
   const { kafka, codec, topic, design, total, cap } = options;
@@ -74,8 +77,10 @@ export async function consumeInProcess(options: {
   let joinedAt: number | undefined;
   let cpuAtJoin: NodeJS.CpuUsage | undefined;
   consumer.on(consumer.events.GROUP_JOIN, () => {
-    joinedAt ??= performance.now();
-    cpuAtJoin ??= process.cpuUsage();
+    if (joinedAt !== undefined) return;
+    joinedAt = performance.now();
+    cpuAtJoin = process.cpuUsage();
+    options.meter?.start();
   });
   const counts = { ticks: 0, ops: 0, requests: 0 };
   let cappedBy: ConsumeResult['cappedBy'];
@@ -132,6 +137,7 @@ export async function consumeInProcess(options: {
           if (counts.ticks >= total || cappedBy !== undefined) {
             const seconds = (performance.now() - (joinedAt ?? 0)) / 1000;
             const cpu = process.cpuUsage(cpuAtJoin);
+            options.meter?.stop();
             finish({
               ...counts,
               seconds,

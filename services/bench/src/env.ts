@@ -9,7 +9,11 @@ import {
   stackShape,
   type EnvSource,
 } from '@tickertape/config';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+
+/** This checkout's `.stack/` (infra/local/stack.sh's default), from src/ or dist/ alike. */
+const DEFAULT_STACK_DIR = fileURLToPath(new URL('../../../.stack', import.meta.url));
 
 /** The harness's environment, checked once at start: three of the stack's four addresses. */
 export const benchEnvSchema = z
@@ -22,13 +26,18 @@ export const benchEnvSchema = z
     LOG_LEVEL: logLevel(),
     /** How long a start waits for each dependency (the workers get the same value). */
     STARTUP_TIMEOUT_MS: positiveInt().default(10_000),
-    /**
-     * Extra node arguments for the worker processes, split on spaces, e.g. `--cpu-prof
-     * --cpu-prof-dir=/tmp/prof` (node refuses --cpu-prof in NODE_OPTIONS).
-     */
     /** Passed on to the worker processes so they find `node` and a home directory. */
     PATH: z.string().default(''),
     HOME: z.string().default(''),
+    /**
+     * The local stack's state directory, as infra/local/stack.sh reads it: its `run/<part>.pid`
+     * files name the database, Kafka and registry processes whose CPU the report measures.
+     */
+    TT_STACK_DIR: z.string().min(1).default(DEFAULT_STACK_DIR),
+    /**
+     * Extra node arguments for the worker processes, split on spaces, e.g. `--max-old-space-size=512`
+     * (node refuses --cpu-prof in NODE_OPTIONS; the harness's --cpu-profile adds it itself).
+     */
     BENCH_WORKER_NODE_ARGS: z
       .string()
       .optional()

@@ -1,5 +1,7 @@
+import { cpuProfileSection } from './cpu-profile-markdown.js';
 import { densitySection } from './density-markdown.js';
-import { DESIGN_NAMES, figures, type Figures } from './report.js';
+import { processCpuSection } from './process-cpu-markdown.js';
+import { DESIGN_NAMES, figures, levelCpuPerMillion, type Figures } from './report.js';
 import type { BenchReport, DesignRun } from './run.js';
 
 const int = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -106,7 +108,7 @@ function levelTable(report: BenchReport): string {
       int(level.bulkWrites),
       int(level.conflicts),
       int(level.deadLetters),
-      num((level.cpuSeconds * 1e6) / level.applied, 1),
+      num(levelCpuPerMillion(level), 1),
       int(levelStored(run, level.level).documents),
       num(levelStored(run, level.level).bytes, 1),
     ]),
@@ -239,6 +241,9 @@ export function renderMarkdown(report: BenchReport, options: MarkdownOptions): s
     levelTable(report),
     '',
   );
+  const processCpu = processCpuSection(report);
+  if (processCpu.length > 0) lines.push(...processCpu, '');
+  if (report.cpuProfile) lines.push(...cpuProfileSection(report.cpuProfile), '');
   if (report.density) lines.push(...densitySection(report.density), '');
   lines.push('## Reads: rollups vs one document per tick', '', readTable(report), '');
   lines.push(
@@ -320,7 +325,7 @@ export function renderMarkdown(report: BenchReport, options: MarkdownOptions): s
     "- **ticks/s**: in-process designs (A, C, D, E): from the consumer group join to the commit of the last batch. Workers (B, F): per level from the `joined consumer group` log line to the moment the group has committed the end offset of every partition (polled every 50 ms); the design's rate is the slower level's. Every design fetches with the workers' settings (min 64 KiB, max wait 500 ms, 1 MiB per partition) and decodes with the same TickCodec.",
     '- **DB ops/tick**: document-level writes (insertOne, insertMany documents, upserts; for B/F bucket updates from `tickertape_db_operations_total`). **DB requests/tick**: round trips (insertOne calls, insertMany/bulkWrite calls, `tickertape_bulk_writes_total`).',
     `- **Stored bytes/tick**: data = \`collStats.size\` summed over the design's collections (measured by the server); indexes = BSON size of each index's key values summed over the documents (**estimated** with \`calculateObjectSize\`, sampling at most 20,000 documents per collection and scaling by the count), because mongo-java-server's \`collStats.indexSize\` is not bytes. C stores what it wrote before its cap.`,
-    "- **CPU s / M ticks**: `process.cpuUsage()` of the harness process for A, C, D, E; the sum of both workers' `process_cpu_seconds_total` (from the join to the end) for B and F. **The database server's CPU (and Kafka's) is not included.**",
+    "- **CPU s / M ticks**: `process.cpuUsage()` of the harness process for A, C, D, E; the sum of both workers' `process_cpu_seconds_total` (from the join to the end) for B and F. The database server's, Kafka's and the registry's CPU is not in this column: see CPU per million ticks by process.",
     `- **Reads**: ${settings.readRuns} runs of each rollup read; reads of the per-tick collection repeat up to ${settings.readRuns} times within ${num(settings.rawReadBudgetMs / 1000, 0)} s (at least 2). On the per-tick collection, documents examined = documents matched, which is what a real MongoDB reads with the {series, ts} index.` +
       (machine.standIn
         ? " mongo-java-server uses no compound index for a range and scans the collection, so the per-tick latencies here are the stand-in's, not MongoDB's."

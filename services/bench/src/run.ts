@@ -14,6 +14,7 @@ import type { Admin } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { randomBytes } from 'node:crypto';
 import { consumeInProcess, type ConsumeResult, type Design } from './consume.js';
+import { profileLevels, type CpuProfileRun } from './cpu-profile-run.js';
 import {
   insertManyDesign,
   naiveDesign,
@@ -31,6 +32,7 @@ import { describeMachine, type Machine } from './machine.js';
 import { probeServer, type ServerProbe } from './probe.js';
 import { measureReads, type ReadResults } from './reads.js';
 import type { BenchSettings } from './settings.js';
+import { StackMeter, type RunCpu, type StackCpu, type StackLookup } from './stack-cpu.js';
 import { storedBytes, type Stored } from './storage.js';
 import { tickSet, tickSetRange, tickSetShape, type TickSetShape } from './tick-set.js';
 import { runLevels, startLevels, type LevelRun } from './workers.js';
@@ -57,6 +59,13 @@ export interface DesignRun {
   shells?: { documents: number; seconds: number };
   /** A and B: ticks/s of every round, in run order; the figures are the median round's. */
   rounds?: number[];
+  /**
+   * CPU seconds of the local stack's database server, Kafka and registry over the same run
+   * (/proc), or why not measured; absent in reports from before it.
+   */
+  stackCpu?: StackCpu;
+  /** Share of all the machine's cores busy over the run, anyone's processes (/proc/stat). */
+  machineBusy?: number;
 }
 
 export interface BenchReport {
@@ -71,11 +80,20 @@ export interface BenchReport {
   probe: ServerProbe;
   /** Stored bytes per tick by density (density.ts); absent in reports from before it. */
   density?: DensityProbeResult;
+  /** Where the stack's processes were found for `stackCpu`; absent in reports from before it. */
+  stack?: StackLookup;
+  /** B's workers under `node --cpu-prof`, one extra round; absent when not profiled. */
+  cpuProfile?: CpuProfileRun;
 }
 
 const SHELL_LEVELS: readonly Level[] = ['minute', 'hour'];
 
-function fromConsume(key: DesignKey, result: ConsumeResult, stored?: Stored): DesignRun {
+function fromConsume(
+  key: DesignKey,
+  result: ConsumeResult,
+  cpu: RunCpu,
+  stored?: Stored,
+): DesignRun {
   return {
     key,
     ticks: result.ticks,
@@ -86,11 +104,18 @@ function fromConsume(key: DesignKey, result: ConsumeResult, stored?: Stored): De
     cpuSeconds: result.cpuSeconds,
     ...(stored === undefined ? {} : { stored }),
     ...(result.cappedBy === undefined ? {} : { cappedBy: result.cappedBy }),
+    ...cpu,
   };
 }
 
 /** B and F: the pipeline's rate is the slower level's (both must have committed the topic). */
-function fromLevels(key: DesignKey, total: number, levels: LevelRun[], stored: Stored): DesignRun {
+function fromLevels(
+  key: DesignKey,
+  total: number,
+  levels: LevelRun[],
+  stored: Stored,
+  cpu: RunCpu,
+): DesignRun {
   const seconds = Math.max(...levels.map((l) => l.seconds));
   return {
     key,
@@ -102,6 +127,7 @@ function fromLevels(key: DesignKey, total: number, levels: LevelRun[], stored: S
     cpuSeconds: levels.reduce((sum, l) => sum + l.cpuSeconds, 0),
     stored,
     levels,
+    ...cpu,
   };
 }
 
@@ -219,6 +245,8 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
   await Promise.all([mongo.connect(), admin.connect()]);
   try {
     const machine = await describeMachine(mongo);
+    const stack = StackMeter.locate(env);
+    logger.info({ stack: stack.lookup }, 'stack processes for the CPU figures');
 
     // 1. One topic, one fixed tick set, produced before anyone consumes.
     await registerTopic(names.topic, settings.partitions);
@@ -248,6 +276,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       round = 0,
     ) => {
       logger.info({ design: key, round }, 'consuming');
+      const meter = stack.window();
       const result = await consumeInProcess({
         kafka,
         codec,
@@ -255,28 +284,35 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
         groupId: names.group(`${key.toLowerCase()}${round}`),
         total,
         design,
+        meter,
         logger,
         ...(capped ? { cap: { ms: settings.naiveCapMs, ticks: settings.naiveCapTicks } } : {}),
       });
-      const run = fromConsume(key, result, db === undefined ? undefined : await storedBytes(db));
+      const stored = db === undefined ? undefined : await storedBytes(db);
+      const run = fromConsume(key, result, meter.result(), stored);
       logger.info({ design: key, ticksPerSec: Math.round(run.ticksPerSec) }, 'consumed');
       return run;
     };
+    const levelOptions = (db: Db, group: string) => ({
+      env,
+      admin,
+      topic: names.topic,
+      dlqTopic: names.dlqTopic,
+      database: db.databaseName,
+      groupPrefix: names.group(group),
+      mode: settings.workers,
+      ...(options.workerNodeArgs === undefined ? {} : { nodeArgs: options.workerNodeArgs }),
+      ...workerConcurrency,
+      logger,
+    });
     const workers = async (key: DesignKey, db: Db, round = 0) => {
       logger.info({ design: key, round }, 'consuming with the rollup workers');
-      const levels = await runLevels({
-        env,
-        admin,
-        topic: names.topic,
-        dlqTopic: names.dlqTopic,
-        database: db.databaseName,
-        groupPrefix: names.group(`${key.toLowerCase()}${round}`),
-        mode: settings.workers,
-        ...(options.workerNodeArgs === undefined ? {} : { nodeArgs: options.workerNodeArgs }),
-        ...workerConcurrency,
-        logger,
+      const meter = stack.window();
+      const { runs: levels } = await runLevels({
+        ...levelOptions(db, `${key.toLowerCase()}${round}`),
+        meter,
       });
-      const run = fromLevels(key, total, levels, await storedBytes(db));
+      const run = fromLevels(key, total, levels, await storedBytes(db), meter.result());
       logger.info({ design: key, ticksPerSec: Math.round(run.ticksPerSec) }, 'consumed');
       return run;
     };
@@ -298,6 +334,18 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
     // The median round's database stays for the reads; the others go.
     const dbB = bRounds.find((r) => r.run === medianOf(bRounds.map((x) => x.run)))!.db;
     for (const { db } of bRounds) if (db !== dbB) await drop(db);
+
+    // Where B's workers spend their CPU: one more round under the profiler, not measured.
+    let cpuProfile: CpuProfileRun | undefined;
+    if (settings.cpuProfile) {
+      logger.info('profiling a round of the workers');
+      const dbProfile = database('bprof');
+      cpuProfile = await profileLevels({
+        ...levelOptions(dbProfile, 'bprof'),
+        keep: settings.keep,
+      });
+      await drop(dbProfile);
+    }
 
     const dbC = database('c');
     designs.push(await inProcess('C', naiveDesign(await perTickCollection(dbC, true)), dbC, true));
@@ -401,6 +449,8 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       latency,
       probe,
       density,
+      stack: stack.lookup,
+      ...(cpuProfile === undefined ? {} : { cpuProfile }),
     };
   } finally {
     if (!settings.keep) {

@@ -47,6 +47,11 @@ export const benchSettingsSchema = z
     markerEveryMs: z.number().int().positive(),
     /** `dist`: the built workers (`node dist/main.js`); `source`: src through tsx (tests, no build). */
     workers: z.enum(['dist', 'source']),
+    /**
+     * Profile one extra, unmeasured round of B's workers (`node --cpu-prof`) and report where
+     * their CPU goes by category.
+     */
+    cpuProfile: z.boolean(),
     /** Leave topics, databases and the subject behind for inspection. */
     keep: z.boolean(),
     /** Where the Markdown report goes (its chart beside it); undefined: print only. */
@@ -84,6 +89,8 @@ export const PRESETS: Readonly<Record<ProfileChoice, Omit<BenchSettings, 'docPat
     latencyMs: 2_000,
     markerEveryMs: 200,
     workers: 'dist',
+    // A profiled round costs a worker start and a pass over the topic: not worth it in CI.
+    cpuProfile: false,
     keep: false,
   },
   full: {
@@ -103,6 +110,7 @@ export const PRESETS: Readonly<Record<ProfileChoice, Omit<BenchSettings, 'docPat
     latencyMs: 20_000,
     markerEveryMs: 100,
     workers: 'dist',
+    cpuProfile: true,
     keep: false,
   },
 };

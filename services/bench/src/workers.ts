@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { BenchEnv } from './env.js';
+import type { RunMeter } from './stack-cpu.js';
 
 /** services/rollup-worker, from src/ or dist/ of this package alike. */
 export const WORKER_DIR = fileURLToPath(new URL('../../rollup-worker/', import.meta.url));
@@ -255,8 +256,24 @@ export interface WorkerRunOptions {
   groupPrefix: string;
   mode: WorkerMode;
   nodeArgs?: readonly string[];
+  /** More node arguments for one level's process (its own profile directory). */
+  levelNodeArgs?: (level: Level) => readonly string[];
   partitionsConcurrently?: number;
+  /** Started once both workers have joined, stopped once both have committed the topic. */
+  meter?: RunMeter;
   logger: Logger;
+}
+
+/** CLOCK_MONOTONIC in µs: the clock of `node --cpu-prof` profiles, shared by every process. */
+export function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+/** One level's measured run on the monotonic clock, to cut its CPU profile to it. */
+export interface LevelWindow {
+  level: Level;
+  fromUs: number;
+  toUs: number;
 }
 
 /** Starts one minute and one hour worker on their own groups; `stop` ends both. */
@@ -275,7 +292,7 @@ export async function startLevels(options: WorkerRunOptions): Promise<WorkerProc
       },
       options.env,
       options.mode,
-      options.nodeArgs,
+      [...(options.nodeArgs ?? []), ...(options.levelNodeArgs?.(level) ?? [])],
     ),
   );
   try {
@@ -291,9 +308,13 @@ export async function startLevels(options: WorkerRunOptions): Promise<WorkerProc
  * B (and F): the real workers, one process per level, consume the loaded topic from the start;
  * each level's clock runs from its group join to its commit of the end offsets.
  */
-export async function runLevels(options: WorkerRunOptions): Promise<LevelRun[]> {
+export async function runLevels(
+  options: WorkerRunOptions,
+): Promise<{ runs: LevelRun[]; windows: LevelWindow[] }> {
   const workers = await startLevels(options);
   try {
+    const fromUs = monotonicUs();
+    options.meter?.start();
     const timings = await Promise.all(
       workers.map(async (worker) => {
         const { joinedAt } = await worker.ready();
@@ -302,15 +323,17 @@ export async function runLevels(options: WorkerRunOptions): Promise<LevelRun[]> 
           waitCommitted(options.admin, worker.spec.groupId, options.topic, 15 * 60_000),
           worker.died,
         ]);
-        return { worker, before, seconds: (doneAt - joinedAt) / 1000 };
+        const window = { level: worker.spec.level, fromUs, toUs: monotonicUs() };
+        return { worker, before, seconds: (doneAt - joinedAt) / 1000, window };
       }),
     );
+    options.meter?.stop();
     const runs: LevelRun[] = [];
     for (const { worker, before, seconds } of timings) {
       runs.push(levelRun(worker.spec, seconds, before, await worker.metrics()));
     }
     options.logger.debug({ runs }, 'levels consumed');
-    return runs;
+    return { runs, windows: timings.map((t) => t.window) };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
   }

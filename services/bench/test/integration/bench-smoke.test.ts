@@ -1,10 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { createLogger } from '@tickertape/logger';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CPU_CATEGORIES } from '../../src/cpu-profile.js';
 import { parseBenchEnv } from '../../src/env.js';
 import { renderMarkdown } from '../../src/markdown.js';
 import { DESIGN_NAMES, figures } from '../../src/report.js';
 import { runBench } from '../../src/run.js';
 import { resolveSettings } from '../../src/settings.js';
+import { STACK_PARTS } from '../../src/stack-cpu.js';
+import { writeReport } from '../../src/write-report.js';
 
 // The CI smoke run of the benchmark: the whole harness on the real stack with a couple of
 // thousand ticks. It proves every design, read and measure produces its row and that the
@@ -12,8 +18,9 @@ import { resolveSettings } from '../../src/settings.js';
 describe('bench, smoke profile', () => {
   it('produces every row, and the workers write one operation per bucket touched', async () => {
     const env = parseBenchEnv(process.env);
-    // Workers from source through tsx: CI typechecks but does not build dist/.
-    const settings = resolveSettings('smoke', { workers: 'source' });
+    // Workers from source through tsx: CI typechecks but does not build dist/. The profiled
+    // round is on, to prove a worker writes its profile on SIGTERM and the analyzer reads it.
+    const settings = resolveSettings('smoke', { workers: 'source', cpuProfile: true });
     const logger = createLogger({ name: 'bench-smoke', level: 'warn' });
     const report = await runBench({ settings, env, logger });
     const total = report.load.shape.total;
@@ -44,6 +51,22 @@ describe('bench, smoke profile', () => {
       true,
     );
     expect(derived.ratios.every((r) => Number.isFinite(r.value))).toBe(true);
+    for (const level of ['minute', 'hour']) {
+      const row = derived.targets.find((t) => t.target.includes(`${level} level ≤ 1.25 × A`));
+      expect(row?.measured).toMatch(/ × A$/);
+    }
+
+    // The stack's CPU: a figure for every part found by its pid file, a reason for any other.
+    const stack = report.stack!;
+    for (const part of STACK_PARTS) {
+      const found = 'pid' in stack.parts[part];
+      for (const run of report.designs) {
+        const cpu = run.stackCpu![part];
+        expect(cpu.measured).toBe(found);
+        if (cpu.measured) expect(cpu.cpuSeconds).toBeGreaterThanOrEqual(0);
+        else expect(cpu.reason).not.toBe('');
+      }
+    }
 
     const { window, chart } = report.reads;
     expect(window.sensors).toBe(50);
@@ -58,10 +81,41 @@ describe('bench, smoke profile', () => {
     expect(report.latency.visible).toBe(report.latency.markers);
     expect(report.probe.documents).toBeGreaterThan(0);
 
+    // A real profile of each worker, written on SIGTERM and summed by category.
+    for (const level of report.cpuProfile!.levels) {
+      expect('missing' in level ? level.missing : 'written').toBe('written');
+      if ('missing' in level) continue;
+      expect(level.ticks).toBe(total);
+      expect(level.sampledMs).toBeGreaterThan(0);
+      expect(level.categories.map((c) => c.category)).toEqual(
+        CPU_CATEGORIES.map((r) => r.category),
+      );
+      const selfMs = (category: string) =>
+        level.categories.find((c) => c.category === category)!.selfMs;
+      for (const category of ['Kafka client', 'Avro decode', 'fold']) {
+        expect(selfMs(category)).toBeGreaterThan(0);
+      }
+    }
+
     const markdown = renderMarkdown(report, { command: 'bash scripts/bench.sh --profile smoke' });
     for (const name of Object.values(DESIGN_NAMES)) expect(markdown).toContain(name);
     for (const row of ['B · minute', 'B · hour', 'F · minute', 'F · hour', 'Produce → visible'])
       expect(markdown).toContain(row);
     for (const target of derived.targets) expect(markdown).toContain(target.target);
-  }, 120_000);
+    for (const section of ['CPU per million ticks by process', "Where a worker's CPU goes"])
+      expect(markdown).toContain(section);
+
+    // The files bench.sh writes: the Markdown, its chart and the whole report as JSON beside it.
+    const dir = await mkdtemp(join(tmpdir(), 'bench-smoke-'));
+    try {
+      const written = await writeReport(report, join(dir, 'benchmarks.md'), 'smoke');
+      expect(written.json).toBe(join(dir, 'benchmarks.json'));
+      const json = JSON.parse(await readFile(written.json, 'utf8')) as typeof report;
+      expect(json.designs.map((d) => d.key)).toEqual(['A', 'B', 'C', 'D', 'E', 'F']);
+      expect(json.designs[1]!.stackCpu).toEqual(report.designs[1]!.stackCpu);
+      expect(json.cpuProfile?.levels.length).toBe(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
 });

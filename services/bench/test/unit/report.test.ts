@@ -149,7 +149,37 @@ describe('figures', () => {
       { level: 'hour', ratio: 1 },
     ]);
     // Everything met but the latency: p99 2.5 s > 2 s.
-    expect(derived.targets.map((t) => t.met)).toEqual([true, true, true, true, true, false]);
+    expect(derived.targets.map((t) => t.met)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+    // Each level's worker: 2 CPU s per 100,000 ticks = 20 per million, A 30: 0.67 × A.
+    expect(derived.targets[2]).toEqual({
+      target: 'worker CPU per tick, minute level ≤ 1.25 × A',
+      measured: '20.0 ÷ 30.0 CPU s per M ticks = 0.67 × A',
+      met: true,
+    });
+    expect(derived.targets[3]!.target).toBe('worker CPU per tick, hour level ≤ 1.25 × A');
+  });
+
+  it('misses the worker CPU target above 1.25 × A, and the read target above 20 ms p99', () => {
+    const data = report();
+    const b = data.designs.find((d) => d.key === 'B')!;
+    b.levels = [{ ...b.levels![0]!, cpuSeconds: 3.8 }, b.levels![1]!];
+    data.reads.window.rollups.p99Ms = 21;
+    const derived = figures(data);
+    expect(derived.targets[2]!.measured).toBe('38.0 ÷ 30.0 CPU s per M ticks = 1.27 × A');
+    expect(derived.targets[2]!.met).toBe(false);
+    expect(derived.targets[3]!.met).toBe(true);
+    const read = derived.targets.find((t) => t.target.startsWith('"10-minute average'))!;
+    expect(read.measured).toBe('100 documents (50 sensors), p99 21.0 ms');
+    expect(read.met).toBe(false);
   });
 
   it('misses the coalescing target when a level sent more operations than buckets', () => {
@@ -176,7 +206,7 @@ describe('renderMarkdown', () => {
       '| produce → visible p99 ≤ 2 s at half of B’s maximum rate | p99 2.50 s',
     );
     expect(markdown).toContain('**missed**');
-    expect(markdown).toContain('not included');
+    expect(markdown).toContain('see CPU per million ticks by process');
     // A series key's `|` is escaped, or it would split its table cell.
     expect(markdown).toContain('`stock.tick\\|exchange=NYSE,symbol=ACME`');
   });

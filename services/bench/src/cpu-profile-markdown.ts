@@ -67,7 +67,7 @@ export function cpuProfileSection(run: CpuProfileRun): string[] {
   lines.push(
     "One extra round of B's two workers, after the measured ones and not among them (the profiler costs CPU), each started with " +
       `\`node ${run.nodeArgs.join(' ')}\` and stopped with SIGTERM, on which it leaves its group, closes its clients and exits, so node writes the profile. ` +
-      "Each profile is cut to the level's measured window (both workers joined → the level committed the topic; the profile's clock is CLOCK_MONOTONIC, the harness's `process.hrtime` too) and each sample's **self time** (until the next sample) is added to the category of its function, by its script's path: " +
+      "Each profile is cut to the level's measured window (both workers joined → the level committed the topic; the profile's clock is CLOCK_MONOTONIC, the harness's `process.hrtime` too) and each sample's **self time** (until the next sample) is added to the category of its function, by its script's path; a function of node itself (`node:*`) or a native one (a builtin such as `utf8Slice`, or code generated with `new Function`, as avsc's readers are) counts for its nearest caller that is neither: " +
       CPU_CATEGORIES.map((rule) => `**${rule.category}** ${rule.holds}`).join('; ') +
       '. The first rule that matches wins (services/bench/src/cpu-profile.ts). µs per tick = CPU ms × 1000 ÷ the ticks the level applied.',
   );

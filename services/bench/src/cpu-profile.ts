@@ -11,6 +11,8 @@ export interface CallFrame {
 export interface CpuProfileNode {
   id: number;
   callFrame: CallFrame;
+  /** Ids of the nodes it called. */
+  children?: number[];
 }
 
 /** The parts of the `.cpuprofile` format the summary reads (times in µs of CLOCK_MONOTONIC). */
@@ -52,8 +54,8 @@ export const CPU_CATEGORIES: readonly CategoryRule[] = [
   { category: 'GC', holds: '`(garbage collector)`', functionName: /^\(garbage collector\)$/ },
   {
     category: 'Kafka decompression',
-    holds: "kafkajs's compression codecs, zlib",
-    url: /\/node_modules\/kafkajs\/src\/protocol\/message\/compression\/|^node:zlib$/,
+    holds: "kafkajs's compression codecs (and the zlib they call)",
+    url: /\/node_modules\/kafkajs\/src\/protocol\/message\/compression\//,
   },
   { category: 'Kafka client', holds: 'kafkajs', url: dependency('kafkajs') },
   {
@@ -109,7 +111,8 @@ export const CPU_CATEGORIES: readonly CategoryRule[] = [
   { category: 'other dependencies', holds: 'any other package', url: /\/node_modules\// },
   {
     category: 'node internals/other',
-    holds: "node's own modules (`node:*`), native functions, anything unmatched",
+    holds:
+      "node's own modules (`node:*`) and native functions that no package called (the event loop, sockets, timers), anything unmatched",
   },
 ];
 
@@ -117,6 +120,16 @@ const FALLBACK = CPU_CATEGORIES[CPU_CATEGORIES.length - 1]!.category;
 
 /** Categories not counted as the worker's work in "% of non-idle". */
 export const IDLE_CATEGORY = 'idle';
+
+/**
+ * A function of node itself (`node:*`) or a native one (no script: a builtin such as
+ * `utf8Slice`, or code a package generated with `new Function`, as avsc does for its readers).
+ * Its time is spent for whoever called it, so it counts for its nearest caller that is neither.
+ */
+export function isRuntime(frame: CallFrame): boolean {
+  if (frame.url.startsWith('node:')) return true;
+  return frame.url === '' && !/^\(.*\)$/.test(frame.functionName);
+}
 
 export function categorize(frame: CallFrame): string {
   for (const rule of CPU_CATEGORIES) {
@@ -169,12 +182,33 @@ export function summarizeProfile(
   profile: CpuProfile,
   window?: { fromUs: number; toUs: number },
 ): ProfileSummary {
-  const categoryOf = new Map<number, string>();
   const frameOf = new Map<number, CallFrame>();
+  const parentOf = new Map<number, number>();
   for (const node of profile.nodes) {
-    categoryOf.set(node.id, categorize(node.callFrame));
     frameOf.set(node.id, node.callFrame);
+    for (const child of node.children ?? []) parentOf.set(child, node.id);
   }
+  const categoryOf = new Map<number, string>();
+  const categoryOfNode = (id: number): string => {
+    const known = categoryOf.get(id);
+    if (known !== undefined) return known;
+    const frame = frameOf.get(id);
+    const parent = parentOf.get(id);
+    const category =
+      frame === undefined
+        ? FALLBACK
+        : isRuntime(frame) && parent !== undefined
+          ? callerCategory(parent)
+          : categorize(frame);
+    categoryOf.set(id, category);
+    return category;
+  };
+  // The category of the nearest caller that is not the runtime; the fallback when none is.
+  const callerCategory = (id: number): string => {
+    const frame = frameOf.get(id);
+    if (frame === undefined || frame.functionName === '(root)') return FALLBACK;
+    return categoryOfNode(id);
+  };
   const selfUs = new Map<string, number>(CPU_CATEGORIES.map((rule) => [rule.category, 0]));
   // Per function (name and script: one function has a node per call path).
   const functionUs = new Map<string, FunctionTime>();
@@ -187,7 +221,7 @@ export function summarizeProfile(
     if (window !== undefined && (at < window.fromUs || at >= window.toUs)) continue;
     const duration = Math.max(0, next - at);
     const id = profile.samples[i]!;
-    const category = categoryOf.get(id) ?? FALLBACK;
+    const category = categoryOfNode(id);
     selfUs.set(category, (selfUs.get(category) ?? 0) + duration);
     sampledUs += duration;
     const frame = frameOf.get(id);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { describeError } from '@tickertape/errors';
 import { createLogger } from '@tickertape/logger';
+import { CommanderError } from 'commander';
 import { pino } from 'pino';
 import { parseArgs } from './args.js';
 import { loadBenchEnv } from './env.js';
@@ -34,6 +35,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  // Commander has printed the help or what is wrong with the arguments already.
+  if (err instanceof CommanderError) {
+    process.exitCode = err.exitCode;
+    return;
+  }
   // Bad arguments and bad configuration name what is wrong; anything else says what failed.
   process.stderr.write(`bench: ${describeError(err)}\n`);
   process.exitCode = 1;

@@ -4,12 +4,14 @@ import {
   busyMs,
   categorize,
   CPU_CATEGORIES,
+  isRuntime,
   shortWhere,
   summarizeProfile,
   type CpuProfile,
 } from '../../src/cpu-profile.js';
 
-// Ten 1 ms samples: idle, BSON ×2, kafkajs, its decompression, fold, series key, GC, node, idle.
+// Ten 1 ms samples: idle, BSON, a native function BSON called, kafkajs, zlib called by its
+// decompression, fold, series key, GC, node's events at the root, idle.
 // A .cpuprofile by content; named .json because the repository ignores *.cpuprofile.
 const FIXTURE = new URL('../fixtures/worker-cpuprofile.json', import.meta.url);
 const load = async () => JSON.parse(await readFile(FIXTURE, 'utf8')) as CpuProfile;
@@ -37,11 +39,17 @@ describe('summarizeProfile', () => {
       CPU_CATEGORIES.map((r) => r.category),
     );
     expect(busyMs(summary)).toBe(8);
-    expect(summary.top[0]).toEqual({
-      functionName: 'serializeInto',
-      where: 'bson/lib/bson.cjs',
+    expect(summary.top).toContainEqual({
+      functionName: 'utf8Slice',
+      where: '',
       category: 'BSON encoding/decoding',
-      selfMs: 2,
+      selfMs: 1,
+    });
+    expect(summary.top).toContainEqual({
+      functionName: 'inflateSync',
+      where: 'node:zlib',
+      category: 'Kafka decompression',
+      selfMs: 1,
     });
     expect(summary.top.map((f) => f.functionName)).not.toContain('(idle)');
   });
@@ -86,6 +94,16 @@ describe('categorize', () => {
     expect(at(`${nm}tsx/dist/esm/index.mjs`)).toBe('other dependencies');
     // A dependency's own packages/ folder is not ours.
     expect(at(`${nm}some-lib/packages/core/src/index.js`)).toBe('other dependencies');
+  });
+
+  it('names the runtime’s own functions, which count for their caller', () => {
+    expect(isRuntime({ url: '', functionName: 'utf8Slice' })).toBe(true);
+    expect(isRuntime({ url: '', functionName: 'readTick' })).toBe(true);
+    expect(isRuntime({ url: 'node:buffer', functionName: 'subarray' })).toBe(true);
+    expect(isRuntime({ url: '', functionName: '(garbage collector)' })).toBe(false);
+    expect(isRuntime({ url: 'file:///r/packages/buckets/dist/fold.js', functionName: 'f' })).toBe(
+      false,
+    );
   });
 
   it('sorts the profiler’s pseudo-frames by name', () => {

@@ -237,11 +237,17 @@ export function summarizeProfile(
     functionUs.set(key, entry);
   }
   return {
-    sampledMs: sampledUs / 1000,
-    categories: [...selfUs].map(([category, us]) => ({ category, selfMs: us / 1000 })),
-    top: [...functionUs.values()].sort((x, y) => y.selfMs - x.selfMs).slice(0, TOP_FUNCTIONS),
+    sampledMs: toMs(sampledUs),
+    categories: [...selfUs].map(([category, us]) => ({ category, selfMs: toMs(us) })),
+    top: [...functionUs.values()]
+      .sort((x, y) => y.selfMs - x.selfMs)
+      .slice(0, TOP_FUNCTIONS)
+      .map((f) => ({ ...f, selfMs: toMs(f.selfMs * 1000) })),
   };
 }
+
+/** µs → ms, whole µs: the profile's resolution, without float dust in the report's JSON. */
+const toMs = (us: number) => Math.round(us) / 1000;
 
 /** Milliseconds of the summary that were not idle: the base of "% of non-idle". */
 export function busyMs(summary: ProfileSummary): number {

@@ -303,7 +303,11 @@ export function renderMarkdown(report: BenchReport, options: MarkdownOptions): s
       (machine.standIn
         ? 'On its own, mongo-java-server uses the `_id` index only for a filter whose keys are exactly `_id` (`AbstractUniqueIndex.canHandle`): with the guard beside it every update scanned and decoded the whole partition collection. Our launcher (`infra/local/mongo/MongoStandIn.java`) serves a filter with an `_id` equality from the `_id` index and applies the rest of the filter to the candidates, as mongod does. '
         : '') +
-      `B's two workers were busy on the CPU for ${num((100 * b.cpuSeconds) / (b.seconds * (b.levels?.length ?? 1)), 0)} % of their wall time: the rest they waited for the database.`,
+      `B's two workers were busy on the CPU for ${num((100 * b.cpuSeconds) / (b.seconds * (b.levels?.length ?? 1)), 0)} % of their wall time: ` +
+      // On a saturated machine a worker also waits for a core, not only for the database.
+      (b.machineBusy !== undefined && b.machineBusy >= 0.85
+        ? `the rest they waited, for the database or for a core (the machine was ${num(100 * b.machineBusy, 0)} % busy; see CPU per million ticks by process).`
+        : 'the rest they waited for the database.'),
     '',
   );
   if (machine.standIn) {
@@ -326,6 +330,7 @@ export function renderMarkdown(report: BenchReport, options: MarkdownOptions): s
     '- **DB ops/tick**: document-level writes (insertOne, insertMany documents, upserts; for B/F bucket updates from `tickertape_db_operations_total`). **DB requests/tick**: round trips (insertOne calls, insertMany/bulkWrite calls, `tickertape_bulk_writes_total`).',
     `- **Stored bytes/tick**: data = \`collStats.size\` summed over the design's collections (measured by the server); indexes = BSON size of each index's key values summed over the documents (**estimated** with \`calculateObjectSize\`, sampling at most 20,000 documents per collection and scaling by the count), because mongo-java-server's \`collStats.indexSize\` is not bytes. C stores what it wrote before its cap.`,
     "- **CPU s / M ticks**: `process.cpuUsage()` of the harness process for A, C, D, E; the sum of both workers' `process_cpu_seconds_total` (from the join to the end) for B and F. The database server's, Kafka's and the registry's CPU is not in this column: see CPU per million ticks by process.",
+    "- **Worker CPU per tick vs A** (Targets): each level's `process_cpu_seconds_total` per million ticks it applied (the by-level table's CPU s / M ticks) ÷ A's CPU per million ticks; A consumes and decodes the same topic and drops it, so the ratio is what a level costs per tick against consuming alone.",
     `- **Reads**: ${settings.readRuns} runs of each rollup read; reads of the per-tick collection repeat up to ${settings.readRuns} times within ${num(settings.rawReadBudgetMs / 1000, 0)} s (at least 2). On the per-tick collection, documents examined = documents matched, which is what a real MongoDB reads with the {series, ts} index.` +
       (machine.standIn
         ? " mongo-java-server uses no compound index for a range and scans the collection, so the per-tick latencies here are the stand-in's, not MongoDB's."

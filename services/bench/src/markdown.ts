@@ -1,3 +1,4 @@
+import { beforeAfterSection } from './before-after-markdown.js';
 import { cpuProfileSection } from './cpu-profile-markdown.js';
 import { densitySection } from './density-markdown.js';
 import { processCpuSection } from './process-cpu-markdown.js';
@@ -244,6 +245,7 @@ export function renderMarkdown(report: BenchReport, options: MarkdownOptions): s
   const processCpu = processCpuSection(report);
   if (processCpu.length > 0) lines.push(...processCpu, '');
   if (report.cpuProfile) lines.push(...cpuProfileSection(report.cpuProfile), '');
+  lines.push(...beforeAfterSection(report));
   if (report.density) lines.push(...densitySection(report.density), '');
   lines.push('## Reads: rollups vs one document per tick', '', readTable(report), '');
   lines.push(

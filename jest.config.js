@@ -26,13 +26,21 @@ export default {
     {
       ...common,
       displayName: 'unit',
-      testMatch: [`${where}/test/unit/**/*.test.ts`, `${where}/src/**/*.test.ts`],
+      testMatch: [
+        `${where}/test/unit/**/*.test.ts`,
+        `${where}/src/**/*.test.ts`,
+        '<rootDir>/infra/test/unit/**/*.test.ts',
+      ],
     },
     {
       ...common,
       displayName: 'integration',
       // Browser tests drive Debian's chromium against a real API on the real stack.
-      testMatch: [`${where}/test/integration/**/*.test.ts`, `${where}/test/browser/**/*.test.ts`],
+      testMatch: [
+        `${where}/test/integration/**/*.test.ts`,
+        `${where}/test/browser/**/*.test.ts`,
+        '<rootDir>/infra/test/integration/**/*.test.ts',
+      ],
       globalSetup: '<rootDir>/scripts/jest-integration-setup.js',
       slowTestThreshold: 30,
     },

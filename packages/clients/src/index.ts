@@ -6,6 +6,15 @@ export { createMongoClient, type MongoOptions } from './mongo.js';
 export { createRedis, type RedisClientOptions } from './redis.js';
 export { createRegistry, type RegistryOptions } from './registry.js';
 export { consumerLag } from './lag.js';
+export {
+  groupStatus,
+  otherGroupsOnTopic,
+  type GroupMember,
+  type GroupStatus,
+  type GroupStatusOptions,
+  type PartitionPosition,
+} from './group-status.js';
+export { recordTimes, type OffsetsAtTime, type RecordTimeOptions } from './record-time.js';
 export { probeDependencies, type ProbeTargets } from './probe.js';
 export { readTopic, type ReadRange, type ReadTopicOptions } from './read-topic.js';
 export { positionGroup, rewindGroup, RewindError, type GroupStart } from './rewind.js';

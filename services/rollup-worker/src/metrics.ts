@@ -71,6 +71,33 @@ export function createWorkerMetrics(level: string) {
           registers,
         }),
     ),
+    flushFailures: metric(
+      (registers) =>
+        new Counter({
+          name: 'tickertape_flush_failures_total',
+          help: 'Flushes that failed before their commit (the partition is fetched again from its last commit)',
+          registers,
+        }),
+    ),
+    // Crashes and joins tell an operator whether the consumer is stable: a restart loop or a
+    // group rebalancing over and over shows here before the lag does.
+    consumerCrashes: metric(
+      (registers) =>
+        new Counter({
+          name: 'tickertape_consumer_crashes_total',
+          help: 'Consumer crashes, by whether KafkaJS restarts the consumer by itself',
+          labelNames: ['restart'] as const,
+          registers,
+        }),
+    ),
+    groupJoins: metric(
+      (registers) =>
+        new Counter({
+          name: 'tickertape_group_joins_total',
+          help: 'Times this worker joined its consumer group (the first join and every rebalance)',
+          registers,
+        }),
+    ),
     deadLetters: metric(
       (registers) =>
         new Counter({

@@ -98,6 +98,7 @@ export class RollupConsumer {
       try {
         await this.flush(batch.partition, chunk);
       } catch (err) {
+        this.deps.metrics.flushFailures.inc();
         this.deps.logger.warn(
           { err, partition: batch.partition, fromOffset: chunk[0]!.offset },
           'flush failed before its commit; the partition is fetched again from its last commit',

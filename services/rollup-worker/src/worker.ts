@@ -77,15 +77,19 @@ export async function startWorker(
     allowAutoTopicCreation: false,
   });
   const metrics = createWorkerMetrics(level);
+  // Both series from the start, so an alert's increase() sees the first crash.
+  for (const restart of ['true', 'false']) metrics.consumerCrashes.inc({ restart }, 0);
 
   let joined = false;
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     joined = true;
+    metrics.groupJoins.inc();
     logger.info({ groupId, assignment: event.payload.memberAssignment }, 'joined consumer group');
   });
   consumer.on(consumer.events.CRASH, (event) => {
     joined = false;
     const { error, restart } = event.payload;
+    metrics.consumerCrashes.inc({ restart: String(restart) });
     // A coordinator loading or a leader election passes by itself: KafkaJS restarts the consumer.
     const level = restart && isTransientKafkaError(error) ? 'debug' : 'error';
     logger[level]({ err: error, restart }, 'consumer crashed');

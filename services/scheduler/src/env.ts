@@ -50,6 +50,13 @@ export const schedulerEnvSchema = z
         }
         return groups;
       }),
+    /** The segment store's consumer group (its workers' GROUP_ID), for the lag series. */
+    SEGMENT_GROUP: z.string().min(1).default('tickertape-segments'),
+    /**
+     * How often each store's consumer group lag is sampled for /metrics
+     * (tickertape_group_lag_records/_seconds, tickertape_group_members).
+     */
+    GROUP_LAG_EVERY_MS: positiveInt().default(15_000),
     MONGODB_URI: stackShape.MONGODB_URI,
     REDIS_URL: stackShape.REDIS_URL,
     /** Database holding the rollup partitions (the workers' MONGODB_DATABASE). */

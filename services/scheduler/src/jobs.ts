@@ -139,6 +139,11 @@ export const JOBS = {
         if (marks[level] < wall) heldBack[level] = new Date(wall).toISOString();
       }
       await advanceWatermarks(ctx.db, marks, t);
+      for (const level of LEVELS) {
+        // Watermarks never move back: the stored one wins over a lower mark this run.
+        const mark = Math.max(current[level] ?? 0, marks[level]);
+        ctx.metrics.finalityWatermark.set({ level }, mark / 1000);
+      }
       return {
         watermarks: Object.fromEntries(
           Object.entries(marks).map(([level, mark]) => [level, new Date(mark).toISOString()]),

@@ -36,6 +36,39 @@ export function createSchedulerMetrics() {
       labelNames: ['level'] as const,
       registers,
     }),
+    // The finality watermark itself, so an alert can see it stop moving (held back by a group
+    // that stopped reading, or the finalize job failing).
+    finalityWatermark: new Gauge({
+      name: 'tickertape_finality_watermark_seconds',
+      help: "A level's finality watermark (unix seconds): its slots ending by then are final",
+      labelNames: ['level'] as const,
+      registers,
+    }),
+    // Group lag measured from outside the workers, so it stays true when all of a level's
+    // workers are down (their own tickertape_consumer_lag disappears with them).
+    groupLagRecords: new Gauge({
+      name: 'tickertape_group_lag_records',
+      help: "Records of the tick topic a level's consumer group has not committed, all partitions",
+      labelNames: ['level'] as const,
+      registers,
+    }),
+    groupLagSeconds: new Gauge({
+      name: 'tickertape_group_lag_seconds',
+      help: "Age of the oldest record a level's consumer group has not consumed (its broker timestamp); 0 when caught up",
+      labelNames: ['level'] as const,
+      registers,
+    }),
+    groupMembers: new Gauge({
+      name: 'tickertape_group_members',
+      help: "Members of a level's consumer group",
+      labelNames: ['level'] as const,
+      registers,
+    }),
+    groupLagFailures: new Counter({
+      name: 'tickertape_group_lag_failures_total',
+      help: "Samples of the groups' lag that failed (Kafka unreachable or slow)",
+      registers,
+    }),
     partitionsDropped: new Counter({
       name: 'tickertape_partitions_dropped_total',
       help: 'Partition collections dropped by retention',

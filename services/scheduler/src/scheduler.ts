@@ -12,6 +12,7 @@ import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { boardHandler } from './board.js';
 import type { SchedulerEnv } from './env.js';
 import { JOBS, JOB_NAMES, type JobContext, type JobDefinition } from './jobs.js';
+import { sampleGroupLag } from './group-lag.js';
 import { createSchedulerMetrics, type SchedulerMetrics } from './metrics.js';
 
 export interface SchedulerHandle {
@@ -126,6 +127,15 @@ export async function startScheduler(
   worker.on('error', (err) => logger.error({ err }, 'scheduler worker error'));
   await worker.waitUntilReady();
 
+  const lag = sampleGroupLag({
+    admin: kafka,
+    topic: env.TOPIC,
+    groups: { ...env.FINALITY_GROUPS, segments: env.SEGMENT_GROUP },
+    everyMs: env.GROUP_LAG_EVERY_MS,
+    metrics,
+    logger,
+  });
+
   let healthy = true;
   worker.on('closed', () => (healthy = false));
   const http = await startOpsServer(
@@ -146,6 +156,7 @@ export async function startScheduler(
     async stop() {
       // Lets a running job finish; a job cut off by a kill is retried by the next replica.
       await worker.close();
+      await lag.stop();
       await queue.close();
       await kafka.disconnect();
       await mongo.close();

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { GroupStart } from '@tickertape/clients';
+import { durationMs } from './duration.js';
 import { parseInstant } from './format/time.js';
 
 /** commander argument parsers: they throw InvalidArgumentError, which commander reports. */
@@ -24,6 +25,22 @@ export function positiveNumber(text: string): number {
   const value = Number(text);
   if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError('must be above 0');
   return value;
+}
+
+export function nonNegativeNumber(text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0)
+    throw new InvalidArgumentError('must be zero or a positive number');
+  return value;
+}
+
+/** `0` (none), or a duration such as `500ms`, `2s`, `1m`; a bare number is seconds. */
+export function intervalArgument(text: string): number {
+  if (text.trim() === '0') return 0;
+  const ms = durationMs(text, 's');
+  if (ms === undefined || ms < 0)
+    throw new InvalidArgumentError('must be 0 or a duration such as 500ms, 2s or 1m');
+  return ms;
 }
 
 export function integer(text: string): number {

@@ -8,7 +8,9 @@ import type { Readable } from 'node:stream';
 import {
   groupStartArgument,
   integer,
+  intervalArgument,
   nonNegativeInt,
+  nonNegativeNumber,
   offset,
   positiveInt,
   positiveNumber,
@@ -27,6 +29,8 @@ import {
 } from './commands/publish.js';
 import { formatRedrive, REDRIVE_HELP, redriveCommand, unknownReasons } from './commands/redrive.js';
 import { addQueryCommands } from './commands/query.js';
+import { groupsCommand, GROUPS_HELP } from './commands/groups.js';
+import { formatGroups, groupsJson } from './format/groups.js';
 import { formatReplay, REPLAY_HELP, replayCommand } from './commands/replay.js';
 import { roundtrip } from './commands/roundtrip.js';
 import { formatSummary, summaryCommand, type SummaryCommandOptions } from './commands/summary.js';
@@ -338,6 +342,66 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
       }) => {
         const { env, logger } = ready();
         io.stdout(formatReplay(await replayCommand(env, options, logger)));
+      },
+    );
+
+  program
+    .command('groups')
+    .description(
+      'consumer groups of every level and the segment store: members, partitions, offsets, lag in records and seconds',
+    )
+    .option('--topic <name>', 'tick topic', DEFAULT_TOPIC)
+    .option(
+      '--stores <list>',
+      `what to show, comma-separated (${VERIFY_STORES.join(',')})`,
+      storesArgument,
+      [...VERIFY_STORES],
+    )
+    .option(
+      '--group <store=group>',
+      "a store's consumer group when it is not the workers' default (repeatable)",
+      groupArgument,
+    )
+    .addOption(
+      new Option('--format <format>', 'table or json').choices(['table', 'json']).default('table'),
+    )
+    .option(
+      '--max-lag-seconds <n>',
+      'exit 1 when a store is further behind than this',
+      nonNegativeNumber,
+    )
+    .option(
+      '--interval <duration>',
+      'time between the two samples that measure rates and growing lag; 0 for one sample',
+      intervalArgument,
+      2_000,
+    )
+    .addHelpText('after', GROUPS_HELP)
+    .action(
+      async (options: {
+        topic: string;
+        stores: (typeof VERIFY_STORES)[number][];
+        group?: Partial<Record<(typeof VERIFY_STORES)[number], string>>;
+        format: 'table' | 'json';
+        maxLagSeconds?: number;
+        interval: number;
+      }) => {
+        const { env, logger } = ready();
+        const report = await groupsCommand(
+          env,
+          {
+            topic: options.topic,
+            stores: options.stores,
+            groups: options.group ?? {},
+            intervalMs: options.interval,
+            ...(options.maxLagSeconds === undefined
+              ? {}
+              : { maxLagSeconds: options.maxLagSeconds }),
+          },
+          logger,
+        );
+        io.stdout(options.format === 'json' ? groupsJson(report) : formatGroups(report));
+        if (!report.ok) io.setExitCode(1);
       },
     );
 

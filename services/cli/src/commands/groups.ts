@@ -1,0 +1,98 @@
+import { groupStatus, otherGroupsOnTopic, type GroupStatus } from '@tickertape/clients';
+import type { Logger } from '@tickertape/logger';
+import { defaultGroupId } from '@tickertape/verify';
+import type { Admin } from 'kafkajs';
+import { openKafka } from '../connect.js';
+import type { CliEnv } from '../env.js';
+import { judgeGroup, type GroupJudgement } from './groups-judgement.js';
+import type { VERIFY_STORES } from './verify.js';
+
+type Store = (typeof VERIFY_STORES)[number];
+
+export interface GroupsCommandOptions {
+  topic: string;
+  stores: Store[];
+  /** Consumer group per store where it is not the workers' default. */
+  groups: Partial<Record<Store, string>>;
+  /** Fail (exit 1) when a store is further behind than this. */
+  maxLagSeconds?: number;
+  /** Time between the two samples rates are measured over; 0 takes one sample. */
+  intervalMs: number;
+}
+
+export interface StoreGroups extends GroupJudgement {
+  store: Store;
+  status: GroupStatus;
+}
+
+export interface GroupsReport {
+  topic: string;
+  stores: StoreGroups[];
+  /** Groups with offsets on the topic that belong to no checked store. */
+  otherGroups: string[];
+  ok: boolean;
+}
+
+export const GROUPS_HELP = `
+For the consumer group of every level and the segment store (the workers' defaults, or --group):
+its state, members (client id, host, partitions held), committed and end offset per partition,
+lag in records and in seconds — the age of the oldest record not consumed yet, from its broker
+timestamp, so it is right while every member is down — and hints: idle members (more members
+than partitions), lag growing (two samples --interval apart), partitions no member holds.
+Groups with offsets on the topic that belong to no checked store are listed too: a retired
+level or a tool's leftover.
+
+Exit status 1 when a store has no member or is behind by more than --max-lag-seconds, so it
+serves as a probe:  tickertape groups --max-lag-seconds 120 --interval 0 >/dev/null
+`;
+
+async function sample(
+  admin: Admin,
+  topic: string,
+  targets: readonly { store: Store; groupId: string }[],
+): Promise<GroupStatus[]> {
+  return Promise.all(targets.map(({ groupId }) => groupStatus(admin, groupId, topic)));
+}
+
+export async function groupsCommand(
+  env: CliEnv,
+  options: GroupsCommandOptions,
+  logger: Logger,
+): Promise<GroupsReport> {
+  const kafka = await openKafka(env, logger, 'tickertape-groups', { registry: false });
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const targets = options.stores.map((store) => ({
+      store,
+      groupId: options.groups[store] ?? defaultGroupId(store),
+    }));
+    const first = await sample(admin, options.topic, targets);
+    let second: GroupStatus[] | null = null;
+    if (options.intervalMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, options.intervalMs));
+      second = await sample(admin, options.topic, targets);
+    }
+    const stores = targets.map(({ store }, i): StoreGroups => {
+      const status = second?.[i] ?? first[i]!;
+      return {
+        store,
+        status,
+        ...judgeGroup(first[i]!, second?.[i] ?? null, options.maxLagSeconds),
+      };
+    });
+    const otherGroups = await otherGroupsOnTopic(
+      admin,
+      options.topic,
+      new Set(targets.map((t) => t.groupId)),
+    );
+    return {
+      topic: options.topic,
+      stores,
+      otherGroups,
+      ok: stores.every((s) => s.problems.length === 0),
+    };
+  } finally {
+    await admin.disconnect();
+  }
+}

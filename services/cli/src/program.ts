@@ -81,6 +81,19 @@ export interface ProgramOptions {
   exitOverride?: boolean;
 }
 
+/** `--stores`: which of the levels and the segment store a command covers. */
+const storesOption = (verb: string) =>
+  new Option('--stores <list>', `what to ${verb}, comma-separated (${VERIFY_STORES.join(',')})`)
+    .argParser(storesArgument)
+    .default([...VERIFY_STORES]);
+
+/** `--group store=group`, repeatable: a store's group when it is not the workers' default. */
+const groupOption = () =>
+  new Option(
+    '--group <store=group>',
+    "a store's consumer group when it is not the workers' default (repeatable)",
+  ).argParser(groupArgument);
+
 export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command {
   let context: { env: CliEnv; logger: Logger } | undefined;
   const ready = () => {
@@ -351,17 +364,8 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
       'consumer groups of every level and the segment store: members, partitions, offsets, lag in records and seconds',
     )
     .option('--topic <name>', 'tick topic', DEFAULT_TOPIC)
-    .option(
-      '--stores <list>',
-      `what to show, comma-separated (${VERIFY_STORES.join(',')})`,
-      storesArgument,
-      [...VERIFY_STORES],
-    )
-    .option(
-      '--group <store=group>',
-      "a store's consumer group when it is not the workers' default (repeatable)",
-      groupArgument,
-    )
+    .addOption(storesOption('show'))
+    .addOption(groupOption())
     .addOption(
       new Option('--format <format>', 'table or json').choices(['table', 'json']).default('table'),
     )
@@ -411,17 +415,8 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
     .option('--topic <name>', 'tick topic', DEFAULT_TOPIC)
     .option('--dlq-topic <name>', 'dead-letter topic', DEFAULT_DLQ_TOPIC)
     .option('--database <name>', 'MongoDB database of the rollups', 'tickertape')
-    .option(
-      '--stores <list>',
-      `what to check, comma-separated (${VERIFY_STORES.join(',')})`,
-      storesArgument,
-      [...VERIFY_STORES],
-    )
-    .option(
-      '--group <store=group>',
-      "a store's consumer group when it is not the workers' default (repeatable)",
-      groupArgument,
-    )
+    .addOption(storesOption('check'))
+    .addOption(groupOption())
     .option('--from <time>', `only buckets from this time (${TIME_HELP})`)
     .option('--to <time>', 'only buckets ending by this time')
     .option('--max-lateness-ms <ms>', "the workers' MAX_LATENESS_MS", nonNegativeInt, 6 * 3_600_000)

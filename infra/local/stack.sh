@@ -4,7 +4,8 @@
 # from Maven Central or Debian and run as a plain process. Downloads, data, logs and pid files
 # live under .stack/ (git-ignored).
 #
-#   stack.sh up [part…]     install what is missing, start, wait until healthy (idempotent)
+#   stack.sh up [part…]     install what is missing, start, wait until healthy (idempotent);
+#                           without parts: the four below, not the optional prometheus
 #   stack.sh down           stop every part this script started; no process or port left
 #   stack.sh restart part…  stop those parts (SIGTERM, as a deploy would) and start them again,
 #                           data kept; the fault suite uses it
@@ -15,15 +16,17 @@
 #   stack.sh env            print the four addresses (and the local SASL listener) as exports
 #   stack.sh exec -- CMD…   run CMD with those in its environment
 #
-# Parts: kafka, registry, mongo, redis. When KAFKA_BROKERS, SCHEMA_REGISTRY_URL, MONGODB_URI or
-# REDIS_URL is set to anything but the local address, that part is external: the script uses
-# it and does not start it.
+# Parts: kafka, registry, mongo, redis, and the optional prometheus (Debian's package: scrapes the
+# targets tests and developers drop into .stack/prometheus/targets/*.json, loads the rules in
+# .stack/prometheus/rules/*.yml; POST /-/reload after changing them). When KAFKA_BROKERS,
+# SCHEMA_REGISTRY_URL, MONGODB_URI, REDIS_URL or PROMETHEUS_URL is set to anything but the local
+# address, that part is external: the script uses it and does not start it.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 STATE=${TT_STACK_DIR:-$ROOT/.stack}
-PORT_VARS=(TT_KAFKA_PORT TT_KAFKA_CONTROLLER_PORT TT_KAFKA_SASL_PORT TT_REGISTRY_PORT TT_MONGO_PORT TT_REDIS_PORT)
+PORT_VARS=(TT_KAFKA_PORT TT_KAFKA_CONTROLLER_PORT TT_KAFKA_SASL_PORT TT_REGISTRY_PORT TT_MONGO_PORT TT_REDIS_PORT TT_PROMETHEUS_PORT)
 # Ports this checkout's stack moved to (see choose_ports); below a variable set by the caller,
 # above stack.env's defaults.
 PORTS_FILE=$STATE/ports.env
@@ -39,6 +42,10 @@ RUN=$STATE/run
 CONF=$STATE/conf
 
 PARTS=(kafka registry mongo redis)
+# Started only when named: most runs need no Prometheus.
+OPTIONAL_PARTS=(prometheus)
+ALL_PARTS=("${PARTS[@]}" "${OPTIONAL_PARTS[@]}")
+PROMETHEUS_DIR=$STATE/prometheus
 START_TIMEOUT_S=${TT_START_TIMEOUT_S:-180}
 STOP_TIMEOUT_S=${TT_STOP_TIMEOUT_S:-30}
 
@@ -57,7 +64,8 @@ env_var() {
     registry) echo SCHEMA_REGISTRY_URL ;;
     mongo) echo MONGODB_URI ;;
     redis) echo REDIS_URL ;;
-    *) die "unknown part '$1' (parts: ${PARTS[*]})" ;;
+    prometheus) echo PROMETHEUS_URL ;;
+    *) die "unknown part '$1' (parts: ${ALL_PARTS[*]})" ;;
   esac
 }
 
@@ -67,6 +75,7 @@ local_address() {
     registry) echo "http://127.0.0.1:$TT_REGISTRY_PORT/apis/ccompat/v7" ;;
     mongo) echo "mongodb://127.0.0.1:$TT_MONGO_PORT" ;;
     redis) echo "redis://127.0.0.1:$TT_REDIS_PORT" ;;
+    prometheus) echo "http://127.0.0.1:$TT_PROMETHEUS_PORT" ;;
   esac
 }
 
@@ -76,6 +85,7 @@ local_port() {
     registry) echo "$TT_REGISTRY_PORT" ;;
     mongo) echo "$TT_MONGO_PORT" ;;
     redis) echo "$TT_REDIS_PORT" ;;
+    prometheus) echo "$TT_PROMETHEUS_PORT" ;;
   esac
 }
 
@@ -181,6 +191,11 @@ install_redis() {
   fi
 }
 
+install_prometheus() {
+  command -v prometheus >/dev/null 2>&1 && return 0
+  bash "$ROOT/infra/prometheus/ensure-prometheus.sh"
+}
+
 install_part() {
   mkdir -p "$STATE" "$LIB"
   "install_$1"
@@ -240,12 +255,36 @@ start_redis() {
     --appendonly yes --save '' --daemonize no --protected-mode yes
 }
 
+# Local runs want answers in seconds: scrape and evaluate every second. Targets and rules are
+# files the caller drops in, so a test scrapes exactly the processes it started.
+start_prometheus() {
+  mkdir -p "$DATA/prometheus" "$CONF" "$PROMETHEUS_DIR/targets" "$PROMETHEUS_DIR/rules"
+  cat >"$CONF/prometheus.yml" <<YAML
+# Written by stack.sh up prometheus.
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $PROMETHEUS_DIR/rules/*.yml
+scrape_configs:
+  # Each target group names its own job (tickertape-worker, tickertape-scheduler, …) in its labels.
+  - job_name: local
+    file_sd_configs:
+      - files: ['$PROMETHEUS_DIR/targets/*.json']
+        refresh_interval: 1s
+YAML
+  launch prometheus prometheus "--config.file=$CONF/prometheus.yml" \
+    "--storage.tsdb.path=$DATA/prometheus" --storage.tsdb.retention.time=1d \
+    "--web.listen-address=127.0.0.1:$TT_PROMETHEUS_PORT" --web.enable-lifecycle
+}
+
 healthy() {
   case $1 in
     kafka) port_open "$TT_KAFKA_PORT" && grep -q 'Kafka Server started' "$LOGS/kafka.log" 2>/dev/null ;;
     registry) curl -sf -o /dev/null "$(local_address registry)/subjects" ;;
     mongo) port_open "$TT_MONGO_PORT" ;;
     redis) [[ $(redis-cli -p "$TT_REDIS_PORT" ping 2>/dev/null) == PONG ]] ;;
+    prometheus) curl -sf -o /dev/null "$(local_address prometheus)/-/ready" ;;
   esac
 }
 
@@ -383,7 +422,7 @@ cmd_restart() {
 
 cmd_down() {
   local part
-  for part in "${PARTS[@]}"; do stop_part "$part"; done
+  for part in "${ALL_PARTS[@]}"; do stop_part "$part"; done
   local strays
   strays=$(strays || true)
   if [[ -n $strays ]]; then
@@ -407,16 +446,21 @@ cmd_down() {
 
 cmd_status() {
   local part pid all_up=0
-  for part in "${PARTS[@]}"; do
+  for part in "${ALL_PARTS[@]}"; do
+    # An optional part that is not running is not a stack that is down.
+    if [[ " ${OPTIONAL_PARTS[*]} " == *" $part "* ]] && ! is_external "$part" && ! pid_of "$part" >/dev/null; then
+      printf '%-10s off       (optional: stack.sh up %s)\n' "$part" "$part"
+      continue
+    fi
     if is_external "$part"; then
-      printf '%-9s external  %s\n' "$part" "$(address "$part")"
+      printf '%-10s external  %s\n' "$part" "$(address "$part")"
     elif pid=$(pid_of "$part") && healthy "$part"; then
-      printf '%-9s up        %s (pid %s)\n' "$part" "$(address "$part")" "$pid"
+      printf '%-10s up        %s (pid %s)\n' "$part" "$(address "$part")" "$pid"
     elif pid=$(pid_of "$part"); then
-      printf '%-9s starting  %s (pid %s)\n' "$part" "$(address "$part")" "$pid"
+      printf '%-10s starting  %s (pid %s)\n' "$part" "$(address "$part")" "$pid"
       all_up=1
     else
-      printf '%-9s down\n' "$part"
+      printf '%-10s down\n' "$part"
       all_up=1
     fi
   done
@@ -441,9 +485,17 @@ sasl_vars() {
     "TT_KAFKA_SASL_USERNAME=$TT_KAFKA_SASL_USERNAME" "TT_KAFKA_SASL_PASSWORD=$TT_KAFKA_SASL_PASSWORD"
 }
 
+# The optional parts' addresses, only while they run (or are external).
+optional_running() {
+  local part
+  for part in "${OPTIONAL_PARTS[@]}"; do
+    if is_external "$part" || pid_of "$part" >/dev/null; then echo "$part"; fi
+  done
+}
+
 cmd_env() {
   local part line
-  for part in "${PARTS[@]}"; do
+  for part in "${PARTS[@]}" $(optional_running); do
     printf 'export %s=%q\n' "$(env_var "$part")" "$(address "$part")"
   done
   while read -r line; do printf 'export %s=%q\n' "${line%%=*}" "${line#*=}"; done < <(sasl_vars)
@@ -453,7 +505,7 @@ cmd_exec() {
   [[ ${1:-} == -- ]] && shift
   (($#)) || die "usage: stack.sh exec -- COMMAND [ARGS…]"
   local part line
-  for part in "${PARTS[@]}"; do export "$(env_var "$part")=$(address "$part")"; done
+  for part in "${PARTS[@]}" $(optional_running); do export "$(env_var "$part")=$(address "$part")"; done
   while read -r line; do export "${line?}"; done < <(sasl_vars)
   exec "$@"
 }

@@ -1,0 +1,177 @@
+/**
+ * The Helm chart (infra/k8s) as `helm lint` and `helm template` see it — no cluster runs here:
+ * every enabled store has its Deployment (probes on /health, the env its service requires,
+ * credentials from the Secret), a PodDisruptionBudget and a KEDA ScaledObject on its own
+ * consumer group, bounded by the topic's partitions.
+ */
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { runProcess } from '@tickertape/testing';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const chart = `${root}/infra/k8s`;
+const STORES = ['minute', 'hour', 'day', 'segments'] as const;
+
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef: { name: string; key: string } };
+}
+interface Container {
+  command: string[];
+  env: EnvVar[];
+  readinessProbe: { httpGet: { path: string; port: number } };
+  livenessProbe: { httpGet: { path: string; port: number } };
+}
+interface K8sObject {
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  spec: Record<string, unknown>;
+  stringData?: Record<string, string>;
+}
+
+let helm = '';
+const run = async (...args: string[]) => {
+  const result = await runProcess(helm, args, { cwd: root, env: process.env });
+  return { ...result, output: `${result.stdout}${result.stderr}` };
+};
+
+async function render(...set: string[]): Promise<K8sObject[]> {
+  const result = await run('template', 't', chart, ...set.flatMap((s) => ['--set', s]));
+  expect(result.code).toBe(0);
+  return parseAllDocuments(result.stdout)
+    .map((doc) => doc.toJS() as K8sObject | null)
+    .filter((doc): doc is K8sObject => doc !== null);
+}
+
+const named = (objects: K8sObject[], kind: string, name: string) =>
+  objects.find((o) => o.kind === kind && o.metadata.name === name);
+const containerOf = (deployment: K8sObject) =>
+  (deployment.spec as { template: { spec: { containers: Container[] } } }).template.spec
+    .containers[0]!;
+const envOf = (container: Container) => new Map(container.env.map((e) => [e.name, e]));
+const workerName = (store: string) =>
+  store === 'segments' ? 't-segment-worker' : `t-rollup-${store}`;
+const groupOf = (store: string) =>
+  store === 'segments' ? 'tickertape-segments' : `tickertape-rollup-${store}`;
+
+beforeAll(async () => {
+  const ensured = await runProcess('bash', ['scripts/ensure-helm.sh'], {
+    cwd: root,
+    env: process.env,
+  });
+  if (ensured.code !== 0) throw new Error(`scripts/ensure-helm.sh failed: ${ensured.stderr}`);
+  helm = ensured.stdout.trim();
+}, 600_000);
+
+describe('the Helm chart', () => {
+  it('passes helm lint, with SASL and TLS too', async () => {
+    const plain = await run('lint', chart);
+    expect(plain.output).toContain('0 chart(s) failed');
+    expect(plain.code).toBe(0);
+    const secured = await run(
+      'lint',
+      chart,
+      '--set',
+      'kafka.ssl=true,kafka.sasl.enabled=true,secrets.kafkaSaslPassword=s3cret',
+    );
+    expect(secured.code).toBe(0);
+  });
+
+  it('renders a Deployment, a PDB and a ScaledObject per store, on its own group and bounded by the partitions', async () => {
+    const objects = await render();
+    const secret = objects.find((o) => o.kind === 'Secret')!;
+    for (const store of STORES) {
+      const name = workerName(store);
+      const deployment = named(objects, 'Deployment', name)!;
+      expect(deployment).toBeDefined();
+      const container = containerOf(deployment);
+      expect(container.command).toEqual(['node', 'services/rollup-worker/dist/main.js']);
+      for (const probe of [container.readinessProbe, container.livenessProbe])
+        expect(probe.httpGet).toEqual({ path: '/health', port: 9400 });
+      const env = envOf(container);
+      expect(env.get('ROLLUP_LEVEL')?.value).toBe(store);
+      expect(env.get('GROUP_ID')?.value).toBe(groupOf(store));
+      expect(env.get('HTTP_PORT')?.value).toBe('9400');
+      for (const required of ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'TOPIC', 'DLQ_TOPIC'])
+        expect(env.get(required)?.value).toBeTruthy();
+      expect(env.get('MONGODB_URI')?.valueFrom?.secretKeyRef).toEqual({
+        name: secret.metadata.name,
+        key: 'mongodb-uri',
+      });
+      // Autoscaled: KEDA owns the replica count.
+      expect(deployment.spec.replicas).toBeUndefined();
+      expect(named(objects, 'PodDisruptionBudget', name)?.spec.maxUnavailable).toBe(1);
+
+      const scaled = named(objects, 'ScaledObject', name)!;
+      expect(scaled.spec).toMatchObject({
+        scaleTargetRef: { name },
+        minReplicaCount: 1,
+        maxReplicaCount: 4,
+        triggers: [
+          {
+            type: 'kafka',
+            metadata: { consumerGroup: groupOf(store), topic: 'raw-ticks', lagThreshold: '5000' },
+          },
+        ],
+      });
+    }
+    expect(Object.keys(secret.stringData!).sort()).toEqual(
+      ['api-tokens', 'kafka-sasl-password', 'mongodb-uri', 'redis-url'].sort(),
+    );
+  });
+
+  it('runs the scheduler with the workers’ groups and the API behind a Service, each with a PDB', async () => {
+    const objects = await render();
+    const scheduler = containerOf(named(objects, 'Deployment', 't-scheduler')!);
+    expect(scheduler.readinessProbe.httpGet).toEqual({ path: '/health', port: 9410 });
+    const env = envOf(scheduler);
+    expect(env.get('FINALITY_GROUPS')?.value).toBe(
+      'minute=tickertape-rollup-minute,hour=tickertape-rollup-hour,day=tickertape-rollup-day',
+    );
+    expect(env.get('SEGMENT_GROUP')?.value).toBe('tickertape-segments');
+    expect(env.get('REDIS_URL')?.valueFrom?.secretKeyRef.key).toBe('redis-url');
+    const api = containerOf(named(objects, 'Deployment', 't-api')!);
+    expect(api.livenessProbe.httpGet).toEqual({ path: '/health', port: 9420 });
+    expect(envOf(api).get('API_TOKENS')?.valueFrom?.secretKeyRef.key).toBe('api-tokens');
+    expect(named(objects, 'Service', 't-api')).toBeDefined();
+    for (const name of ['t-scheduler', 't-api'])
+      expect(named(objects, 'PodDisruptionBudget', name)).toBeDefined();
+    expect(objects.filter((o) => o.kind === 'ScaledObject')).toHaveLength(STORES.length);
+  });
+
+  it('follows the values: partitions bound the replicas, a disabled level renders nothing, no autoscaling means fixed replicas', async () => {
+    const wide = await render('topic.partitions=12', 'workers.levels.day.enabled=false');
+    expect(named(wide, 'ScaledObject', 't-rollup-minute')?.spec.maxReplicaCount).toBe(12);
+    expect(wide.filter((o) => o.metadata.name === 't-rollup-day')).toEqual([]);
+    const fixed = await render('autoscaling.enabled=false', 'workers.replicas=3');
+    expect(fixed.filter((o) => o.kind === 'ScaledObject')).toEqual([]);
+    expect(named(fixed, 'Deployment', 't-rollup-hour')?.spec.replicas).toBe(3);
+  });
+
+  it('authenticates KEDA with the workers’ SASL credentials when SASL is on', async () => {
+    const objects = await render('kafka.sasl.enabled=true', 'kafka.ssl=true');
+    const auth = objects.find((o) => o.kind === 'TriggerAuthentication')!;
+    expect((auth.spec.secretTargetRef as { parameter: string }[]).map((r) => r.parameter)).toEqual([
+      'sasl',
+      'username',
+      'password',
+    ]);
+    const scaled = named(objects, 'ScaledObject', 't-rollup-minute')!;
+    const trigger = (
+      scaled.spec.triggers as { metadata: { tls?: string }; authenticationRef: { name: string } }[]
+    )[0]!;
+    expect(trigger.authenticationRef.name).toBe(auth.metadata.name);
+    expect(trigger.metadata.tls).toBe('enable');
+    const env = envOf(containerOf(named(objects, 'Deployment', 't-rollup-minute')!));
+    expect(env.get('KAFKA_SASL_PASSWORD')?.valueFrom?.secretKeyRef.key).toBe('kafka-sasl-password');
+    expect(env.get('KAFKA_SSL')?.value).toBe('true');
+  });
+
+  it('refuses to render without a MongoDB URI when it creates the Secret', async () => {
+    const result = await run('template', 't', chart, '--set', 'secrets.mongodbUri=');
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('secrets.mongodbUri is required');
+  });
+});

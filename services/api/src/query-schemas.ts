@@ -151,10 +151,27 @@ export const candlesQuerySchema = z.strictObject(rangeRead);
 
 export const windowQuerySchema = z
   .strictObject({
-    series: repeated(single()).meta({
-      description: 'Series keys; repeat for several (up to the server’s MAX_SERIES)',
-      examples: [['speed|sensor=s1', 'speed|sensor=s2']],
-    }),
+    series: repeated(single())
+      .optional()
+      .meta({
+        description:
+          'Series keys; repeat for several (up to the server’s MAX_SERIES). Or select them with `metric`',
+        examples: [['speed|sensor=s1', 'speed|sensor=s2']],
+      }),
+    metric: single()
+      .optional()
+      .meta({
+        description:
+          'Instead of `series`: every series of this metric with data in the window (with `tag`, `limit`), as /api/v1/series finds them',
+        examples: ['traffic'],
+      }),
+    tag: tagFilter().optional(),
+    limit: positiveInt()
+      .max(SERIES_LIMIT_MAX)
+      .optional()
+      .meta({
+        description: `With \`metric\`: most series summed (default ${SERIES_LIMIT_DEFAULT})`,
+      }),
     field: fieldName(),
     from: instant(
       'Start of the window, inclusive (rounded down to a whole minute); ISO-8601 or epoch ms',
@@ -179,6 +196,28 @@ export const windowQuerySchema = z
           'Instead of from/to: the last N whole minutes up to and including the current one (10m, 6h, 7d)',
         examples: ['10m'],
       }),
+  })
+  .check((ctx) => {
+    const { series, metric, tag, limit } = ctx.value;
+    if ((series === undefined) === (metric === undefined))
+      ctx.issues.push({
+        code: 'custom',
+        input: metric,
+        path: ['series'],
+        message:
+          'name the series: give either series (repeatable) or metric (with tag, limit), not both',
+      });
+    for (const [name, value] of [
+      ['tag', tag],
+      ['limit', limit],
+    ] as const)
+      if (value !== undefined && metric === undefined)
+        ctx.issues.push({
+          code: 'custom',
+          input: value,
+          path: [name],
+          message: 'applies only with metric',
+        });
   })
   .check((ctx) => {
     const { from, to, last } = ctx.value;

@@ -22,12 +22,9 @@ export const errorSchema = z.object({
 
 const pointSchema = z.object({
   t: epochMs('Start of the point’s interval'),
-  n: z
-    .number()
-    .nullable()
-    .meta({
-      description: 'Observations; null only for seconds of minute buckets of the old layout',
-    }),
+  n: z.number().nullable().meta({
+    description: 'Observations; null only for seconds of minute buckets of the old layout',
+  }),
   sum: z.number().nullable(),
   min: z.number(),
   max: z.number(),
@@ -65,12 +62,9 @@ const candleSchema = z.object({
   high: z.number(),
   low: z.number(),
   close: z.number(),
-  volume: z
-    .number()
-    .nullable()
-    .meta({
-      description: 'Ticks in the candle; null only for seconds of old-layout minute buckets',
-    }),
+  volume: z.number().nullable().meta({
+    description: 'Ticks in the candle; null only for seconds of old-layout minute buckets',
+  }),
   final: z.boolean(),
 });
 
@@ -102,7 +96,19 @@ export const windowSchema = z.object({
       sub: z.object({ from: z.number().int(), to: z.number().int() }).optional(),
     }),
   ),
-  examined,
+  examined: examined.meta({
+    description: 'Documents read, discovery included when the series were selected by metric',
+  }),
+  selected: z
+    .object({
+      metric: z.string(),
+      tags: z.record(z.string(), z.string()),
+      series: z.number().int().meta({ description: 'Series found and summed' }),
+      examined: z.number().int().meta({ description: 'Documents read to find them' }),
+      truncated: z.boolean().meta({ description: 'More series matched than the limit' }),
+    })
+    .optional()
+    .meta({ description: 'With `metric`: how the series were selected' }),
 });
 
 export const seriesListSchema = z.object({

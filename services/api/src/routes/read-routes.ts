@@ -4,6 +4,7 @@ import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { countExamined, type ApiMetrics } from '../metrics.js';
 import {
   DEFAULT_MAX_POINTS,
+  SERIES_LIMIT_DEFAULT,
   candlesQuerySchema,
   pointsQuerySchema,
   rawQuerySchema,
@@ -113,9 +114,30 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       },
     },
     async (request) => {
-      const { series, field } = request.query;
+      const { series, metric, tag, limit, field } = request.query;
       const range = windowRange(request.query, now());
-      return counted(request, await reader.window({ series, field, ...range }));
+      if (metric === undefined)
+        return counted(request, await reader.window({ series: series ?? [], field, ...range }));
+      // The seed's question in one request: find the metric's series in the window, sum them.
+      const tags = tag ?? {};
+      const found = await reader.series({
+        metric,
+        tags,
+        ...range,
+        limit: limit ?? SERIES_LIMIT_DEFAULT,
+      });
+      const selected = {
+        metric,
+        tags,
+        series: found.series.length,
+        examined: found.examined,
+        truncated: found.truncated,
+      };
+      const window =
+        found.series.length === 0
+          ? { field, ...range, rows: [], pieces: [], examined: 0 }
+          : await reader.window({ series: found.series.map((s) => s.series), field, ...range });
+      return counted(request, { ...window, examined: window.examined + found.examined, selected });
     },
   );
 

@@ -29,7 +29,7 @@ const API_ROUTES: Record<string, string[]> = {
   '/api/v1/series': ['metric', 'tag', 'from', 'to', 'limit'],
   '/api/v1/points': ['series', 'field', 'from', 'to', 'maxPoints', 'level', 'detail'],
   '/api/v1/candles': ['series', 'field', 'from', 'to', 'maxPoints'],
-  '/api/v1/window': ['series', 'field', 'from', 'to', 'last'],
+  '/api/v1/window': ['series', 'metric', 'tag', 'limit', 'field', 'from', 'to', 'last'],
   '/api/v1/status': ['series'],
   '/api/v1/raw': ['series', 'from', 'to', 'field'],
   '/api/v1/levels': [],
@@ -80,10 +80,12 @@ describe('the OpenAPI document, the docs page, the dashboard files and /metrics'
         expect(response.content?.['application/json']?.schema).toMatchObject({ type: 'object' });
     }
     const window = doc.paths['/api/v1/window']!.get!.parameters!;
+    // Either series (repeatable) or metric: neither is required on its own.
     expect(window.find((p) => p.name === 'series')).toMatchObject({
-      required: true,
+      required: false,
       schema: { type: 'array' },
     });
+    expect(window.find((p) => p.name === 'metric')).toMatchObject({ required: false });
     expect(doc.paths['/health']!.get!.security).toBeUndefined();
     // Every reference points into the document itself.
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]!);

@@ -209,7 +209,7 @@ describe('what the API refuses, and how', () => {
         'a window without series',
         window(['field', 'speed'], ['last', '10m']),
         'invalid_request',
-        /^series: is required$/,
+        /^series: name the series: give either series \(repeatable\) or metric \(with tag, limit\), not both$/,
       ],
       [
         'a window without a range',

@@ -103,8 +103,45 @@ describe('window query', () => {
     ]);
   });
 
+  it('selects series by metric, tags and a limit instead', () => {
+    expect(
+      windowQuerySchema.parse({
+        metric: 'traffic',
+        tag: ['road:A1', 'dir:n'],
+        limit: '50',
+        field: 'speed',
+        last: '10m',
+      }),
+    ).toEqual({
+      metric: 'traffic',
+      tag: { road: 'A1', dir: 'n' },
+      limit: 50,
+      field: 'speed',
+      last: 10,
+    });
+  });
+
   it.each<[Record<string, unknown>, string[]]>([
-    [{ field: 'f', last: '10m' }, ['series: is required']],
+    [
+      { field: 'f', last: '10m' },
+      [
+        'series: name the series: give either series (repeatable) or metric (with tag, limit), not both',
+      ],
+    ],
+    [
+      { series: 'a', metric: 'traffic', field: 'f', last: '10m' },
+      [
+        'series: name the series: give either series (repeatable) or metric (with tag, limit), not both',
+      ],
+    ],
+    [
+      { series: 'a', tag: 'road:a1', limit: '5', field: 'f', last: '10m' },
+      ['tag: applies only with metric', 'limit: applies only with metric'],
+    ],
+    [
+      { metric: 'traffic', limit: '0', field: 'f', last: '10m' },
+      ['limit: Too small: expected number to be >=1'],
+    ],
     [{ series: ['a', ''], field: 'f', last: '10m' }, ['series.1: must not be empty']],
     [{ series: 'a', field: 'f' }, ['from: is required unless last is given']],
     [

@@ -25,8 +25,19 @@ export interface GroupLagOptions {
 export function sampleGroupLag(options: GroupLagOptions): { stop(): Promise<void> } {
   const { admin, topic, groups, metrics, logger } = options;
   let failing = false;
+  let topicMissing = false;
   const sample = async () => {
     try {
+      // Before `tickertape topics create` there is no lag to measure, and asking for a missing
+      // topic's offsets makes KafkaJS log an error per request.
+      if (!(await admin.listTopics()).includes(topic)) {
+        if (!topicMissing) logger.info({ topic }, 'no tick topic yet: no consumer group lag');
+        topicMissing = true;
+        metrics.groupLagRecords.reset();
+        metrics.groupLagSeconds.reset();
+        return;
+      }
+      topicMissing = false;
       // Not everyMs: a short period must not fail a sample that is merely slower than it.
       const deadlineMs = Math.max(options.everyMs, 10_000);
       const statuses = await withDeadline(deadlineMs, 'consumer group lag', () =>

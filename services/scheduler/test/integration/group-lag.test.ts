@@ -109,4 +109,29 @@ describe("the scheduler's consumer group lag series", () => {
     );
     expect(sampleOf(await metrics(), 'tickertape_group_lag_seconds', 'minute')).toBe(0);
   }, 60_000);
+
+  it('measures nothing and counts no failure while the tick topic does not exist yet', async () => {
+    await scheduler?.stop();
+    const db = stack.database();
+    scheduler = await startScheduler(
+      parseSchedulerEnv({
+        KAFKA_BROKERS: stack.env.KAFKA_BROKERS.join(','),
+        TOPIC: stack.name('not-created'),
+        MONGODB_URI: stack.env.MONGODB_URI,
+        REDIS_URL: stack.env.REDIS_URL,
+        MONGODB_DATABASE: db.databaseName,
+        BULLMQ_PREFIX: stack.redisPrefix(),
+        SCHEDULER_QUEUE: stack.name('queue'),
+        GROUP_LAG_EVERY_MS: '300',
+        HTTP_PORT: '0',
+        LOG_LEVEL: 'warn',
+      }),
+      createLogger({ name: 'test-scheduler', level: 'warn' }),
+    );
+    // Several sampling periods.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const text = await fetch(`http://127.0.0.1:${scheduler.port}/metrics`).then((r) => r.text());
+    expect(sampleOf(text, 'tickertape_group_lag_records', 'minute')).toBeUndefined();
+    expect(text).toContain('tickertape_group_lag_failures_total 0');
+  }, 60_000);
 });

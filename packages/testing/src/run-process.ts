@@ -23,6 +23,9 @@ export function runProcess(
     child.stderr.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ ...run, code }));
+    // A command that exits without reading its input (helm, promtool) closes the pipe first:
+    // that EPIPE is not the command's failure, its exit code says how it went.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.stdin ?? '');
   });
 }

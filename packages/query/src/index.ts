@@ -22,6 +22,7 @@ export { coverUnitMs, planCover, type CoverPiece } from './cover.js';
 export { findGaps, mergePoints, type Gap, type Point } from './points.js';
 export type { RangeQuery, RangeResult } from './read-range.js';
 export { lastMinutes, type WindowQuery, type WindowResult, type WindowRow } from './window.js';
+export type { MetricWindowQuery, MetricWindowResult } from './window-by-metric.js';
 export type { SeriesInfo, SeriesQuery, SeriesResult } from './series.js';
 export type { LevelStatus, StatusResult } from './status.js';
 export type { RawPointsResult } from '@tickertape/segments';

@@ -102,3 +102,19 @@ export function checkBudget(planned: number, ctx: ReaderContext, what: string): 
       `${what} would read up to ${planned} documents; the limit is ${ctx.limits.maxDocuments}: narrow the range, use a coarser level, or fewer series`,
     );
 }
+
+/** A selection by metric and tags, and the most series it may return. */
+export function checkMetricSelection(
+  metric: string | undefined,
+  tags: Readonly<Record<string, string>>,
+  limit: number,
+): void {
+  // A metric is matched as a value, not used as a path: any non-empty name (e.g. `stock.tick`) is fine.
+  if (metric === '') throw new QueryError(QueryErrorCode.InvalidName, 'metric must not be empty');
+  for (const key of Object.keys(tags)) checkName('tag', key);
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new QueryError(
+      QueryErrorCode.InvalidRange,
+      `limit must be a positive integer, got ${limit}`,
+    );
+}

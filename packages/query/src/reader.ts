@@ -17,6 +17,11 @@ import { findSeries, type SeriesQuery, type SeriesResult } from './series.js';
 import { seriesStatus, type StatusResult } from './status.js';
 import { FinalityView } from './watermark-view.js';
 import { windowAggregate, type WindowQuery, type WindowResult } from './window.js';
+import {
+  windowByMetric,
+  type MetricWindowQuery,
+  type MetricWindowResult,
+} from './window-by-metric.js';
 
 export interface AutoQuery extends RangeQuery {
   /** Most points wanted; the finest width that fits is chosen. */
@@ -109,6 +114,11 @@ export class RollupReader {
 
   async window(query: WindowQuery): Promise<WindowResult> {
     return windowAggregate(this.db, this.ctx, query);
+  }
+
+  /** The same totals for the series of one metric (and tags), found in the window's own buckets. */
+  async windowByMetric(query: MetricWindowQuery): Promise<MetricWindowResult> {
+    return windowByMetric(this.db, this.ctx, query);
   }
 
   async series(query: SeriesQuery): Promise<SeriesResult> {

@@ -1,6 +1,6 @@
 import { LEVEL_SPECS, type Level } from '@tickertape/buckets';
 import type { Db, Document } from 'mongodb';
-import { checkBudget, checkName, checkRange, type ReaderContext } from './limits.js';
+import { checkBudget, checkMetricSelection, checkRange, type ReaderContext } from './limits.js';
 import { partitionsInRange } from './partitions-in-range.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
 
@@ -34,7 +34,7 @@ export interface SeriesResult {
 
 /**
  * Series with data in [from, to), found by metric and tags. Scans the coarsest running level
- * (a day bucket per series per day) through the `metric_1_start_1` index, and brings back only
+ * (a day bucket per series per day) through the `metric_1_start_1_series_1` index, and brings back only
  * names: the server lists each bucket's field names.
  */
 export async function findSeries(
@@ -43,15 +43,7 @@ export async function findSeries(
   query: SeriesQuery,
 ): Promise<SeriesResult> {
   checkRange(query.fromMs, query.toMs);
-  // A metric is matched as a value, not used as a path: any non-empty name (e.g. `stock.tick`) is fine.
-  if (query.metric === '')
-    throw new QueryError(QueryErrorCode.InvalidName, 'metric must not be empty');
-  for (const key of Object.keys(query.tags ?? {})) checkName('tag', key);
-  if (!Number.isSafeInteger(query.limit) || query.limit < 1)
-    throw new QueryError(
-      QueryErrorCode.InvalidRange,
-      `limit must be a positive integer, got ${query.limit}`,
-    );
+  checkMetricSelection(query.metric, query.tags ?? {}, query.limit);
   const level = ctx.levels[ctx.levels.length - 1]!;
   const slots = Math.ceil((query.toMs - query.fromMs) / LEVEL_SPECS[level].slotMs);
   checkBudget(slots, ctx, `discovering series over ${slots} ${level} slots`);

@@ -69,7 +69,7 @@ function addAggregate(totals: Totals, agg: Aggregate): void {
   totals.last = totals.last ? later(totals.last, agg.last) : agg.last;
 }
 
-function projectionOf(piece: CoverPiece, field: string): Document {
+export function projectionOf(piece: CoverPiece, field: string): Document {
   const path = `f.${field}`;
   if (!piece.sub) return summaryProjection(field);
   const subKey = LEVEL_SPECS[piece.level].subKey;
@@ -112,10 +112,7 @@ export async function windowAggregate(
       `${series.length} series requested; the limit is ${ctx.limits.maxSeries}`,
     );
   for (const key of series) checkSeries(key);
-  const unit = coverUnitMs(ctx.levels);
-  const fromMs = floorTo(query.fromMs, unit);
-  const toMs = ceilTo(query.toMs, unit);
-  const pieces = planCover(fromMs, toMs, ctx.levels);
+  const { fromMs, toMs, pieces } = planWindow(ctx, query.fromMs, query.toMs);
   checkBudget(pieces.length * series.length, ctx, `a window over ${series.length} series`);
 
   // The watermarks and every piece in one round trip's time: the seed's hot query is latency-bound.
@@ -131,6 +128,32 @@ export async function windowAggregate(
         .toArray(),
     ),
   ]);
+  return sumPieces({ field: query.field, fromMs, toMs, pieces }, read, series, finality);
+}
+
+/** The window rounded out to whole cover units, with its pieces. */
+export function planWindow(
+  ctx: ReaderContext,
+  fromMs: number,
+  toMs: number,
+): { fromMs: number; toMs: number; pieces: CoverPiece[] } {
+  const unit = coverUnitMs(ctx.levels);
+  const from = floorTo(fromMs, unit);
+  const to = ceilTo(toMs, unit);
+  return { fromMs: from, toMs: to, pieces: planCover(from, to, ctx.levels) };
+}
+
+/**
+ * Adds up each series' parts of the pieces read (`read[i]` = the documents of `pieces[i]`) into
+ * one row per series, in the order given; documents of other series are ignored.
+ */
+export function sumPieces(
+  window: { field: string; fromMs: number; toMs: number; pieces: CoverPiece[] },
+  read: readonly (readonly StoredBucket[])[],
+  series: readonly string[],
+  finality: FinalityView,
+): WindowResult {
+  const { field, pieces } = window;
   const totals = new Map<string, Totals>(
     series.map((key) => [
       key,
@@ -147,22 +170,18 @@ export async function windowAggregate(
   );
   let examined = 0;
   pieces.forEach((piece, i) => {
-    const docs = read[i]!;
+    const docs = read[i] ?? [];
     examined += docs.length;
     const final = finality.isFinal(piece.level, piece.start);
     for (const key of series) totals.get(key)!.final &&= final;
     for (const doc of docs) {
       const row = totals.get(doc.series);
       if (!row) continue;
-      for (const agg of aggregatesOf(piece, doc.f?.[query.field]))
-        if (agg.n > 0) addAggregate(row, agg);
+      for (const agg of aggregatesOf(piece, doc.f?.[field])) if (agg.n > 0) addAggregate(row, agg);
     }
   });
   return {
-    field: query.field,
-    fromMs,
-    toMs,
-    pieces,
+    ...window,
     examined,
     rows: series.map((key) => {
       const t = totals.get(key)!;

@@ -9,8 +9,9 @@ import type { Db } from 'mongodb';
 export const PARTITION_INDEXES = [
   // Finality, retention and "what changed since" scans walk buckets by slot start.
   { name: 'start_1', key: { start: 1 } },
-  // Series discovery by metric within a partition.
-  { name: 'metric_1_start_1', key: { metric: 1, start: 1 } },
+  // Series discovery by metric within a partition, and a metric's buckets of one slot in series
+  // order (a window by metric reads the first `limit` series without sorting the rest).
+  { name: 'metric_1_start_1_series_1', key: { metric: 1, start: 1, series: 1 } },
 ] as const;
 
 const NAMESPACE_EXISTS = 48;

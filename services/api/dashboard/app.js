@@ -9,7 +9,7 @@
 // series, field, from, to, maxPoints, stepMs, level, detail, examined, draws; `points` counts
 // drawn entries, never whitespace; with raw points, `neighbours` counts the points drawn outside
 // the range) and `window.tickertapeChart` holds the chart, its main and gap series, the last
-// query with its response, and the last status.
+// query with its response, and the last status. The "across series" table lives in compare.js.
 
 /**
  * @typedef {{ series: string, metric: string, tags: Record<string, string>, fields: string[], lastSlotMs: number }} SeriesInfo
@@ -33,6 +33,8 @@
  * @typedef {import('lightweight-charts').UTCTimestamp} UTCTimestamp
  * @typedef {import('lightweight-charts').Time} Time
  */
+
+import { comparison } from './compare.js';
 
 const LWC = /** @type {typeof import('lightweight-charts')} */ (
   /** @type {any} */ (globalThis).LightweightCharts
@@ -110,6 +112,10 @@ const ui = {
   gapCount: byId('gap-count', HTMLElement),
   gapList: byId('gap-list', HTMLOListElement),
   freshness: byId('freshness', HTMLTableElement),
+  compareForm: byId('compare-form', HTMLFormElement),
+  compareLast: byId('compare-last', HTMLSelectElement),
+  compareTable: byId('compare', HTMLTableElement),
+  compareFacts: byId('compare-facts', HTMLParagraphElement),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -1149,8 +1155,50 @@ let liveTimer;
 
 function syncLive() {
   if (liveTimer !== undefined) clearInterval(liveTimer);
-  liveTimer = ui.live.checked ? setInterval(() => void draw(), LIVE_EVERY_MS) : undefined;
+  liveTimer = ui.live.checked
+    ? setInterval(() => {
+        void draw();
+        if (compare.shown) void compare.run();
+      }, LIVE_EVERY_MS)
+    : undefined;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Across series
+
+/** The metric typed above, else the chosen series' own; the tag typed; the field chosen. */
+function compareQuery() {
+  if (!token) return 'Enter an API token first.';
+  const metric = ui.metric.value.trim() || selectedSeries()?.metric;
+  if (!metric) return 'Type a metric above (or choose a series): every series of it is compared.';
+  const field = ui.field.value;
+  if (!field) return 'Choose a field above.';
+  return { metric, tag: ui.tag.value.trim(), field };
+}
+
+/** Draws a series picked in the comparison, listing it first when the list lacks it. */
+function pickSeries(/** @type {string} */ series) {
+  if (!seriesList.some((s) => s.series === series)) {
+    void listSeries(series);
+    return;
+  }
+  ui.series.value = series;
+  fillFields();
+  void draw();
+}
+
+const compare = comparison({
+  table: ui.compareTable,
+  facts: ui.compareFacts,
+  last: ui.compareLast,
+  get: api,
+  query: compareQuery,
+  pick: pickSeries,
+  number: formatNumber,
+  time: formatTime,
+  failed: reportError,
+  isAbort,
+});
 
 function start() {
   token = readToken();
@@ -1205,6 +1253,11 @@ function start() {
     void draw();
   });
   ui.live.addEventListener('change', syncLive);
+  ui.compareForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void compare.run();
+  });
+  ui.compareLast.addEventListener('change', () => void compare.run());
   setInterval(tickAges, 5 * SECOND);
   watchWidth();
 
@@ -1225,6 +1278,9 @@ function start() {
       },
       get status() {
         return lastStatus;
+      },
+      get comparison() {
+        return compare.last;
       },
       redraw: draw,
       listSeries,

@@ -162,7 +162,7 @@ export const windowQuerySchema = z
       .optional()
       .meta({
         description:
-          'Instead of `series`: every series of this metric with data in the window (with `tag`, `limit`), as /api/v1/series finds them',
+          "Instead of `series`: the series of this metric with data in the window's buckets (with `tag`; the first `limit` by key)",
         examples: ['traffic'],
       }),
     tag: tagFilter().optional(),

@@ -97,14 +97,16 @@ export const windowSchema = z.object({
     }),
   ),
   examined: examined.meta({
-    description: 'Documents read, discovery included when the series were selected by metric',
+    description:
+      "Documents read; with `metric`, the series are found in the window's own buckets, so no discovery read is added",
   }),
   selected: z
     .object({
       metric: z.string(),
       tags: z.record(z.string(), z.string()),
-      series: z.number().int().meta({ description: 'Series found and summed' }),
-      examined: z.number().int().meta({ description: 'Documents read to find them' }),
+      series: z.number().int().meta({
+        description: "Series summed: the first `limit` by key with data in the window's buckets",
+      }),
       truncated: z.boolean().meta({ description: 'More series matched than the limit' }),
     })
     .optional()

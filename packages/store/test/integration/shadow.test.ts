@@ -67,7 +67,11 @@ describe('shadow collections and the swap', () => {
       's:2026110111=shadow',
       's:2026110112=old',
     ]);
-    expect(await indexNames(db, part!.shadow)).toEqual(['_id_', 'metric_1_start_1', 'start_1']);
+    expect(await indexNames(db, part!.shadow)).toEqual([
+      '_id_',
+      'metric_1_start_1_series_1',
+      'start_1',
+    ]);
     // Not a partition to anyone who lists partitions.
     expect(await listPartitionNames(db)).toEqual(['rollup_hour_202611']);
   });
@@ -176,7 +180,7 @@ describe('shadow collections and the swap', () => {
       ]);
       expect(await indexNames(db, 'rollup_hour_202611')).toEqual([
         '_id_',
-        'metric_1_start_1',
+        'metric_1_start_1_series_1',
         'start_1',
       ]);
       expect(await swapShadow(db, part!)).toMatchObject({ resumed: true });

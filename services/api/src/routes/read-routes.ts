@@ -118,26 +118,15 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       const range = windowRange(request.query, now());
       if (metric === undefined)
         return counted(request, await reader.window({ series: series ?? [], field, ...range }));
-      // The seed's question in one request: find the metric's series in the window, sum them.
-      const tags = tag ?? {};
-      const found = await reader.series({
+      // The seed's question in one request: the metric's series found in the window's own buckets.
+      const { selected, ...window } = await reader.windowByMetric({
         metric,
-        tags,
-        ...range,
+        tags: tag ?? {},
         limit: limit ?? SERIES_LIMIT_DEFAULT,
+        field,
+        ...range,
       });
-      const selected = {
-        metric,
-        tags,
-        series: found.series.length,
-        examined: found.examined,
-        truncated: found.truncated,
-      };
-      const window =
-        found.series.length === 0
-          ? { field, ...range, rows: [], pieces: [], examined: 0 }
-          : await reader.window({ series: found.series.map((s) => s.series), field, ...range });
-      return counted(request, { ...window, examined: window.examined + found.examined, selected });
+      return counted(request, { ...window, selected });
     },
   );
 

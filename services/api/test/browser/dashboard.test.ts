@@ -460,6 +460,90 @@ describe('dashboard page in Chromium, on the real API and stack', () => {
   );
 
   it(
+    'compares every series of a metric over a window in one request, and draws the one picked',
+    async () => {
+      const page = await openDashboard();
+      await drawn(page, 0);
+      await page.fill('input#metric', 'speed');
+      await redraw(page, () => page.click('#find-series'));
+      const compared = async (action: () => Promise<unknown>) => {
+        const before = Number(
+          await page.evaluate<string>(`document.querySelector('#compare').dataset.runs ?? '0'`),
+        );
+        await action();
+        await page.waitForFunction(
+          `(() => {
+            const d = document.querySelector('#compare').dataset;
+            return Number(d.runs ?? 0) > ${before} && d.state !== 'loading';
+          })()`,
+          undefined,
+          { timeout: 20_000 },
+        );
+        return page.evaluate<Record<string, string>>(
+          `({ ...document.querySelector('#compare').dataset })`,
+        );
+      };
+      const cells = () =>
+        page.evaluate<{ series: string; cells: string[] }[]>(
+          `[...document.querySelectorAll('#compare tbody tr[data-series]')].map((tr) => ({
+            series: tr.dataset.series,
+            cells: [...tr.cells].map((c) => c.textContent ?? ''),
+          }))`,
+        );
+      const readings = (series: SeededSeries, from: number, to: number) =>
+        series.ticks.filter((t) => t.ts >= from && t.ts < to).length;
+
+      const ten = await compared(() => page.click('#compare-run'));
+      expect(ten).toMatchObject({ state: 'ready', metric: 'speed', field: 'speed', rows: '2' });
+      const from = Number(ten.from);
+      const to = Number(ten.to);
+      expect(to - from).toBe(10 * 60_000);
+      // The same request straight to the API: the page shows its rows and its cost.
+      const body = await api<{ rows: { series: string; n: number }[]; examined: number }>(
+        'window',
+        { metric: 'speed', field: 'speed', last: '10m', limit: 100 },
+      );
+      expect(Number(ten.examined)).toBe(body.examined);
+      const shown = await cells();
+      expect(shown.map((r) => r.series)).toEqual([data.gappy.key, data.steady.key].sort());
+      for (const row of shown) {
+        const series = row.series === data.gappy.key ? data.gappy : data.steady;
+        expect(row.cells[1]).toBe(String(readings(series, from, to)));
+      }
+      await expect(page.locator('#compare-facts').textContent()).resolves.toMatch(
+        /^2 series of speed, speed from .+; \d+ documents? examined$/,
+      );
+
+      // An hour holds the gappy sensor's ten silent minutes: fewer readings than the steady one.
+      const hour = await compared(() => page.selectOption('select#compare-last', '1h'));
+      expect(Number(hour.to) - Number(hour.from)).toBe(60 * 60_000);
+      const hourly = await cells();
+      const count = (key: string) => Number(hourly.find((r) => r.series === key)?.cells[1]);
+      expect(count(data.gappy.key)).toBe(readings(data.gappy, Number(hour.from), Number(hour.to)));
+      expect(count(data.gappy.key)).toBeLessThan(count(data.steady.key));
+      await screenshot(page, 'dashboard-compare');
+
+      // Picking a row draws that series above.
+      const other = (await facts(page)).series === data.gappy.key ? data.steady : data.gappy;
+      const chart = await redraw(page, () =>
+        page.click(`#compare tr[data-series="${other.key}"] button`),
+      );
+      expect(chart).toMatchObject({ state: 'ready', series: other.key });
+
+      // A metric nobody publishes: no rows, and a sentence saying so.
+      await page.fill('input#metric', 'no.such.metric');
+      const none = await compared(() => page.click('#compare-run'));
+      expect(none).toMatchObject({ state: 'ready', rows: '0' });
+      await expect(page.locator('#compare tbody').textContent()).resolves.toContain(
+        'No series of this metric has data in the window.',
+      );
+      expect(pageErrors.get(page)).toEqual([]);
+      await page.close();
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
     'draws raw points as dots on a line that runs on to the nearest tick outside the range',
     async () => {
       const page = await openDashboard();

@@ -11,7 +11,6 @@ import {
   seriesAnswer,
   statusAnswer,
   windowAnswer,
-  type Discovery,
 } from '../format/answers.js';
 import { OUTPUT_FORMATS, render, type Answer, type OutputFormat } from '../format/render.js';
 import { parseInstant, parseLastMinutes, TIME_HELP } from '../format/time.js';
@@ -254,31 +253,19 @@ export function addQueryCommands(program: Command, io: QueryIo): void {
         options.last !== undefined
           ? lastMinutes(nowMs, options.last)
           : range({ from: options.from!, to: options.to ?? 'now' }, nowMs);
-      await respond(io, options, nowMs, async (reader) => {
-        let discovery: Discovery | undefined;
-        let series = options.series ?? [];
-        if (options.metric !== undefined) {
-          const tags = options.tag ?? {};
-          const found = await reader.series({
-            metric: options.metric,
-            tags,
-            ...window,
-            limit: options.limit,
-          });
-          discovery = { metric: options.metric, tags, result: found };
-          series = found.series.map((s) => s.series);
-          // Nothing found: an empty table saying so, not the reader's "name at least one series".
-          if (series.length === 0)
-            return windowAnswer(
-              { field: options.field, ...window, rows: [], pieces: [], examined: 0 },
-              discovery,
-            );
-        }
-        return windowAnswer(
-          await reader.window({ series, field: options.field, ...window }),
-          discovery,
-        );
-      });
+      await respond(io, options, nowMs, async (reader) =>
+        windowAnswer(
+          options.metric === undefined
+            ? await reader.window({ series: options.series ?? [], field: options.field, ...window })
+            : await reader.windowByMetric({
+                metric: options.metric,
+                tags: options.tag ?? {},
+                limit: options.limit,
+                field: options.field,
+                ...window,
+              }),
+        ),
+      );
     },
   );
 

@@ -36,8 +36,12 @@ interface Examined {
 export interface SummaryReport {
   workers: WorkerFigures[];
   bucketsByLevel: Record<Level, number>;
-  /** Window averages; `average` is `null` for a series without readings in the window. */
-  averages: Examined & {
+  /**
+   * Window averages; `average` is `null` for a series without readings in the window. The series
+   * are found in the buckets summed, so there is no discovery read.
+   */
+  averages: {
+    examined: number;
     fromMs: number;
     toMs: number;
     rows: { series: string; average: number | null; readings: number }[];
@@ -92,8 +96,8 @@ const HOUR_MS = 3_600_000;
 
 /**
  * Average of the traffic speed over the last `minutes` whole minutes for the first `limit`
- * traffic series: the series from the reader's discovery, the averages from its window (counts
- * and sums of bucket parts, never averages of averages: one or two hour buckets per series).
+ * traffic series, found in the window's own buckets (counts and sums of bucket parts, never
+ * averages of averages: one or two hour buckets per series).
  */
 async function windowAverages(
   reader: RollupReader,
@@ -102,22 +106,21 @@ async function windowAverages(
   limit: number,
 ): Promise<SummaryReport['averages']> {
   const window = lastMinutes(nowMs, minutes);
-  const found = await reader.series({ metric: TRAFFIC.metric, ...window, limit });
-  const series = found.series.map((info) => info.series);
-  const result =
-    series.length === 0
-      ? undefined
-      : await reader.window({ series, field: TRAFFIC.field, ...window });
+  const result = await reader.windowByMetric({
+    metric: TRAFFIC.metric,
+    limit,
+    field: TRAFFIC.field,
+    ...window,
+  });
   return {
     ...window,
-    rows: (result?.rows ?? []).map((row) => ({
+    rows: result.rows.map((row) => ({
       series: row.series,
       average: row.avg,
       readings: row.n,
     })),
-    piecesPerSeries: result?.pieces.length ?? 0,
-    discoveryExamined: found.examined,
-    examined: found.examined + (result?.examined ?? 0),
+    piecesPerSeries: result.pieces.length,
+    examined: result.examined,
   };
 }
 
@@ -214,10 +217,8 @@ export function formatSummary(report: SummaryReport): string {
       ['series', 'avg speed', 'readings'],
       averages.rows.map((a) => [a.series, roundOrEmpty(a.average), a.readings]),
     ) +
-      examinedLine(
-        averages,
-        `, ${plural(averages.piecesPerSeries, 'bucket part')} per series for the window`,
-      ),
+      `  examined ${plural(averages.examined, 'document')} (${plural(averages.piecesPerSeries, 'bucket part')} ` +
+      `per series for the window, the series found in them)\n`,
     `price candles for the hour from ${isoTime(candles.hourStart)}` +
       (candles.source === undefined ? '' : ` (${candles.source})`),
     formatTable(

@@ -2,6 +2,7 @@ import { LEVEL_SPECS } from '@tickertape/buckets';
 import type {
   CandleResult,
   Gap,
+  MetricWindowResult,
   RangeResult,
   RawPointsResult,
   Resolution,
@@ -16,8 +17,7 @@ import { formatSpan, isoTime } from './time.js';
 
 const orEmpty = (ms: number | null): Cell => (ms === null ? null : isoTime(ms));
 
-const examinedLine = (examined: number, detail = '') =>
-  `examined ${plural(examined, 'document')}${detail}`;
+const examinedLine = (examined: number) => `examined ${plural(examined, 'document')}`;
 
 const SUB_UNIT = { sec: 'second', m: 'minute', h: 'hour' } as const;
 
@@ -163,35 +163,15 @@ export function seriesAnswer(
   };
 }
 
-/** How the window's series were found when they were not named. */
-export interface Discovery {
-  metric: string;
-  tags: Record<string, string>;
-  result: SeriesResult;
-}
-
-export function windowAnswer(result: WindowResult, discovery?: Discovery): Answer {
+/**
+ * The window's result; with --metric, `selected` says how the series were found (in the
+ * window's own buckets, so `examined` needs no discovery added), as the API's answer does.
+ */
+export function windowAnswer(result: WindowResult | MetricWindowResult): Answer {
   const empty = result.rows.filter((row) => row.n === 0).length;
-  const found = discovery?.result;
-  const examined = result.examined + (found?.examined ?? 0);
+  const selected = 'selected' in result ? result.selected : undefined;
   return {
-    // The window's result; with --metric, `examined` counts the discovery reads too and
-    // `discovery` says how the series were found.
-    json:
-      found === undefined
-        ? result
-        : {
-            ...result,
-            examined,
-            discovery: {
-              metric: discovery!.metric,
-              tags: discovery!.tags,
-              level: found.level,
-              series: found.series.length,
-              truncated: found.truncated,
-              examined: found.examined,
-            },
-          },
+    json: result,
     table: {
       header: ['series', 'n', 'avg', 'min', 'max', 'first', 'last', 'final'],
       rows: result.rows.map((row) => [
@@ -237,20 +217,20 @@ export function windowAnswer(result: WindowResult, discovery?: Discovery): Answe
       `${result.field} from ${isoTime(result.fromMs)} to ${isoTime(result.toMs)} ` +
         `(${formatSpan(result.toMs - result.fromMs)}), summed from ` +
         `${plural(result.pieces.length, 'bucket part')} per series`,
-      ...(found === undefined
+      ...(selected === undefined
         ? []
         : [
-            `${plural(found.series.length, 'series', 'series')} of ${discovery!.metric}` +
-              `${Object.keys(discovery!.tags).length > 0 ? ` (${tagText(discovery!.tags)})` : ''} ` +
-              `found in ${found.level} buckets` +
-              (found.truncated ? '; more match: raise --limit' : ''),
+            `${plural(selected.series, 'series', 'series')} of ${selected.metric}` +
+              `${Object.keys(selected.tags).length > 0 ? ` (${tagText(selected.tags)})` : ''} ` +
+              `found in the window's buckets` +
+              (selected.truncated ? '; more match: raise --limit' : ''),
           ]),
       ...(empty > 0
         ? [
             `${empty} of ${plural(result.rows.length, 'series', 'series')} without data in the window: empty cells`,
           ]
         : []),
-      examinedLine(examined, found === undefined ? '' : ` (${found.examined} to find the series)`),
+      examinedLine(result.examined),
     ],
   };
 }

@@ -248,7 +248,7 @@ describe('tickertape query', () => {
     const window = ['--from', iso(from), '--to', iso(to), '--field', 'speed'];
 
     type WindowJson = WindowResult & {
-      discovery?: { examined: number; level: string; series: number };
+      selected?: { metric: string; series: number; truncated: boolean };
     };
 
     function expectRow(
@@ -288,7 +288,7 @@ describe('tickertape query', () => {
       expect(stderr).toMatch(/^examined 4 documents$/m);
     });
 
-    it('finds the series by metric and tag, counting those reads too', async () => {
+    it('finds the series by metric and tag in the same buckets it sums', async () => {
       const result = await json<WindowJson>([
         'window',
         '--metric',
@@ -301,8 +301,9 @@ describe('tickertape query', () => {
       ]);
       expect(result.rows.map((r) => r.series)).toEqual([S1, S2]);
       expectRow(result.rows[1]!, S2, from, to);
-      expect(result.discovery).toMatchObject({ level: 'day', examined: 2, series: 2 });
-      expect(result.examined).toBe(2 + 4);
+      expect(result.selected).toMatchObject({ metric: 'traffic', series: 2, truncated: false });
+      // Two hour buckets a series, as the named form reads: no separate discovery scan.
+      expect(result.examined).toBe(4);
     });
 
     it('leaves a series without data in the window empty, never zero', async () => {
@@ -518,9 +519,10 @@ describe('tickertape query', () => {
         );
       }
       expect(run.stdout).not.toContain(S3);
-      // Three traffic series' day buckets to find the first two, one hour bucket each for the window.
+      // One hour bucket each for the first two traffic series, and the third's, which tells
+      // there are more than the limit: the series are found in the buckets summed.
       expect(run.stdout).toContain(
-        'examined 5 documents (3 to find the series, 1 bucket part per series for the window)',
+        'examined 3 documents (1 bucket part per series for the window, the series found in them)',
       );
 
       const hour = expected(

@@ -274,21 +274,20 @@ describe('window answer', () => {
     expect(table).toMatch(/examined 1 document\n$/);
   });
 
-  it('counts the discovery in examined, and says how the series were found', () => {
-    const answer = windowAnswer(windowResult(), {
-      metric: 'traffic',
-      tags: { road: 'I80' },
-      result: { series: [], level: 'day', examined: 7, truncated: true },
+  it('says how the series were found when selected by metric, in JSON and in the notes', () => {
+    const answer = windowAnswer({
+      ...windowResult(),
+      selected: { metric: 'traffic', tags: { road: 'I80' }, series: 2, truncated: true },
     });
     expect(answer.json).toMatchObject({
-      examined: 8,
-      discovery: { metric: 'traffic', level: 'day', examined: 7, truncated: true },
+      examined: 1,
+      selected: { metric: 'traffic', series: 2, truncated: true },
     });
     const notes = render('table', answer).stdout;
     expect(notes).toContain(
-      '0 series of traffic (road=I80) found in day buckets; more match: raise --limit',
+      "2 series of traffic (road=I80) found in the window's buckets; more match: raise --limit",
     );
-    expect(notes).toContain('examined 8 documents (7 to find the series)');
+    expect(notes).toMatch(/examined 1 document\n$/);
   });
 });
 

@@ -15,8 +15,7 @@ const report: SummaryReport = {
       { series: 'traffic|sensor=b', average: null, readings: 0 },
     ],
     piecesPerSeries: 1,
-    discoveryExamined: 2,
-    examined: 3,
+    examined: 2,
   },
   candles: {
     hourStart: HOUR,
@@ -51,7 +50,7 @@ describe('formatSummary', () => {
     // No readings: an empty average, not 0.
     expect(text).toMatch(/^traffic\|sensor=b\s+0$/m);
     expect(text).toContain(
-      '  examined 3 documents (2 to find the series, 1 bucket part per series for the window)\n',
+      '  examined 2 documents (1 bucket part per series for the window, the series found in them)\n',
     );
     expect(text).toContain(
       'price candles for the hour from 2026-11-21T10:00:00Z (1h points from the hours of day buckets)',

@@ -175,8 +175,15 @@ install_mongo() {
   rm -rf "$MONGO_LIB"
   mvn_quiet -f "$HERE/mongo/pom.xml" -Dmongo-java-server.version="$TT_MONGO_JAVA_SERVER_VERSION" \
     dependency:copy-dependencies -DoutputDirectory="$MONGO_LIB"
-  javac -cp "$MONGO_LIB/*" -d "$MONGO_LIB/launcher" "$HERE/mongo/MongoStandIn.java"
+  build_mongo_launcher
   touch "$MONGO_LIB/.complete"
+}
+
+# The launcher is ours (infra/local/mongo/*.java): built at install, rebuilt when a source changed.
+build_mongo_launcher() {
+  rm -rf "$MONGO_LIB/launcher"
+  javac -nowarn -cp "$MONGO_LIB/*" -d "$MONGO_LIB/launcher" "$HERE"/mongo/*.java
+  touch "$MONGO_LIB/launcher/.built"
 }
 
 install_redis() {
@@ -240,13 +247,44 @@ start_registry() {
 }
 
 start_mongo() {
-  # The launcher is ours: rebuild it when its source changed since the install.
-  if [[ $HERE/mongo/MongoStandIn.java -nt $MONGO_LIB/launcher/MongoStandIn.class ]]; then
-    javac -cp "$MONGO_LIB/*" -d "$MONGO_LIB/launcher" "$HERE/mongo/MongoStandIn.java"
-  fi
+  local source
+  for source in "$HERE"/mongo/*.java; do
+    if [[ $source -nt $MONGO_LIB/launcher/.built ]]; then
+      build_mongo_launcher
+      break
+    fi
+  done
   mkdir -p "$DATA/mongo"
-  launch mongo java "-Xmx$TT_MONGO_HEAP" -XX:+ExitOnOutOfMemoryError \
-    -cp "$MONGO_LIB/*:$MONGO_LIB/launcher" MongoStandIn 127.0.0.1 "$TT_MONGO_PORT" "$DATA/mongo/mongo.mv"
+  # Files of the stand-in before it stored BSON (Java-serialised documents) are not read.
+  [[ -f $DATA/mongo/mongo.mv ]] &&
+    say "mongo: $DATA/mongo/mongo.mv is an older stand-in's data file, not read by this one (delete it, or stack.sh reset)"
+  local heap_mb cache_mb
+  heap_mb=$(mongo_heap_mb)
+  # H2's page cache: an eighth of the heap (the rest holds requests, cursors and the server).
+  cache_mb=$((heap_mb / 8))
+  # Resident memory stays under the heap plus 384 MiB: metaspace, netty's direct
+  # buffers and the code cache are capped too (docs/local-stack.md, "Memory").
+  launch mongo java "-Xmx${heap_mb}m" -Xms64m -XX:+ExitOnOutOfMemoryError -XX:MaxMetaspaceSize=64m \
+    -XX:MaxDirectMemorySize=128m -XX:ReservedCodeCacheSize=48m \
+    -cp "$MONGO_LIB/*:$MONGO_LIB/launcher" MongoStandIn 127.0.0.1 "$TT_MONGO_PORT" \
+    "$DATA/mongo/standin.mv" "$cache_mb"
+}
+
+# TT_MONGO_HEAP: a size (512m, 2g) or auto, an eighth of the machine's memory within 768 MiB–3 GiB.
+mongo_heap_mb() {
+  local heap=${TT_MONGO_HEAP:-auto} total_kb mb
+  case $heap in
+    auto)
+      total_kb=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo 2>/dev/null || echo 8388608)
+      mb=$((total_kb / 1024 / 8))
+      ((mb < 768)) && mb=768
+      ((mb > 3072)) && mb=3072
+      echo "$mb"
+      ;;
+    *[gG]) echo $((${heap%[gG]} * 1024)) ;;
+    *[mM]) echo "${heap%[mM]}" ;;
+    *) die "TT_MONGO_HEAP=$heap is not auto or a size like 768m or 2g" ;;
+  esac
 }
 
 start_redis() {

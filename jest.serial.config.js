@@ -1,6 +1,7 @@
 // Tests that must run alone, in a jest run of their own (in band) after every other test: the
 // fault suite restarts Kafka, MongoDB and Redis mid-run, which would break integration tests
-// running beside it; the first-run check builds and starts a whole second stack from a fresh
+// running beside it; the volume tests load the local database with hundreds of thousands of
+// buckets and kill it mid-write; the first-run check builds and starts a whole second stack from a fresh
 // clone, which would starve them of the machine's two cores.
 import base from './jest.config.js';
 
@@ -12,6 +13,11 @@ export default {
       ...integration,
       displayName: 'faults',
       testMatch: ['<rootDir>/services/faults/test/faults/**/*.test.ts'],
+    },
+    {
+      ...integration,
+      displayName: 'volume',
+      testMatch: ['<rootDir>/{packages,services}/*/test/volume/**/*.test.ts'],
     },
     {
       ...integration,

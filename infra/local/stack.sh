@@ -110,7 +110,12 @@ pid_of() {
   local file=$RUN/$1.pid pid
   [[ -f $file ]] || return 1
   pid=$(<"$file")
-  if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then echo "$pid"; else return 1; fi
+  # A killed part can linger as a zombie until its reaper gets to it: that is not running.
+  if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null && ! grep -qs '^State:[[:space:]]*Z' "/proc/$pid/status"; then
+    echo "$pid"
+  else
+    return 1
+  fi
 }
 
 # Starts a command in its own session so it outlives this script and the shell that ran it;
@@ -262,7 +267,7 @@ start_mongo() {
   heap_mb=$(mongo_heap_mb)
   # H2's page cache: an eighth of the heap (the rest holds requests, cursors and the server).
   cache_mb=$((heap_mb / 8))
-  # Resident memory stays under the heap plus 384 MiB: metaspace, netty's direct
+  # Resident memory stays under the heap plus 512 MiB: metaspace, netty's direct
   # buffers and the code cache are capped too (docs/local-stack.md, "Memory").
   launch mongo java "-Xmx${heap_mb}m" -Xms64m -XX:+ExitOnOutOfMemoryError -XX:MaxMetaspaceSize=64m \
     -XX:MaxDirectMemorySize=128m -XX:ReservedCodeCacheSize=48m \
@@ -270,15 +275,15 @@ start_mongo() {
     "$DATA/mongo/standin.mv" "$cache_mb"
 }
 
-# TT_MONGO_HEAP: a size (512m, 2g) or auto, an eighth of the machine's memory within 768 MiB–3 GiB.
+# TT_MONGO_HEAP: a size (768m, 2g) or auto, a sixteenth of the machine's memory within 768 MiB–2 GiB.
 mongo_heap_mb() {
   local heap=${TT_MONGO_HEAP:-auto} total_kb mb
   case $heap in
     auto)
       total_kb=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo 2>/dev/null || echo 8388608)
-      mb=$((total_kb / 1024 / 8))
+      mb=$((total_kb / 1024 / 16))
       ((mb < 768)) && mb=768
-      ((mb > 3072)) && mb=3072
+      ((mb > 2048)) && mb=2048
       echo "$mb"
       ;;
     *[gG]) echo $((${heap%[gG]} * 1024)) ;;

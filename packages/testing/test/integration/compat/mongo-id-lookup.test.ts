@@ -3,7 +3,7 @@
  * (`{_id, 'ap.<p>': {$not: {$gte: n}}}`). Real MongoDB serves it through the `_id` index, like a
  * filter on `_id` alone. mongo-java-server 1.47 used an index only when the filter's keys are
  * exactly the index's keys, so the guarded update scanned the whole partition collection (4.2 ms
- * vs 0.21 ms per update in docs/benchmarks.md); our launcher (infra/local/mongo/MongoStandIn.java)
+ * vs 0.21 ms per update in docs/benchmarks.md); our launcher (infra/local/mongo/StandInCollection.java)
  * now takes the candidates from the `_id` index and applies the full filter to them. This test
  * pins that the result stays exact. The speed is measured where speed belongs, in the benchmark:
  * services/bench probes guarded vs `_id`-only updates on every run (docs/benchmarks.md).

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The local database's volume test (docs/local-stack.md, "Volume"): starts the stack's database
+# (the stand-in, or FerretDB with TT_MONGO=ferretdb), loads SOAK_SERIES × SOAK_HOURS hours of one
+# tick a minute through the workers' writers (default 10,000 × 17: 10.2 million minute buckets in
+# one partition), then counts, scans, aggregates, asks the seed's window and drops the partition,
+# sampling the database's resident memory. Prints a Markdown table. Takes hours at full size:
+# SOAK_SERIES=2000 SOAK_HOURS=2 bash scripts/soak.sh for a short run.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/bootstrap.sh
+bash infra/local/stack.sh up mongo
+pnpm exec turbo run build --filter=@tickertape/bench --output-logs=errors-only >/dev/null
+bash infra/local/stack.sh exec -- node services/bench/dist/soak/main.js

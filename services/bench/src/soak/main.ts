@@ -1,0 +1,125 @@
+/**
+ * The local database's volume test (scripts/soak.sh; figures in docs/local-stack.md, "Volume"):
+ * loads SOAK_SERIES series × SOAK_HOURS hours of one tick a minute through the workers' writers
+ * (minute, hour and day levels; so series × hours × 60 minute buckets, all in one day's
+ * partition), then runs the reads the project does on it — counts, the seed's 10-minute window of
+ * 50 sensors, a rebuild's scan in `_id` order, an aggregation, retention's drop — sampling the
+ * database process's resident memory throughout. Prints a Markdown table of what it measured.
+ */
+import type { FoldInput, Level } from '@tickertape/buckets';
+import { createMongoClient } from '@tickertape/clients';
+import { createLogger } from '@tickertape/logger';
+import { RollupReader } from '@tickertape/query';
+import { RollupWriter } from '@tickertape/store';
+import { loadSoakEnv } from './soak-env.js';
+import { ResidentPeak, directoryBytes, partPid } from './resident.js';
+
+const LEVELS: readonly Level[] = ['minute', 'hour', 'day'];
+const DAY = Date.UTC(2026, 9, 1);
+const MINUTE_PARTITION = 'rollup_minute_20261001';
+const HOUR_PARTITION = 'rollup_hour_202610';
+const MiB = 2 ** 20;
+
+const env = loadSoakEnv();
+const log = createLogger({ name: 'soak', level: env.LOG_LEVEL });
+const client = createMongoClient({
+  uri: env.MONGODB_URI,
+  appName: 'tickertape-soak',
+  logger: log,
+  serverSelectionTimeoutMs: 120_000,
+});
+const db = client.db(env.SOAK_DATABASE);
+const pid = partPid(env.TT_STACK_DIR, 'mongo');
+const dataDir = `${env.TT_STACK_DIR}/data/${env.TT_MONGO === 'ferretdb' ? 'ferretdb' : 'mongo'}`;
+const rows: [string, string][] = [];
+const mib = (bytes: number): string => `${(bytes / MiB).toFixed(0)} MiB`;
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+async function timed<T>(what: string, work: () => Promise<T>, show: (result: T) => string): Promise<T> {
+  const memory = new ResidentPeak(pid, 100);
+  const began = performance.now();
+  const result = await work();
+  const took = performance.now() - began;
+  rows.push([what, `${show(result)}; ${seconds(took)}; peak resident ${mib(memory.stop())}`]);
+  log.info({ what, took }, 'measured');
+  return result;
+}
+
+function hourOfTicks(hour: number, offsetBase: number): FoldInput[] {
+  const ticks: FoldInput[] = [];
+  for (let minute = 0; minute < 60; minute++)
+    for (let s = 0; s < env.SOAK_SERIES; s++) {
+      const sensor = `s${String(s).padStart(6, '0')}`;
+      const fields: Record<string, number> = {};
+      for (let f = 0; f < env.SOAK_FIELDS; f++) fields[`f${f}`] = (s * 7 + minute * 13 + f) % 100;
+      ticks.push({
+        seriesKey: `traffic|sensor=${sensor}`,
+        metric: 'traffic',
+        tags: { sensor },
+        ts: DAY + hour * 3_600_000 + minute * 60_000 + (s % 60) * 1000,
+        fields,
+        strings: {},
+        kafkaPartition: s % 4,
+        offset: offsetBase + ticks.length,
+      });
+    }
+  return ticks;
+}
+
+await db.dropDatabase();
+const load = new ResidentPeak(pid, 1000);
+const writers = LEVELS.map((level) => new RollupWriter(db, level));
+const began = performance.now();
+let ticks = 0;
+for (let hour = 0; hour < env.SOAK_HOURS; hour++) {
+  const hourTicks = hourOfTicks(hour, ticks);
+  for (let i = 0; i < hourTicks.length; i += env.SOAK_FLUSH) {
+    const flush = hourTicks.slice(i, i + env.SOAK_FLUSH);
+    await Promise.all(writers.map((writer) => writer.apply(flush)));
+  }
+  ticks += hourTicks.length;
+  const elapsed = performance.now() - began;
+  log.warn(
+    { hour: hour + 1, ticks, perSecond: Math.round(ticks / (elapsed / 1000)), resident: mib(load.sample()), data: mib(directoryBytes(dataDir)) },
+    'loaded an hour',
+  );
+}
+const loadMs = performance.now() - began;
+rows.push(['loaded', `${ticks.toLocaleString('en')} ticks → ${ticks.toLocaleString('en')} minute buckets in one partition, ${(env.SOAK_SERIES * env.SOAK_HOURS).toLocaleString('en')} hour, ${env.SOAK_SERIES.toLocaleString('en')} day; ${seconds(loadMs)} (${Math.round(ticks / (loadMs / 1000))} ticks/s, every level); peak resident ${mib(load.stop())}`]);
+rows.push(['data on disk after load', mib(directoryBytes(dataDir))]);
+
+const minutes = db.collection<{ _id: string; n: number }>(MINUTE_PARTITION);
+await timed('estimatedDocumentCount (minute partition)', () => minutes.estimatedDocumentCount(), String);
+await timed('countDocuments({})', () => minutes.countDocuments({}), String);
+await timed('countDocuments({n: {$gt: 0}})', () => minutes.countDocuments({ n: { $gt: 0 } }), String);
+const end = DAY + env.SOAK_HOURS * 3_600_000;
+const reader = new RollupReader(db, { levels: ['minute', 'hour'], now: () => end });
+const window = { metric: 'traffic', limit: 50, field: 'f0', fromMs: end - 10 * 60_000, toMs: end };
+await timed('the seed\'s window: 10-minute average of 50 sensors (first call)', () => reader.windowByMetric(window), (r) => `${r.examined} documents examined`);
+await timed('the same window, 20 more calls', async () => {
+  for (let i = 0; i < 20; i++) await reader.windowByMetric(window);
+}, () => '20 answers');
+await timed('a rebuild\'s scan: hour partition in _id order', async () => {
+  let n = 0;
+  for await (const bucket of db.collection<{ n: number }>(HOUR_PARTITION).find({}).sort({ _id: 1 })) n += bucket.n;
+  return n;
+}, (n) => `${n} ticks`);
+await timed('a full scan of the minute partition', async () => {
+  let n = 0;
+  for await (const bucket of minutes.find({})) n += bucket.n;
+  return n;
+}, (n) => `${n} ticks`);
+await timed('aggregation: $match n>0, $group sum n', async () => {
+  const [row] = await minutes.aggregate<{ n: number }>([{ $match: { n: { $gt: 0 } } }, { $group: { _id: null, n: { $sum: '$n' } } }]).toArray();
+  return row?.n ?? 0;
+}, (n) => `${n} ticks`);
+await timed('retention\'s drop of the minute partition', () => minutes.drop(), String);
+const settleMs = 60_000;
+await new Promise((resolve) => setTimeout(resolve, settleMs));
+rows.push([`data on disk ${settleMs / 1000} s after the drop`, mib(directoryBytes(dataDir))]);
+await db.dropDatabase();
+await client.close();
+
+process.stdout.write(`database: ${env.TT_MONGO} (${dataDir}), resident memory sampled from /proc/${pid}\n\n`);
+process.stdout.write('| step | result |\n|---|---|\n');
+for (const [step, result] of rows) process.stdout.write(`| ${step} | ${result} |\n`);

@@ -1,0 +1,29 @@
+import { loadEnv, logLevel, positiveInt, stackShape } from '@tickertape/config';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const DEFAULT_STACK_DIR = fileURLToPath(new URL('../../../../.stack', import.meta.url));
+
+/** The soak's environment (scripts/soak.sh sets it), checked once at start. */
+const soakEnvSchema = z.object({
+  MONGODB_URI: stackShape.MONGODB_URI,
+  LOG_LEVEL: logLevel(),
+  /** Series per loaded hour, and hours loaded: series × hours × 60 minute buckets. */
+  SOAK_SERIES: positiveInt().default(10_000),
+  SOAK_HOURS: positiveInt().default(17),
+  /** Numeric fields per tick (each adds a per-second sum to a minute bucket, a summary to an hour's minute). */
+  SOAK_FIELDS: positiveInt().default(2),
+  /** Ticks a flush, as a worker's batch. */
+  SOAK_FLUSH: positiveInt().default(5_000),
+  SOAK_DATABASE: z.string().min(1).default('tickertape_soak'),
+  /** The stack's state: run/mongo.pid names the database process, data/<TT_MONGO's dir> its files. */
+  TT_STACK_DIR: z.string().min(1).default(DEFAULT_STACK_DIR),
+  /** Which database the stack's mongo part runs (infra/local/stack.sh). */
+  TT_MONGO: z.enum(['stand-in', 'ferretdb']).default('stand-in'),
+});
+
+export type SoakEnv = z.output<typeof soakEnvSchema>;
+
+export function loadSoakEnv(): SoakEnv {
+  return loadEnv(soakEnvSchema);
+}

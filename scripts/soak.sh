@@ -4,10 +4,18 @@
 # tick a minute through the workers' writers (default 10,000 × 17: 10.2 million minute buckets in
 # one partition), then counts, scans, aggregates, asks the seed's window and drops the partition,
 # sampling the database's resident memory. Prints a Markdown table. Takes hours at full size:
-# SOAK_SERIES=2000 SOAK_HOURS=2 bash scripts/soak.sh for a short run.
+# SOAK_SERIES=2000 SOAK_HOURS=2 bash scripts/soak.sh for a short run. With --ferretdb-part it
+# measures the optional FerretDB part beside the stand-in (stack.sh up ferretdb) instead.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/bootstrap.sh
-bash infra/local/stack.sh up mongo
+part=mongo
+[[ ${1:-} == --ferretdb-part ]] && part=ferretdb
+bash infra/local/stack.sh up "$part"
 pnpm exec turbo run build --filter=@tickertape/bench --output-logs=errors-only >/dev/null
-bash infra/local/stack.sh exec -- node services/bench/dist/soak/main.js
+if [[ $part == ferretdb ]]; then
+  # shellcheck disable=SC2016
+  SOAK_PART=ferretdb bash infra/local/stack.sh exec -- bash -c 'MONGODB_URI=$FERRETDB_URI exec node services/bench/dist/soak/main.js'
+else
+  bash infra/local/stack.sh exec -- node services/bench/dist/soak/main.js
+fi

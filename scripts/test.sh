@@ -5,7 +5,8 @@
 # time (.out/jest-serial.json), the fault suite's short profile — it restarts Kafka, MongoDB and
 # Redis, which would break tests running beside it — and the first-run check (scripts/first-run.sh:
 # README's first command in a fresh clone with empty caches and HOME, on its own ports).
-# Arguments go to the first run and skip the serial one. Besides the stack it needs Debian's
+# Arguments go to the first run and skip the others. Then the write path, the workers and replay on
+# FerretDB (.out/jest-ferretdb.json), the second local database. Besides the stack it needs Debian's
 # chromium and prometheus (installed with apt when missing) and helm (scripts/ensure-helm.sh).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -18,13 +19,25 @@ bash scripts/ensure-helm.sh >/dev/null
 bash infra/local/stack.sh up
 # The optional Prometheus (Debian's package): the alert and dashboard tests run on it.
 bash infra/local/stack.sh up prometheus
+# The second implementation of the wire protocol beside the stand-in (docs/local-stack.md, "FerretDB"):
+# FerretDB over SQLite, built from the Go module proxy once (a few minutes cold), on its own port.
+bash infra/local/stack.sh up ferretdb
 pnpm exec turbo run typecheck lint --output-logs=errors-only
 mkdir -p .out
-rm -f .out/jest-results.json .out/jest-serial.json
+rm -f .out/jest-results.json .out/jest-serial.json .out/jest-ferretdb.json
 status=0
 NODE_OPTIONS=--experimental-vm-modules bash infra/local/stack.sh exec -- \
   pnpm exec jest --json --outputFile=.out/jest-results.json "$@" || status=$?
 if (($# == 0)); then
+  # The write path, the workers (a replay from offset 0 included) and the CLI's replay again, on
+  # FerretDB: what it supports of ours. Shells (±Infinity), segments and verify ($group's $first)
+  # and the rebuild's swap (renameCollection) it does not: docs/local-stack.md, "FerretDB".
+  # shellcheck disable=SC2016
+  NODE_OPTIONS=--experimental-vm-modules bash infra/local/stack.sh exec -- bash -c \
+    'MONGODB_URI=$FERRETDB_URI exec pnpm exec jest --selectProjects integration --json --outputFile=.out/jest-ferretdb.json \
+      packages/store/test/integration/rollup-writer.test.ts packages/store/test/integration/schedule-ops.test.ts \
+      services/rollup-worker/test/integration/rollup-worker.test.ts services/cli/test/integration/replay.test.ts' ||
+    status=$?
   NODE_OPTIONS=--experimental-vm-modules bash infra/local/stack.sh exec -- \
     pnpm exec jest -c jest.serial.config.js --runInBand --json --outputFile=.out/jest-serial.json || status=$?
 fi

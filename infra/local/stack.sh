@@ -26,7 +26,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 STATE=${TT_STACK_DIR:-$ROOT/.stack}
-PORT_VARS=(TT_KAFKA_PORT TT_KAFKA_CONTROLLER_PORT TT_KAFKA_SASL_PORT TT_REGISTRY_PORT TT_MONGO_PORT TT_REDIS_PORT TT_PROMETHEUS_PORT)
+PORT_VARS=(TT_KAFKA_PORT TT_KAFKA_CONTROLLER_PORT TT_KAFKA_SASL_PORT TT_REGISTRY_PORT TT_MONGO_PORT TT_REDIS_PORT TT_PROMETHEUS_PORT TT_FERRETDB_PORT)
 # Ports this checkout's stack moved to (see choose_ports); below a variable set by the caller,
 # above stack.env's defaults.
 PORTS_FILE=$STATE/ports.env
@@ -43,7 +43,7 @@ CONF=$STATE/conf
 
 PARTS=(kafka registry mongo redis)
 # Started only when named: most runs need no Prometheus.
-OPTIONAL_PARTS=(prometheus)
+OPTIONAL_PARTS=(prometheus ferretdb)
 ALL_PARTS=("${PARTS[@]}" "${OPTIONAL_PARTS[@]}")
 PROMETHEUS_DIR=$STATE/prometheus
 START_TIMEOUT_S=${TT_START_TIMEOUT_S:-180}
@@ -52,6 +52,7 @@ STOP_TIMEOUT_S=${TT_STOP_TIMEOUT_S:-30}
 KAFKA_LIB=$LIB/kafka-$TT_KAFKA_VERSION
 REGISTRY_LIB=$LIB/apicurio-registry-$TT_APICURIO_VERSION
 MONGO_LIB=$LIB/mongo-java-server-$TT_MONGO_JAVA_SERVER_VERSION
+FERRETDB_LIB=$LIB/ferretdb-${TT_FERRETDB_VERSION#v}
 
 say() { printf '[stack] %s\n' "$*" >&2; }
 die() { printf '[stack] error: %s\n' "$*" >&2; exit 1; }
@@ -65,6 +66,7 @@ env_var() {
     mongo) echo MONGODB_URI ;;
     redis) echo REDIS_URL ;;
     prometheus) echo PROMETHEUS_URL ;;
+    ferretdb) echo FERRETDB_URI ;;
     *) die "unknown part '$1' (parts: ${ALL_PARTS[*]})" ;;
   esac
 }
@@ -76,6 +78,7 @@ local_address() {
     mongo) echo "mongodb://127.0.0.1:$TT_MONGO_PORT" ;;
     redis) echo "redis://127.0.0.1:$TT_REDIS_PORT" ;;
     prometheus) echo "http://127.0.0.1:$TT_PROMETHEUS_PORT" ;;
+    ferretdb) echo "mongodb://127.0.0.1:$TT_FERRETDB_PORT" ;;
   esac
 }
 
@@ -86,6 +89,7 @@ local_port() {
     mongo) echo "$TT_MONGO_PORT" ;;
     redis) echo "$TT_REDIS_PORT" ;;
     prometheus) echo "$TT_PROMETHEUS_PORT" ;;
+    ferretdb) echo "$TT_FERRETDB_PORT" ;;
   esac
 }
 
@@ -172,7 +176,23 @@ install_registry() {
   touch "$REGISTRY_LIB/.complete"
 }
 
+# The mongo part runs the stand-in (default) or FerretDB (TT_MONGO=ferretdb): docs/local-stack.md.
 install_mongo() {
+  case $TT_MONGO in
+    stand-in) install_standin ;;
+    ferretdb) install_ferretdb ;;
+    *) die "TT_MONGO=$TT_MONGO is not stand-in or ferretdb" ;;
+  esac
+}
+
+# FerretDB, built from the Go module proxy with the patches in patches/ferretdb; install.sh returns
+# at once when the binary matches the version, Go and patches.
+install_ferretdb() {
+  require go "apt-get install golang-go (FerretDB needs Go >= 1.24, which Go fetches from its proxy)"
+  TT_FERRETDB_VERSION=$TT_FERRETDB_VERSION bash "$HERE/ferretdb/install.sh" "$FERRETDB_LIB"
+}
+
+install_standin() {
   [[ -f $MONGO_LIB/.complete ]] && return 0
   require mvn "apt-get install maven"
   require javac "apt-get install openjdk-17-jdk-headless"
@@ -252,6 +272,28 @@ start_registry() {
 }
 
 start_mongo() {
+  case $TT_MONGO in
+    stand-in) start_standin ;;
+    ferretdb) start_ferretdb_as mongo "$TT_MONGO_PORT" "$DATA/ferretdb" ;;
+    *) die "TT_MONGO=$TT_MONGO is not stand-in or ferretdb" ;;
+  esac
+  echo "$TT_MONGO" >"$RUN/mongo.kind"
+}
+
+# A second database beside the stand-in, for running tests against FerretDB (scripts/test.sh).
+start_ferretdb() {
+  start_ferretdb_as ferretdb "$TT_FERRETDB_PORT" "$DATA/ferretdb-part"
+}
+
+# FerretDB with its SQLite backend (one file per database under DIR); no telemetry, no debug port.
+start_ferretdb_as() {
+  local part=$1 port=$2 dir=$3
+  mkdir -p "$dir/data"
+  launch "$part" "$FERRETDB_LIB/ferretdb" --handler=sqlite "--sqlite-url=file:$dir/data/" \
+    "--listen-addr=127.0.0.1:$port" --debug-addr=- --telemetry=disable "--state-dir=$dir" --log-level=warn
+}
+
+start_standin() {
   local source
   for source in "$HERE"/mongo/*.java; do
     if [[ $source -nt $MONGO_LIB/launcher/.built ]]; then
@@ -328,6 +370,7 @@ healthy() {
     mongo) port_open "$TT_MONGO_PORT" ;;
     redis) [[ $(redis-cli -p "$TT_REDIS_PORT" ping 2>/dev/null) == PONG ]] ;;
     prometheus) curl -sf -o /dev/null "$(local_address prometheus)/-/ready" ;;
+    ferretdb) port_open "$TT_FERRETDB_PORT" ;;
   esac
 }
 
@@ -415,6 +458,9 @@ cmd_up() {
     fi
     install_part "$part"
     if pid=$(pid_of "$part"); then
+      if [[ $part == mongo && $(cat "$RUN/mongo.kind" 2>/dev/null || echo stand-in) != "$TT_MONGO" ]]; then
+        die "mongo runs the $(cat "$RUN/mongo.kind" 2>/dev/null || echo stand-in), not TT_MONGO=$TT_MONGO: stack.sh restart mongo to switch"
+      fi
       say "$part: already running (pid $pid)"
     else
       port_open "$(local_port "$part")" &&
@@ -498,7 +544,8 @@ cmd_status() {
     if is_external "$part"; then
       printf '%-10s external  %s\n' "$part" "$(address "$part")"
     elif pid=$(pid_of "$part") && healthy "$part"; then
-      printf '%-10s up        %s (pid %s)\n' "$part" "$(address "$part")" "$pid"
+      printf '%-10s up        %s (pid %s)%s\n' "$part" "$(address "$part")" "$pid" \
+        "$([[ $part == mongo ]] && echo ", $(cat "$RUN/mongo.kind" 2>/dev/null || echo stand-in)")"
     elif pid=$(pid_of "$part"); then
       printf '%-10s starting  %s (pid %s)\n' "$part" "$(address "$part")" "$pid"
       all_up=1

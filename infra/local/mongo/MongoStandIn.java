@@ -1,5 +1,6 @@
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.ServerVersion;
+import java.lang.reflect.Field;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -7,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.h2.mvstore.FileStore;
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.RandomAccessStore;
+import org.h2.mvstore.cache.CacheLongKeyLIRS;
 
 /**
  * Runs mongo-java-server with its H2 backend as a standalone process: a MongoDB wire-protocol
@@ -34,6 +36,26 @@ public final class MongoStandIn {
    * 45 s of writes.
    */
   private static final int RETENTION_MS = 2_000;
+  private static final long TOC_CACHE_BYTES = 64L << 20;
+
+  /**
+   * H2 keeps each chunk's table of contents (where its pages are) in a cache fixed at 1 MiB. With
+   * a chunk per committed request there are tens of thousands of chunks, and removing a map
+   * looks up the chunk of every page it had: dropping a 960,000-bucket partition read tables of
+   * contents from disk for minutes, holding the store. The field is private and final in
+   * FileStore, so it is replaced by reflection; if H2 ever renames it, the default stays.
+   */
+  private static void enlargeTocCache(MVStore store, long bytes) {
+    try {
+      Field field = FileStore.class.getDeclaredField("chunksToC");
+      field.setAccessible(true);
+      CacheLongKeyLIRS.Config config = new CacheLongKeyLIRS.Config();
+      config.maxMemory = bytes;
+      field.set(store.getFileStore(), new CacheLongKeyLIRS<long[]>(config));
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      System.err.println("tables-of-contents cache left at H2's 1 MiB: " + e);
+    }
+  }
 
   public static void main(String[] args) throws InterruptedException {
     if (args.length < 3 || args.length > 4) {
@@ -55,6 +77,7 @@ public final class MongoStandIn {
             .autoCommitBufferSize(0)
             .open();
     store.setRetentionTime(RETENTION_MS);
+    enlargeTocCache(store, TOC_CACHE_BYTES);
     StandInBackend backend = new StandInBackend(store);
     backend.version(ServerVersion.MONGO_5_0);
     MongoServer server = new MongoServer(backend);

@@ -56,6 +56,14 @@ final class StandInBackend extends H2Backend {
           "collstats", "whatsmyuri", "getlasterror", "getparameter", "getcmdlineopts",
           "connectionstatus", "endsessions", "hostinfo", "getfreemonitoringstatus", "getlog");
 
+  /**
+   * Commands that never touch the store: answered at once, even while a long write holds the
+   * gate, so a driver's server monitor (hello every few seconds) does not time out and drop its
+   * connection pool in the middle of a long drop or bulk, as it did before.
+   */
+  private static final Set<String> STORELESS =
+      Set.of("ismaster", "hello", "ping", "buildinfo", "whatsmyuri", "getlasterror", "getcmdlineopts", "hostinfo");
+
   private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
   private final MVStore store;
   private boolean closed;
@@ -114,6 +122,9 @@ final class StandInBackend extends H2Backend {
 
   @Override
   public Document handleCommand(Channel channel, String database, String command, Document query) {
+    if (STORELESS.contains(command.toLowerCase())) {
+      return super.handleCommand(channel, database, command, query);
+    }
     return admitted(writes(command, query), () -> super.handleCommand(channel, database, command, query));
   }
 

@@ -29,8 +29,11 @@ const client = createMongoClient({
   serverSelectionTimeoutMs: 120_000,
 });
 const db = client.db(env.SOAK_DATABASE);
-const pid = partPid(env.TT_STACK_DIR, 'mongo');
-const dataDir = `${env.TT_STACK_DIR}/data/${env.TT_MONGO === 'ferretdb' ? 'ferretdb' : 'mongo'}`;
+const pid = partPid(env.TT_STACK_DIR, env.SOAK_PART);
+const dataDir = `${env.TT_STACK_DIR}/data/${
+  env.SOAK_PART === 'ferretdb' ? 'ferretdb-part' : env.TT_MONGO === 'ferretdb' ? 'ferretdb' : 'mongo'
+}`;
+const database = env.SOAK_PART === 'ferretdb' || env.TT_MONGO === 'ferretdb' ? 'FerretDB (SQLite)' : 'the stand-in';
 const rows: [string, string][] = [];
 const mib = (bytes: number): string => `${(bytes / MiB).toFixed(0)} MiB`;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -120,6 +123,6 @@ rows.push([`data on disk ${settleMs / 1000} s after the drop`, mib(directoryByte
 await db.dropDatabase();
 await client.close();
 
-process.stdout.write(`database: ${env.TT_MONGO} (${dataDir}), resident memory sampled from /proc/${pid}\n\n`);
+process.stdout.write(`database: ${database} (${dataDir}), resident memory sampled from /proc/${pid}\n\n`);
 process.stdout.write('| step | result |\n|---|---|\n');
 for (const [step, result] of rows) process.stdout.write(`| ${step} | ${result} |\n`);

@@ -20,6 +20,11 @@ const soakEnvSchema = z.object({
   TT_STACK_DIR: z.string().min(1).default(DEFAULT_STACK_DIR),
   /** Which database the stack's mongo part runs (infra/local/stack.sh). */
   TT_MONGO: z.enum(['stand-in', 'ferretdb']).default('stand-in'),
+  /**
+   * The stack part measured: mongo (what MONGODB_URI points at), or the optional ferretdb part
+   * beside it (then point MONGODB_URI at FERRETDB_URI): scripts/soak.sh --ferretdb-part.
+   */
+  SOAK_PART: z.enum(['mongo', 'ferretdb']).default('mongo'),
 });
 
 export type SoakEnv = z.output<typeof soakEnvSchema>;

@@ -12,7 +12,8 @@
 # How: the released module's source is read-only in GOMODCACHE and has no
 # build/version/version.txt (FerretDB's build generates it from git, and its version package
 # panics without it), so the source is copied to a scratch dir, version.txt is written, the
-# repo's patches/ferretdb/*.patch are applied in name order, and it is built as FerretDB's
+# repo's patches/ferretdb/*.patch are applied in name order (each says what it fixes and why),
+# and it is built as FerretDB's
 # production image does: CGO_ENABLED=0, -trimpath, no build tags (the SQLite backend is pure Go,
 # modernc.org/sqlite, and is in the default build; PostgreSQL too).
 set -euo pipefail
@@ -28,6 +29,7 @@ say() { printf '[ferretdb] %s\n' "$*" >&2; }
 die() { printf '[ferretdb] error: %s\n' "$*" >&2; exit 1; }
 
 command -v go >/dev/null 2>&1 || die "go is not installed (Go >= 1.24, or any Go that may fetch that toolchain from the proxy)"
+command -v patch >/dev/null 2>&1 || die "patch is not installed (apt-get install patch)"
 
 mkdir -p "$DEST"
 DEST=$(cd "$DEST" && pwd)

@@ -52,9 +52,8 @@ final class StandInBackend extends H2Backend {
   private static final Set<String> READS =
       Set.of(
           "find", "getmore", "killcursors", "count", "distinct", "listcollections", "listindexes",
-          "listdatabases", "ismaster", "hello", "buildinfo", "ping", "serverstatus", "dbstats",
-          "collstats", "whatsmyuri", "getlasterror", "getparameter", "getcmdlineopts",
-          "connectionstatus", "endsessions", "hostinfo", "getfreemonitoringstatus", "getlog");
+          "listdatabases", "serverstatus", "dbstats", "collstats", "getparameter",
+          "connectionstatus", "endsessions", "getfreemonitoringstatus", "getlog");
 
   /**
    * Commands that never touch the store: answered at once, even while a long write holds the
@@ -128,9 +127,16 @@ final class StandInBackend extends H2Backend {
     return admitted(writes(command, query), () -> super.handleCommand(channel, database, command, query));
   }
 
-  /** Legacy OP_QUERY (the driver's first handshake): may carry any command, so it runs alone. */
+  /**
+   * Legacy OP_QUERY: the driver's handshake of a new connection (isMaster), answered at once like
+   * the other store-less commands; anything else may carry any command, so it runs alone.
+   */
   @Override
   public QueryResult handleQuery(MongoQuery query) {
+    Document body = query.getQuery();
+    if (!body.isEmpty() && STORELESS.contains(body.keySet().iterator().next().toLowerCase())) {
+      return super.handleQuery(query);
+    }
     return admitted(true, () -> super.handleQuery(query));
   }
 

@@ -32,6 +32,10 @@ PORT_VARS=(TT_KAFKA_PORT TT_KAFKA_CONTROLLER_PORT TT_KAFKA_SASL_PORT TT_REGISTRY
 PORTS_FILE=$STATE/ports.env
 # shellcheck disable=SC1090
 [[ -f $PORTS_FILE ]] && source "$PORTS_FILE"
+# Whether the caller chose the database (TT_MONGO) or stack.env's default does.
+TT_MONGO_CHOSEN=${TT_MONGO:-}
+# A stack that ran FerretDB keeps running it (restart, later ups) until TT_MONGO says otherwise.
+if [[ -z $TT_MONGO_CHOSEN && -f $STATE/run/mongo.kind ]]; then TT_MONGO=$(<"$STATE/run/mongo.kind"); fi
 # shellcheck source=stack.env
 source "$HERE/stack.env"
 
@@ -458,8 +462,11 @@ cmd_up() {
     fi
     install_part "$part"
     if pid=$(pid_of "$part"); then
-      if [[ $part == mongo && $(cat "$RUN/mongo.kind" 2>/dev/null || echo stand-in) != "$TT_MONGO" ]]; then
-        die "mongo runs the $(cat "$RUN/mongo.kind" 2>/dev/null || echo stand-in), not TT_MONGO=$TT_MONGO: stack.sh restart mongo to switch"
+      # The running database stands unless the caller asked for the other one.
+      local running_kind
+      running_kind=$(cat "$RUN/mongo.kind" 2>/dev/null || echo stand-in)
+      if [[ $part == mongo && -n $TT_MONGO_CHOSEN && $running_kind != "$TT_MONGO_CHOSEN" ]]; then
+        die "mongo runs $running_kind, not TT_MONGO=$TT_MONGO_CHOSEN: TT_MONGO=$TT_MONGO_CHOSEN stack.sh restart mongo to switch"
       fi
       say "$part: already running (pid $pid)"
     else
@@ -596,6 +603,8 @@ cmd_exec() {
   (($#)) || die "usage: stack.sh exec -- COMMAND [ARGS…]"
   local part line
   for part in "${PARTS[@]}" $(optional_running); do export "$(env_var "$part")=$(address "$part")"; done
+  # Which database MONGODB_URI reaches (the soak reads it).
+  export TT_MONGO
   while read -r line; do export "${line?}"; done < <(sasl_vars)
   exec "$@"
 }
@@ -608,7 +617,7 @@ main() {
     down) cmd_down ;;
     restart) cmd_restart "$@" ;;
     status) cmd_status ;;
-    reset) cmd_down && rm -rf "$DATA" "$LOGS" "$CONF" "$PORTS_FILE" && say "data, logs and chosen ports deleted" ;;
+    reset) cmd_down && rm -rf "$DATA" "$LOGS" "$CONF" "$PORTS_FILE" "$RUN/mongo.kind" && say "data, logs and chosen ports deleted" ;;
     logs) cmd_logs "$@" ;;
     install) for part in "${PARTS[@]}"; do is_external "$part" || install_part "$part"; done ;;
     env) cmd_env ;;

@@ -133,6 +133,9 @@ launch() {
   shift
   mkdir -p "$RUN" "$LOGS"
   [[ -f $LOGS/$part.log ]] && mv -f "$LOGS/$part.log" "$LOGS/$part.log.1"
+  # A killed part leaves its pid file: read before the new process writes its own, it would name
+  # the dead one and the start would be reported as failed.
+  rm -f "$RUN/$part.pid"
   setsid bash -c 'echo $$ > "$0"; exec "$@"' "$RUN/$part.pid" "$@" \
     >"$LOGS/$part.log" 2>&1 </dev/null &
   # setsid may fork; wait until the pid file names the real process.

@@ -90,11 +90,13 @@ describe('bench, smoke profile', () => {
       expect(level.categories.map((c) => c.category)).toEqual(
         CPU_CATEGORIES.map((r) => r.category),
       );
+      // A couple of thousand ticks make a few milliseconds of decoding and folding: at the
+      // profiler's 1 ms sampling any one category can draw no sample (CI once saw Avro decode at
+      // 0), so the worker's own path is asserted as a whole.
       const selfMs = (category: string) =>
         level.categories.find((c) => c.category === category)!.selfMs;
-      for (const category of ['Kafka client', 'Avro decode', 'fold']) {
-        expect(selfMs(category)).toBeGreaterThan(0);
-      }
+      const workerPath = ['Kafka client', 'Avro decode', 'tick validation', 'series key', 'fold'];
+      expect(workerPath.reduce((sum, category) => sum + selfMs(category), 0)).toBeGreaterThan(0);
     }
 
     const markdown = renderMarkdown(report, { command: 'bash scripts/bench.sh --profile smoke' });

@@ -30,8 +30,10 @@ stop_workers() {
   wait "${pids[@]}" 2>/dev/null || true
 }
 trap stop_workers EXIT
+# Every level holds ticks for 2 s before writing them (FRESHNESS_BUDGET_MS): the defaults — minute
+# 5 s, hour 60 s, day 10 min — would keep the summary below waiting for the day level's tail.
 for i in "${!LEVELS[@]}"; do
-  ROLLUP_LEVEL=${LEVELS[$i]} HTTP_PORT=${PORTS[$i]} \
+  ROLLUP_LEVEL=${LEVELS[$i]} HTTP_PORT=${PORTS[$i]} FRESHNESS_BUDGET_MS=${DEMO_FRESHNESS_BUDGET_MS:-2000} \
     bash infra/local/stack.sh exec -- node services/rollup-worker/dist/main.js \
     >"$LOGS/rollup-${LEVELS[$i]}.log" 2>&1 &
   pids+=($!)

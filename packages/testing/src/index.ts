@@ -5,3 +5,4 @@ export { spawnNode, spawnService, waitHealthy, type ServiceProcess } from './spa
 export { runProcess, type ProcessRun } from './run-process.js';
 export { freePort } from './free-port.js';
 export { prng } from './prng.js';
+export { applyGuarded, type ApplyResult, type Doc, type GuardedOperation } from './update-interpreter.js';

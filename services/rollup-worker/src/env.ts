@@ -60,8 +60,24 @@ export const workerEnvSchema = z
       .number()
       .pipe(z.union([z.literal(1), z.literal(2)]))
       .default(2),
-    /** Most ticks in one flush; a fetched batch larger than this is written in several flushes. */
-    FLUSH_MAX_TICKS: positiveInt().default(5000),
+    /**
+     * Most records one flush holds: a partition holding this many is written before its freshness
+     * budget runs out (a fetched batch larger than this is written in several flushes).
+     */
+    FLUSH_MAX_TICKS: positiveInt().default(100_000),
+    /**
+     * How long a consumed tick may wait before it is written: the staleness this level's newest
+     * buckets may have. The worker holds each partition's ticks across fetches until the oldest
+     * has waited this long, so one update per bucket absorbs every tick of that window; 0 writes
+     * each fetched batch at once. Defaults by level (DEFAULT_FRESHNESS_BUDGET_MS): minute 5 s,
+     * hour 60 s, day 10 min, segments 0. What is held is uncommitted: a crash consumes it again.
+     */
+    FRESHNESS_BUDGET_MS: durationMs().max(3_600_000).optional(),
+    /**
+     * Estimated heap all held ticks of this worker may take; past it the largest holds are written
+     * early (tickertape_held_bytes in /metrics).
+     */
+    HELD_MAX_BYTES: positiveInt().default(128 * 1024 * 1024),
     /**
      * Kafka partitions this process flushes at the same time (kafkajs' partitionsConsumedConcurrently).
      * A partition's records are still applied one flush after another, in order; with more than one,
@@ -118,6 +134,24 @@ export const workerEnvSchema = z
   .check(checkSecurity);
 
 export type WorkerEnv = z.output<typeof workerEnvSchema>;
+
+/**
+ * Each level's freshness budget when FRESHNESS_BUDGET_MS is not set: what its readers can wait
+ * for and what it buys in writes (docs/freshness.md has the measured trade). The query library
+ * stitches levels, so a question about the last minutes reads the minute level.
+ */
+export const DEFAULT_FRESHNESS_BUDGET_MS: Readonly<Record<WorkerMode, number>> = {
+  minute: 5_000,
+  hour: 60_000,
+  day: 600_000,
+  // A segment append rewrites its document: holding buys little there (docs/segments.md).
+  segments: 0,
+};
+
+/** The budget this worker runs with. */
+export function freshnessBudgetMs(env: WorkerEnv): number {
+  return env.FRESHNESS_BUDGET_MS ?? DEFAULT_FRESHNESS_BUDGET_MS[env.ROLLUP_LEVEL];
+}
 
 /** The default consumer group, and the Kafka client id and MongoDB app name operators see. */
 export function workerName(mode: WorkerMode): string {

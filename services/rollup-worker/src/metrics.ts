@@ -71,6 +71,31 @@ export function createWorkerMetrics(level: string) {
           registers,
         }),
     ),
+    flushCauses: metric(
+      (registers) =>
+        new Counter({
+          name: 'tickertape_flushes_by_cause_total',
+          help: 'Flushes written, by what started them: budget (the oldest held record waited FRESHNESS_BUDGET_MS), size (FLUSH_MAX_TICKS held), memory (all holds passed HELD_MAX_BYTES), batch (budget 0: every fetched batch), drain (SIGTERM)',
+          labelNames: ['cause'] as const,
+          registers,
+        }),
+    ),
+    heldRecords: metric(
+      (registers) =>
+        new Gauge({
+          name: 'tickertape_held_records',
+          help: 'Records consumed and not yet written (held for the freshness budget), all partitions',
+          registers,
+        }),
+    ),
+    heldBytes: metric(
+      (registers) =>
+        new Gauge({
+          name: 'tickertape_held_bytes',
+          help: 'Estimated heap of the held records, all partitions (bounded by HELD_MAX_BYTES)',
+          registers,
+        }),
+    ),
     flushFailures: metric(
       (registers) =>
         new Counter({

@@ -4,6 +4,14 @@ import { SeriesKeyCache, type TickCodec } from '@tickertape/tick';
 import type { Consumer, EachBatchPayload, KafkaMessage, Producer } from 'kafkajs';
 import { sendDeadLetters } from './dead-letter.js';
 import { decodeChunk } from './decode-chunk.js';
+import {
+  flushCause,
+  overMemory,
+  PartitionHold,
+  room,
+  type FlushCause,
+  type HeldTicks,
+} from './held-ticks.js';
 import type { WorkerMetrics } from './metrics.js';
 
 /** What one flush did, as far as the loop's own metrics go; a sink records the rest itself. */
@@ -28,7 +36,16 @@ export interface RollupConsumerOptions {
   dlqTopic: string;
   /** Whether this worker writes the DLQ (only one rollup level does; see env). */
   ownsDeadLetters: boolean;
+  /** Most records one flush holds: a partition holding this many is written before its budget. */
   flushMaxTicks: number;
+  /**
+   * How long a consumed record may wait before it is written (FRESHNESS_BUDGET_MS). 0 writes each
+   * fetched batch before the next fetch; more holds a partition's records across fetches, so
+   * one update per bucket absorbs every tick the bucket got in that time.
+   */
+  budgetMs: number;
+  /** Estimated heap all held records may take; over it the largest holds are written early. */
+  maxHeldBytes: number;
   /** Partitions flushed at the same time (each one's flushes stay in order). */
   partitionsConcurrently: number;
   maxLatenessMs: number;
@@ -47,29 +64,50 @@ export interface RollupConsumerDeps {
   clock: () => number;
 }
 
-function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
-  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+/** One assigned partition: what it holds, its flushes in order, and what a failure left. */
+interface PartitionState {
+  readonly partition: number;
+  hold: PartitionHold;
+  /** The partition's flushes run one after another on this chain: commits stay in offset order. */
+  chain: Promise<void>;
+  /** Bumped when the held records are dropped: work begun before belongs to no one. */
+  epoch: number;
+  highWatermark: string;
+  /** A budget flush that failed: rethrown by the partition's next batch, so KafkaJS retries it. */
+  failure?: Error;
 }
 
 /**
- * The worker's loop, for every mode. Kafka does the size-or-time batching (the fetch returns at
- * FLUSH_MIN_BYTES or after FLUSH_MAX_WAIT_MS); each partition batch is written in flushes of at
- * most FLUSH_MAX_TICKS: decode → dead-letter → guarded write by the sink → commit. No buffer
- * spans fetches, so a rebalance never leaves half-flushed state behind.
+ * The worker's loop, for every mode. A partition's fetched records are decoded (bad ones
+ * dead-lettered) and held; its held records are written — one guarded write by the sink, then
+ * the commit of the last held offset — when the oldest has waited FRESHNESS_BUDGET_MS, when the
+ * partition holds FLUSH_MAX_TICKS records, or when all holds together pass their memory bound.
+ * A budget of 0 writes each fetched batch before the next fetch. Budgets are checked on every
+ * batch and by a timer, so a partition that goes quiet is still written in time.
  *
- * A flush that throws is not committed, and neither is anything after it in the batch: the
- * error leaves eachBatch, and kafkajs' runner fetches the partition again from the failed
- * flush's first offset and retries, with backoff (5 times from 300 ms by default), any error
- * not marked `retriable: false` — a SegmentConflictError is retriable, and the segment writer
- * rereads the segments it conflicted on. When the retries run out, kafkajs restarts the consumer,
- * which rejoins the group (and so forgets the sink's cache). An error marked not retriable, or a
- * TypeError and the like, stops the consumer for good: /health then answers 503.
+ * Offsets are committed only after the write, so what is held is never committed: a crash,
+ * SIGKILL or rebalance drops it and the partition's next owner consumes it again from the last
+ * commit (the guard makes that exact). On SIGTERM, `drain` writes and commits every hold before
+ * the consumer leaves the group; on a rebalance the holds are dropped uncommitted (KafkaJS gives
+ * no moment before the partitions are revoked: they may already belong to another member).
+ *
+ * A flush that throws drops its partition's holds and seeks the partition back to the failed
+ * flush's first offset. Thrown from a batch, or rethrown by the partition's next batch when a
+ * budget flush failed, the error leaves eachBatch and kafkajs' runner retries, with backoff (5
+ * times from 300 ms by default), any error not marked `retriable: false` — a SegmentConflictError
+ * is retriable, and the segment writer rereads the segments it conflicted on. When the retries
+ * run out, kafkajs restarts the consumer, which rejoins the group (and so forgets the sink's
+ * cache). An error marked not retriable, or a TypeError and the like, stops the consumer for
+ * good: /health then answers 503.
  */
 export class RollupConsumer {
   private flushesWritten = 0;
   private newestEventTs = Number.NEGATIVE_INFINITY;
   // Lives as long as the process: the same series come back in every flush of every partition.
   private readonly seriesKeys = new SeriesKeyCache();
+  private readonly partitions = new Map<number, PartitionState>();
+  private timer: NodeJS.Timeout | undefined;
+  private draining = false;
 
   constructor(
     private readonly deps: RollupConsumerDeps,
@@ -79,8 +117,12 @@ export class RollupConsumer {
   async start(): Promise<void> {
     const { consumer, sink } = this.deps;
     // Emitted synchronously after each join and sync, before the first fetch of the new
-    // assignment, so no flush of a newly owned partition plans from a cache of an earlier owner.
-    consumer.on(consumer.events.GROUP_JOIN, () => sink.forget?.());
+    // assignment, so no flush of a newly owned partition plans from a cache or a hold of an
+    // earlier assignment.
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      this.dropHolds();
+      sink.forget?.();
+    });
     await consumer.subscribe({ topic: this.options.topic, fromBeginning: true });
     await consumer.run({
       autoCommit: false,
@@ -88,42 +130,96 @@ export class RollupConsumer {
       partitionsConsumedConcurrently: this.options.partitionsConcurrently,
       eachBatch: (payload) => this.eachBatch(payload),
     });
+    if (this.options.budgetMs > 0) {
+      // A quarter of the budget (at most 1 s): a quiet partition's records wait at most that
+      // much beyond their budget.
+      const every = Math.max(10, Math.min(1000, Math.floor(this.options.budgetMs / 4)));
+      this.timer = setInterval(() => this.flushDue(), every);
+      this.timer.unref();
+    }
+  }
+
+  /**
+   * SIGTERM: stops taking new records and writes and commits everything held, while the
+   * consumer is still a member of its group. A hold whose write fails stays uncommitted.
+   */
+  async drain(): Promise<void> {
+    this.draining = true;
+    clearInterval(this.timer);
+    await Promise.all(
+      [...this.partitions.values()].map((state) =>
+        this.flushPartition(state, 'drain').catch(() => undefined),
+      ),
+    );
+  }
+
+  private dropHolds(): void {
+    for (const state of this.partitions.values()) {
+      state.epoch += 1;
+      state.hold = new PartitionHold();
+      state.failure = undefined;
+    }
+    this.reportHolds();
+  }
+
+  private stateOf(partition: number): PartitionState {
+    let state = this.partitions.get(partition);
+    if (state === undefined) {
+      state = {
+        partition,
+        hold: new PartitionHold(),
+        chain: Promise.resolve(),
+        epoch: 0,
+        highWatermark: '0',
+      };
+      this.partitions.set(partition, state);
+    }
+    return state;
   }
 
   private async eachBatch(payload: EachBatchPayload): Promise<void> {
     const { batch } = payload;
-    for (const chunk of chunks(batch.messages, this.options.flushMaxTicks)) {
-      // Shutting down or rebalanced away: abandon without committing; the next owner redoes it.
-      if (!payload.isRunning() || payload.isStale()) return;
-      try {
-        await this.flush(batch.partition, chunk);
-      } catch (err) {
-        this.deps.metrics.flushFailures.inc();
-        this.deps.logger.warn(
-          { err, partition: batch.partition, fromOffset: chunk[0]!.offset },
-          'flush failed before its commit; the partition is fetched again from its last commit',
-        );
-        throw err;
-      }
-      const last = chunk[chunk.length - 1]!.offset;
-      payload.resolveOffset(last);
-      const next = (BigInt(last) + 1n).toString();
-      await payload.commitOffsetsIfNecessary({
-        topics: [
-          { topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] },
-        ],
-      });
-      this.deps.metrics.lag.set(
-        { partition: String(batch.partition) },
-        Number(BigInt(batch.highWatermark) - BigInt(next)),
-      );
+    const state = this.stateOf(batch.partition);
+    if (state.failure !== undefined) {
+      const failure = state.failure;
+      state.failure = undefined;
+      throw failure;
+    }
+    state.highWatermark = batch.highWatermark;
+    const epoch = state.epoch;
+    const gone = () =>
+      this.draining || !payload.isRunning() || payload.isStale() || state.epoch !== epoch;
+    let next = 0;
+    while (next < batch.messages.length) {
+      // Shutting down, rebalanced away or rewound: leave the rest unread and uncommitted.
+      if (gone()) return;
+      const chunk = batch.messages.slice(next, next + room(state.hold, this.options));
+      next += chunk.length;
+      if (!(await this.hold(state, chunk, epoch))) return;
+      payload.resolveOffset(chunk[chunk.length - 1]!.offset);
+      const cause = flushCause(state.hold, this.deps.clock(), this.options, false);
+      if (cause !== undefined) await this.flushPartition(state, cause);
       await payload.heartbeat();
     }
+    if (gone()) return;
+    const cause = flushCause(state.hold, this.deps.clock(), this.options, true);
+    if (cause !== undefined) await this.flushPartition(state, cause);
+    const holds = new Map([...this.partitions].map(([p, held]) => [p, held.hold] as const));
+    for (const partition of overMemory(holds, this.options.maxHeldBytes))
+      await this.flushPartition(this.partitions.get(partition)!, 'memory');
   }
 
-  private async flush(partition: number, messages: KafkaMessage[]): Promise<void> {
-    const { codec, sink, metrics, producer, logger, clock } = this.deps;
-    const stopTimer = metrics.flushSeconds.startTimer();
+  /**
+   * Decodes a run of records, dead-letters the bad ones and holds the good ones; false when the
+   * partition's holds were dropped meanwhile (the records are consumed again from the seek).
+   */
+  private async hold(
+    state: PartitionState,
+    messages: KafkaMessage[],
+    epoch: number,
+  ): Promise<boolean> {
+    const { codec, metrics, producer, logger, clock } = this.deps;
+    const { partition } = state;
     const now = clock();
     const { inputs, letters } = await decodeChunk(codec, this.seriesKeys, partition, messages, {
       maxLatenessMs: this.options.maxLatenessMs,
@@ -140,6 +236,76 @@ export class RollupConsumer {
         await sendDeadLetters(producer, this.options.dlqTopic, this.options.topic, letters, now);
       }
     }
+    if (state.epoch !== epoch) return false;
+    state.hold.add(
+      inputs,
+      messages[0]!.offset,
+      messages[messages.length - 1]!.offset,
+      messages.length,
+      now,
+    );
+    this.reportHolds();
+    return true;
+  }
+
+  /** Writes the due holds of every partition (the timer's check). */
+  private flushDue(): void {
+    const now = this.deps.clock();
+    for (const state of this.partitions.values()) {
+      if (!state.hold.isDue(now, this.options.budgetMs)) continue;
+      this.flushPartition(state, 'budget').catch((err: unknown) => {
+        state.failure ??= err instanceof Error ? err : new Error(String(err));
+      });
+    }
+  }
+
+  /** Queues a write of whatever the partition holds when its turn comes; resolves once committed. */
+  private flushPartition(state: PartitionState, cause: FlushCause): Promise<void> {
+    const run = state.chain.then(() => this.writeHold(state, cause));
+    state.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeHold(state: PartitionState, cause: FlushCause): Promise<void> {
+    const epoch = state.epoch;
+    const held = state.hold.take();
+    this.reportHolds();
+    if (held === undefined) return;
+    const { consumer, metrics, logger } = this.deps;
+    const { partition } = state;
+    try {
+      await this.write(partition, held);
+      metrics.flushCauses.inc({ cause });
+      // Rejoined while writing: the partition may be another member's now. What was written
+      // stays (the guard), and its next owner resumes from the last commit.
+      if (state.epoch !== epoch) return;
+      const next = (BigInt(held.lastOffset) + 1n).toString();
+      await consumer.commitOffsets([{ topic: this.options.topic, partition, offset: next }]);
+      metrics.lag.set(
+        { partition: String(partition) },
+        Math.max(0, Number(BigInt(state.highWatermark) - BigInt(next))),
+      );
+    } catch (err) {
+      metrics.flushFailures.inc();
+      logger.warn(
+        { err, partition, fromOffset: held.firstOffset, cause },
+        'flush failed before its commit; the partition is consumed again from its last commit',
+      );
+      if (state.epoch === epoch) {
+        // Everything held after this flush went with it: consume it all again from here.
+        state.epoch += 1;
+        state.hold = new PartitionHold();
+        this.reportHolds();
+        consumer.seek({ topic: this.options.topic, partition, offset: held.firstOffset });
+      }
+      throw err;
+    }
+  }
+
+  private async write(partition: number, held: HeldTicks): Promise<void> {
+    const { sink, metrics, logger } = this.deps;
+    const stopTimer = metrics.flushSeconds.startTimer();
+    const { inputs } = held;
     if (inputs.length > 0) {
       const stats = await sink.apply(inputs);
       metrics.applied.inc(inputs.length);
@@ -150,9 +316,10 @@ export class RollupConsumer {
       logger.debug(
         {
           partition,
-          fromOffset: messages[0]!.offset,
-          toOffset: messages[messages.length - 1]!.offset,
+          fromOffset: held.firstOffset,
+          toOffset: held.lastOffset,
           ticks: inputs.length,
+          heldMs: this.deps.clock() - held.heldSince,
           ...stats,
         },
         'flush written',
@@ -162,5 +329,16 @@ export class RollupConsumer {
     stopTimer();
     this.flushesWritten += 1;
     this.options.afterWrite?.(this.flushesWritten);
+  }
+
+  private reportHolds(): void {
+    let records = 0;
+    let bytes = 0;
+    for (const state of this.partitions.values()) {
+      records += state.hold.records;
+      bytes += state.hold.bytes;
+    }
+    this.deps.metrics.heldRecords.set(records);
+    this.deps.metrics.heldBytes.set(bytes);
   }
 }

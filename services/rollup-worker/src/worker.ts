@@ -13,7 +13,7 @@ import { SegmentWriter } from '@tickertape/segments';
 import { RollupWriter } from '@tickertape/store';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import { Partitioners } from 'kafkajs';
-import { workerName, type WorkerEnv } from './env.js';
+import { freshnessBudgetMs, workerName, type WorkerEnv } from './env.js';
 import { createWorkerMetrics } from './metrics.js';
 import { RollupConsumer } from './rollup-consumer.js';
 import { rollupSink, segmentSink } from './sinks.js';
@@ -122,6 +122,8 @@ export async function startWorker(
       // DLQ_OWNER_LEVEL is a rollup level: segment workers count bad records and never send them.
       ownsDeadLetters: env.DLQ_OWNER_LEVEL === level,
       flushMaxTicks: env.FLUSH_MAX_TICKS,
+      budgetMs: freshnessBudgetMs(env),
+      maxHeldBytes: env.HELD_MAX_BYTES,
       partitionsConcurrently: env.PARTITIONS_CONCURRENTLY,
       maxLatenessMs: env.MAX_LATENESS_MS,
       maxFutureMs: env.MAX_FUTURE_MS,
@@ -140,14 +142,25 @@ export async function startWorker(
   );
   const http = await startOpsServer(env.HTTP_PORT, metrics.registry, () => joined);
   await rollups.start();
-  logger.info({ level, groupId, topic: env.TOPIC, port: http.port }, 'rollup worker started');
+  logger.info(
+    {
+      level,
+      groupId,
+      topic: env.TOPIC,
+      port: http.port,
+      freshnessBudgetMs: freshnessBudgetMs(env),
+    },
+    'rollup worker started',
+  );
 
   return {
     port: http.port,
     metrics,
     async stop() {
-      // kafkajs lets the running eachBatch finish; it sees isRunning() false and stops before
-      // committing anything it has not written.
+      // What is held is written and committed while this worker still owns its partitions;
+      // then kafkajs lets the running eachBatch finish (it sees isRunning() false and stops
+      // before committing anything it has not written).
+      await rollups.drain();
       await consumer.disconnect();
       await producer.disconnect();
       await mongo.close();

@@ -14,7 +14,7 @@ import {
   type Level,
   withoutShellPadding,
 } from '../../src/index.js';
-import { applyGuarded, type Doc } from '../support/update-interpreter.js';
+import { applyGuarded, type Doc } from '@tickertape/testing';
 
 const T0 = Date.UTC(2026, 10, 21, 5, 0, 0);
 const SERIES = ['spd|seg=I80_34', 'spd|seg=I80_35', 'px|sym=ACME'] as const;

@@ -11,7 +11,7 @@ import {
   type FoldInput,
   type Level,
 } from '../../src/index.js';
-import { applyGuarded, type Doc } from '../support/update-interpreter.js';
+import { applyGuarded, type Doc } from '@tickertape/testing';
 
 // Late on a day, so the ticks span two days, three hours and many minutes.
 const T0 = Date.UTC(2026, 10, 21, 22, 30, 0);

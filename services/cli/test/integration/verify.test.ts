@@ -112,6 +112,7 @@ describe('tickertape verify', () => {
           FLUSH_MAX_WAIT_MS: '100',
           FLUSH_MIN_BYTES: '1',
           FLUSH_MAX_TICKS: '300',
+          FRESHNESS_BUDGET_MS: '300',
           KAFKA_SESSION_TIMEOUT_MS: '6000',
           SEGMENT_MAX_POINTS: '50',
         }),

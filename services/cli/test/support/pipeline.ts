@@ -63,6 +63,8 @@ export class Pipeline {
           FLUSH_MAX_WAIT_MS: '100',
           FLUSH_MIN_BYTES: '1',
           FLUSH_MAX_TICKS: '300',
+          // Held across fetches (FLUSH_MAX_WAIT_MS is 100), but visible soon enough for a test.
+          FRESHNESS_BUDGET_MS: '300',
           KAFKA_SESSION_TIMEOUT_MS: '6000',
           SEGMENT_MAX_POINTS: '50',
           ...env,

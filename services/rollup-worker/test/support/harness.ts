@@ -58,6 +58,8 @@ export class Pipeline {
       FLUSH_MAX_WAIT_MS: '100',
       FLUSH_MIN_BYTES: '1',
       FLUSH_MAX_TICKS: '200',
+      // Held across fetches (FLUSH_MAX_WAIT_MS is 100), but visible soon enough for a test.
+      FRESHNESS_BUDGET_MS: '300',
       LOG_LEVEL: 'warn',
       KAFKA_SESSION_TIMEOUT_MS: '6000',
       ...overrides,

@@ -4,9 +4,18 @@
  * compared field by field). It lets property tests replay thousands of flush sequences without a
  * server; the integration tests run the same updates on the real one.
  */
-import type { GuardedUpdate } from '../../src/index.js';
-
 export type Doc = Record<string, unknown>;
+
+/** What `guardedUpdate` of @tickertape/buckets returns (structurally: no dependency on it). */
+export interface GuardedOperation {
+  filter: Record<string, unknown>;
+  update: {
+    $inc: Record<string, number>;
+    $min: Record<string, unknown>;
+    $max: Record<string, unknown>;
+    $setOnInsert: Record<string, unknown>;
+  };
+}
 
 function compare(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
@@ -48,7 +57,7 @@ function get(doc: Doc, path: string): unknown {
 export type ApplyResult = 'inserted' | 'updated' | 'duplicate-key';
 
 /** Applies one guarded upsert to the collection (a Map by _id), as MongoDB would. */
-export function applyGuarded(collection: Map<string, Doc>, op: GuardedUpdate): ApplyResult {
+export function applyGuarded(collection: Map<string, Doc>, op: GuardedOperation): ApplyResult {
   const id = op.filter._id as string;
   const [guardPath, guard] = Object.entries(op.filter).find(([key]) => key !== '_id')!;
   const minOffset = (guard as { $not: { $gte: number } }).$not.$gte;

@@ -1,3 +1,4 @@
+import { cellLabel, liveFigures } from './live/live-figures.js';
 import { bytesPerTick } from './report.js';
 import type { BenchReport } from './run.js';
 
@@ -48,6 +49,14 @@ export function chartBars(report: BenchReport): Bar[] {
       value: side.perTick.examined,
     });
   }
+  for (const row of report.live ? liveFigures(report.live) : []) {
+    bars.push({
+      panel: 'live DB ops per tick',
+      label: cellLabel(row.cell),
+      series: row.design === 'ours' ? `tickertape ${row.store}` : row.design,
+      value: Math.round(row.opsPerTick * 1000) / 1000,
+    });
+  }
   return bars;
 }
 
@@ -69,7 +78,7 @@ export async function renderChart(report: BenchReport): Promise<string> {
     height: 220,
     encoding: {
       x: { field: 'label', type: 'nominal', title: null, axis: { labelAngle: 0 } },
-      ...(name === 'documents examined'
+      ...(name === 'documents examined' || name === 'live DB ops per tick'
         ? {
             xOffset: { field: 'series', type: 'nominal' },
             color: { field: 'series', type: 'nominal', title: null },
@@ -96,6 +105,9 @@ export async function renderChart(report: BenchReport): Promise<string> {
       panel('ticks/s', 'ticks/s (higher is better)'),
       panel('stored bytes per tick', 'stored bytes per tick'),
       panel('documents examined', 'documents examined (log)', true),
+      ...(report.live
+        ? [panel('live DB ops per tick', 'live: DB operations per tick (log)', true)]
+        : []),
     ],
     // Each panel its own colours and its own y axis.
     resolve: { scale: { color: 'independent', y: 'independent' } },

@@ -1,6 +1,7 @@
 import { beforeAfterSection } from './before-after-markdown.js';
 import { cpuProfileSection } from './cpu-profile-markdown.js';
 import { densitySection } from './density-markdown.js';
+import { liveSection } from './live/live-markdown.js';
 import { processCpuSection } from './process-cpu-markdown.js';
 import { DESIGN_NAMES, figures, levelCpuPerMillion, type Figures } from './report.js';
 import type { BenchReport, DesignRun } from './run.js';
@@ -284,6 +285,15 @@ export function renderMarkdown(report: BenchReport, options: MarkdownOptions): s
     `A minute and an hour worker run on a topic of their own (${load.partitions} partitions, defaults: FLUSH_MAX_WAIT_MS 500, FLUSH_MIN_BYTES 64 KiB) while the two profiles are produced at half of B's rate (${int(b.ticksPerSec)} ticks/s) with the wall clock as event time; every ${settings.markerEveryMs} ms a marker tick on a series of its own. Latency runs from the marker's \`send\` (before the producer's 20 ms linger) until its minute bucket is found by \`_id\` (polled every 20 ms).`,
     '',
   );
+  if (report.live) {
+    lines.push(
+      ...liveSection(report.live, {
+        partitions: load.partitions,
+        markerEveryMs: settings.markerEveryMs,
+      }),
+      '',
+    );
+  }
   const { probe } = report;
   lines.push(
     "## Where B's time goes",

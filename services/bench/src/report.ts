@@ -1,4 +1,5 @@
 import { densityTarget } from './density-markdown.js';
+import { liveTargets } from './live/live-figures.js';
 import type { LevelRun } from './workers.js';
 import type { BenchReport, DesignKey, DesignRun } from './run.js';
 
@@ -168,6 +169,7 @@ export function figures(report: BenchReport): Figures {
       measured: `p99 ${fixed(latency.p99Ms / 1000)} s, ${latency.visible}/${latency.markers} markers visible`,
       met: allVisible && latency.p99Ms <= 2000,
     },
+    ...(report.live ? liveTargets(report.live) : []),
   ];
   return { perTick, ratios, targets, coalescing };
 }

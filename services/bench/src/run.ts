@@ -27,6 +27,8 @@ import { runDensityProbe, type DensityProbeResult } from './density.js';
 import { DENSITY_PRESETS, densityStart } from './density-spec.js';
 import type { BenchEnv } from './env.js';
 import { measureLatency, type LatencyResult } from './latency.js';
+import { LIVE_DENSITIES } from './live/live-densities.js';
+import { runLiveGrid, type LiveCellRun } from './live/run-live.js';
 import { produceAll, type LoadResult } from './load.js';
 import { describeMachine, type Machine } from './machine.js';
 import { probeServer, type ServerProbe } from './probe.js';
@@ -35,7 +37,7 @@ import type { BenchSettings } from './settings.js';
 import { StackMeter, type RunCpu, type StackCpu, type StackLookup } from './stack-cpu.js';
 import { storedBytes, type Stored } from './storage.js';
 import { tickSet, tickSetRange, tickSetShape, type TickSetShape } from './tick-set.js';
-import { runLevels, startLevels, type LevelRun } from './workers.js';
+import { CATCH_UP_VARS, runLevels, startLevels, type LevelRun } from './workers.js';
 
 export type DesignKey = 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
 
@@ -84,6 +86,16 @@ export interface BenchReport {
   stack?: StackLookup;
   /** B's workers under `node --cpu-prof`, one extra round; absent when not profiled. */
   cpuProfile?: CpuProfileRun;
+  /** The live grid (live/run-live.ts); absent in reports from before it. */
+  live?: LiveReport;
+}
+
+export interface LiveReport {
+  cells: LiveCellRun[];
+  /** Every level's FRESHNESS_BUDGET_MS when the run set one; absent: the workers' defaults. */
+  budgetMs?: number;
+  /** Stored bytes per tick at the grid's densities, over whole hours. */
+  densities: DensityProbeResult;
 }
 
 const SHELL_LEVELS: readonly Level[] = ['minute', 'hour'];
@@ -303,6 +315,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       mode: settings.workers,
       ...(options.workerNodeArgs === undefined ? {} : { nodeArgs: options.workerNodeArgs }),
       ...workerConcurrency,
+      vars: CATCH_UP_VARS,
       logger,
     });
     const workers = async (key: DesignKey, db: Db, round = 0) => {
@@ -416,6 +429,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       groupPrefix: names.group('live'),
       mode: settings.workers,
       ...workerConcurrency,
+      vars: CATCH_UP_VARS,
       logger,
     });
     let latency: LatencyResult;
@@ -438,6 +452,44 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
     }
     await drop(dbLive);
 
+    // 5. The live grid: each cell published while ours, D and E consume it, one after another.
+    const liveCells = await runLiveGrid({
+      env,
+      kafka,
+      admin,
+      stack,
+      mode: settings.workers,
+      cells: settings.liveCells,
+      durationMs: settings.liveDurationMs,
+      ...(settings.liveBudgetMs === undefined ? {} : { budgetMs: settings.liveBudgetMs }),
+      markerEveryMs: settings.markerEveryMs,
+      seed: settings.seed,
+      topic: async (name) => {
+        const topic = `${names.topic}-${name}`;
+        await registerTopic(topic, settings.partitions);
+        return { topic, codec: await registerCodec(topic) };
+      },
+      dlqTopic: names.dlqTopic,
+      database,
+      drop,
+      group: names.group,
+      ...(settings.workerConcurrency === undefined
+        ? {}
+        : { workerConcurrency: settings.workerConcurrency }),
+      logger,
+    });
+    const liveDensitySpecs = LIVE_DENSITIES[settings.profile];
+    const liveDensities = await runDensityProbe({
+      mongo,
+      databaseName: (spec) =>
+        database(`livedensity${spec.perSecond.toFixed(4).replace('.', '_')}`).databaseName,
+      specs: liveDensitySpecs,
+      seed: settings.seed,
+      startMs: densityStart(Date.now(), liveDensitySpecs),
+      keep: settings.keep,
+      logger,
+    });
+
     return {
       settings,
       startedAt,
@@ -451,6 +503,11 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       density,
       stack: stack.lookup,
       ...(cpuProfile === undefined ? {} : { cpuProfile }),
+      live: {
+        cells: liveCells,
+        ...(settings.liveBudgetMs === undefined ? {} : { budgetMs: settings.liveBudgetMs }),
+        densities: liveDensities,
+      },
     };
   } finally {
     if (!settings.keep) {

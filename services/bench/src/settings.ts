@@ -45,6 +45,14 @@ export const benchSettingsSchema = z
     /** Produce → visible: how long to produce at half of B's rate, and how often a marker. */
     latencyMs: z.number().int().positive(),
     markerEveryMs: z.number().int().positive(),
+    /**
+     * The live grid: each cell publishes `series` × `perSecond` ticks/s for `liveDurationMs`
+     * while ours (the workers at their defaults), D and E consume it, one design after another.
+     */
+    liveCells: z.array(seriesLoad).min(1),
+    liveDurationMs: z.number().int().min(1000),
+    /** Every level's FRESHNESS_BUDGET_MS in the live grid; absent: the workers' defaults. */
+    liveBudgetMs: z.number().int().nonnegative().optional(),
     /** `dist`: the built workers (`node dist/main.js`); `source`: src through tsx (tests, no build). */
     workers: z.enum(['dist', 'source']),
     /**
@@ -89,6 +97,10 @@ export const PRESETS: Readonly<Record<ProfileChoice, Omit<BenchSettings, 'docPat
     rawReadBudgetMs: 2_000,
     latencyMs: 2_000,
     markerEveryMs: 200,
+    // One small cell, budgets of 1 s so the hour level's tail does not hold CI for a minute.
+    liveCells: [{ series: 100, perSecond: 5 }],
+    liveDurationMs: 8_000,
+    liveBudgetMs: 1_000,
     workers: 'dist',
     // A profiled round costs a worker start and a pass over the topic: not worth it in CI.
     cpuProfile: false,
@@ -110,6 +122,14 @@ export const PRESETS: Readonly<Record<ProfileChoice, Omit<BenchSettings, 'docPat
     rawReadBudgetMs: 15_000,
     latencyMs: 20_000,
     markerEveryMs: 100,
+    // The issue's grid: dense, fast, sparse and once-a-minute series, a minute each.
+    liveCells: [
+      { series: 10_000, perSecond: 1 },
+      { series: 500, perSecond: 10 },
+      { series: 10_000, perSecond: 0.1 },
+      { series: 20_000, perSecond: 1 / 60 },
+    ],
+    liveDurationMs: MINUTE,
     workers: 'dist',
     cpuProfile: true,
     keep: false,

@@ -12,12 +12,18 @@ export const SCENARIO_SERIES = [10_000, 1_000_000] as const;
 export const ASSUMPTIONS = {
   /** Plan each worker's core this full at most, leaving room for bursts, GC and rebalances. */
   utilisation: 0.7,
-  /** FLUSH_MAX_WAIT_MS: a fetch, and so a flush, waits at most this long. */
+  /** FLUSH_MAX_WAIT_MS: a fetch waits at most this long (no longer the flush's span: budgets hold across fetches). */
   flushMaxWaitS: 0.5,
-  /** FLUSH_MAX_TICKS: the most ticks in one flush. */
-  flushMaxTicks: 5000,
+  /** FRESHNESS_BUDGET_MS by level: a partition's ticks are held this long, then written. */
+  budgetS: { minute: 5, hour: 60 } as Readonly<Record<ModelLevel, number>>,
+  /** FLUSH_MAX_TICKS: the most ticks one flush holds. */
+  flushMaxTicks: 100_000,
   /** FLUSH_MIN_BYTES: a fetch returns as soon as this much has arrived. */
   flushMinBytes: 64 * 1024,
+  /** HELD_MAX_BYTES: all of a worker's held ticks, estimated, at most. */
+  heldMaxBytes: 128 * 1024 * 1024,
+  /** The workers' estimate of one held tick of two fields and two tags (held-ticks.ts). */
+  heldBytesPerTick: 350,
   /** The smallest topic the project creates (the demo's and the benchmark's 4 partitions). */
   minPartitions: 4,
 } as const;
@@ -56,21 +62,22 @@ export function partitionsFor(workers: number, minimum: number): number {
 }
 
 /**
- * Seconds of ticks one partition's flush holds, at most: a worker's fetch returns once
- * FLUSH_MIN_BYTES of its share of the records arrived, or after FLUSH_MAX_WAIT_MS, and a flush
- * holds at most FLUSH_MAX_TICKS of one partition's share. (A busy worker fetches later and so
- * more at once, which only lowers the operations: the span is the shortest it can be.)
+ * Seconds of ticks one partition's flush holds, at most: a worker holds each partition's ticks
+ * across fetches until the oldest has waited the level's freshness budget, unless the partition
+ * holds FLUSH_MAX_TICKS first, or all the worker's holds pass HELD_MAX_BYTES (at the estimated
+ * bytes per held tick). (A flush also waits for the timer's check, up to 1 s more, which only
+ * lowers the operations: the span is the shortest it can be.)
  */
 export function flushSpanSeconds(
+  level: ModelLevel,
   rate: number,
   partitions: number,
   workers: number,
-  recordBytes: number,
 ): number {
   return Math.min(
-    ASSUMPTIONS.flushMaxWaitS,
-    (ASSUMPTIONS.flushMinBytes * workers) / (rate * recordBytes),
+    ASSUMPTIONS.budgetS[level],
     (ASSUMPTIONS.flushMaxTicks * partitions) / rate,
+    (ASSUMPTIONS.heldMaxBytes * workers) / (rate * ASSUMPTIONS.heldBytesPerTick),
   );
 }
 
@@ -196,7 +203,7 @@ export function planScenario(inputs: Inputs, scenario: Scenario, chart: ChartSha
     const { point, outside } = nearestPoint(inputs.buckets[level], perSecond);
     const documents = documentsPerDay(series, perSecond, slotS);
     const bucketBytes = bytesPerBucket(point);
-    const spanS = flushSpanSeconds(rate, partitions, workers[level], inputs.recordBytes.value);
+    const spanS = flushSpanSeconds(level, rate, partitions, workers[level]);
     return {
       level,
       workers: workers[level],

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CPU_CATEGORIES } from '../../src/cpu-profile.js';
 import { parseBenchEnv } from '../../src/env.js';
+import { liveFigures } from '../../src/live/live-figures.js';
 import { renderMarkdown } from '../../src/markdown.js';
 import { DESIGN_NAMES, figures } from '../../src/report.js';
 import { runBench } from '../../src/run.js';
@@ -99,12 +100,43 @@ describe('bench, smoke profile', () => {
       expect(workerPath.reduce((sum, category) => sum + selfMs(category), 0)).toBeGreaterThan(0);
     }
 
+    // The live grid: one cell, each design consuming while loadgen publishes; every record
+    // written and every marker seen in every store.
+    const live = report.live!;
+    expect(live.cells).toHaveLength(1);
+    const cell = live.cells[0]!;
+    expect(cell.designs.map((d) => d.design)).toEqual(['ours', 'D', 'E']);
+    for (const run of cell.designs) {
+      expect(run.produced).toBeGreaterThanOrEqual(cell.rate * (cell.durationMs / 1000) * 0.9);
+      expect(run.stores.map((s) => s.store)).toEqual(
+        run.design === 'ours' ? ['minute', 'hour'] : ['ticks'],
+      );
+      for (const store of run.stores) {
+        expect(store.consumed).toBe(run.produced);
+        expect(store.applied).toBe(run.produced);
+        expect(store.ops).toBeGreaterThan(0);
+        expect(store.cpuSeconds).toBeGreaterThan(0);
+        expect(store.latency.markers).toBeGreaterThan(0);
+        expect(store.latency.visible).toBe(store.latency.markers);
+      }
+    }
+    // Held across fetches for the budget: far fewer bucket writes than ticks at both levels.
+    for (const row of liveFigures(live).filter((r) => r.design === 'ours')) {
+      expect(row.opsPerTick).toBeLessThan(0.5);
+      expect(row.coalescing).toBeGreaterThan(0);
+    }
+    expect(live.densities.densities.length).toBeGreaterThan(0);
+
     const markdown = renderMarkdown(report, { command: 'bash scripts/bench.sh --profile smoke' });
     for (const name of Object.values(DESIGN_NAMES)) expect(markdown).toContain(name);
     for (const row of ['B · minute', 'B · hour', 'F · minute', 'F · hour', 'Produce → visible'])
       expect(markdown).toContain(row);
     for (const target of derived.targets) expect(markdown).toContain(target.target);
-    for (const section of ['CPU per million ticks by process', "Where a worker's CPU goes"])
+    for (const section of [
+      'CPU per million ticks by process',
+      "Where a worker's CPU goes",
+      'Live: while a producer publishes',
+    ])
       expect(markdown).toContain(section);
 
     // The files bench.sh writes: the Markdown, its chart and the whole report as JSON beside it.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { parseWorkerEnv } from '../../../rollup-worker/src/env.js';
+import { DEFAULT_FRESHNESS_BUDGET_MS, parseWorkerEnv } from '../../../rollup-worker/src/env.js';
 import { parseBenchJson } from '../../src/capacity/input.js';
 import { modelInputs, type BucketPoint } from '../../src/capacity/inputs.js';
 import {
@@ -52,13 +52,14 @@ describe('capacity model: formulas', () => {
     expect(partitionsFor(65, 4)).toBe(128);
   });
 
-  it('bounds a flush by the wait, the fetch bytes and the most ticks', () => {
-    // 1,000 ticks/s of 100 B to one worker: 64 KiB take 0.66 s, the wait (0.5 s) is shorter.
-    expect(flushSpanSeconds(1000, 4, 1, 100)).toBe(0.5);
-    // 100k ticks/s to one worker: 64 KiB arrive in 6.6 ms.
-    expect(flushSpanSeconds(100_000, 4, 1, 100)).toBeCloseTo(65_536 / 1e7, 9);
-    // 10M ticks/s over 1000 workers and 4 partitions: 5,000 ticks of a partition in 2 ms.
-    expect(flushSpanSeconds(10_000_000, 4, 1000, 100)).toBeCloseTo(0.002, 9);
+  it('bounds a flush by the budget, the most ticks and the held bytes', () => {
+    // 1,000 ticks/s to one worker: the minute budget (5 s) and the hour budget (60 s).
+    expect(flushSpanSeconds('minute', 1000, 4, 1)).toBe(5);
+    expect(flushSpanSeconds('hour', 1000, 4, 1)).toBe(60);
+    // 100k ticks/s over 4 partitions and 2 workers: 100,000 ticks of a partition in 4 s.
+    expect(flushSpanSeconds('minute', 100_000, 4, 2)).toBeCloseTo(4, 9);
+    // 1M ticks/s to one worker: 128 MiB of 350 B ticks in 0.38 s.
+    expect(flushSpanSeconds('hour', 1_000_000, 64, 1)).toBeCloseTo((128 * 2 ** 20) / 350e6, 9);
   });
 
   it('counts one operation per bucket a flush touches, never more than the ticks', () => {
@@ -113,6 +114,9 @@ describe('capacity model: formulas', () => {
     expect(env.FLUSH_MAX_TICKS).toBe(ASSUMPTIONS.flushMaxTicks);
     expect(env.FLUSH_MAX_WAIT_MS).toBe(ASSUMPTIONS.flushMaxWaitS * 1000);
     expect(env.FLUSH_MIN_BYTES).toBe(ASSUMPTIONS.flushMinBytes);
+    expect(env.HELD_MAX_BYTES).toBe(ASSUMPTIONS.heldMaxBytes);
+    for (const level of ['minute', 'hour'] as const)
+      expect(DEFAULT_FRESHNESS_BUDGET_MS[level]).toBe(ASSUMPTIONS.budgetS[level] * 1000);
   });
 });
 

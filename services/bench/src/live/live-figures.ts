@@ -1,0 +1,192 @@
+import { LEVEL_SPECS, type Level } from '@tickertape/buckets';
+import type { DensityProbeResult } from '../density.js';
+import type { Target } from '../report.js';
+import type { LiveReport } from '../run.js';
+import type { SeriesLoad } from '../tick-set.js';
+import type { LiveCellRun, LiveDesign, LiveDesignRun, LiveStore } from './run-live.js';
+
+/** The workers' default budgets (services/rollup-worker/src/env.ts DEFAULT_FRESHNESS_BUDGET_MS). */
+export const DEFAULT_BUDGETS_MS: Readonly<Record<Level, number>> = {
+  minute: 5_000,
+  hour: 60_000,
+  day: 600_000,
+};
+
+/** The issue's goals for the live grid. */
+export const LIVE_GOALS = {
+  /** DB operations per tick at 10,000 series × 1 tick/s, default budgets. */
+  opsPerTick: { minute: 0.25, hour: 0.05, day: 0.05 } as Readonly<Record<Level, number>>,
+  /** Live operations ÷ one write per bucket per budget window, at every cell. */
+  coalescing: 1.1,
+  /** Records not consumed when the producer stops, in seconds of its rate. */
+  keptUpSeconds: 2,
+  /** Produce → visible p99 ≤ budget + this. */
+  visibleSlackMs: 1000,
+  /** Stored bytes per tick: ours ≤ 1/this of one document per tick. */
+  bytesOverC: 5,
+} as const;
+
+export interface LiveStoreFigures {
+  cell: SeriesLoad;
+  design: LiveDesign;
+  store: LiveStore['store'];
+  opsPerTick: number;
+  requestsPerTick: number;
+  /** The consuming process's CPU per tick. */
+  cpuUsPerTick: number;
+  /** The database server's CPU per tick over the design's run (the stack's `mongo` part). */
+  dbCpuUsPerTick?: number;
+  keptUp: boolean;
+  backlogAtEnd: number;
+  settleSeconds: number;
+  p50Ms: number;
+  p99Ms: number;
+  visible: string;
+  /** Ours: operations ÷ one write per bucket per budget window. */
+  coalescing?: number;
+  budgetMs?: number;
+}
+
+/** "10,000 × 1/s", "20,000 × 1/min". */
+export function cellLabel(cell: SeriesLoad): string {
+  const series = cell.series.toLocaleString('en-US');
+  const perMinute = cell.perSecond * 60;
+  if (cell.perSecond < 1 && Math.abs(perMinute - Math.round(perMinute)) < 1e-9)
+    return `${series} × ${Math.round(perMinute)}/min`;
+  if (cell.perSecond < 1) return `${series} × 1/${Math.round(1 / cell.perSecond)} s`;
+  return `${series} × ${cell.perSecond}/s`;
+}
+
+/**
+ * One write per bucket per budget window: each series writes once per window in which it had a
+ * tick (series × ⌈run ÷ budget⌉ × min(1, rate × budget)), and once more when a window straddles
+ * its bucket's boundary (a share budget ÷ slot of the windows); each marker is a series of its
+ * own and one write.
+ */
+export function idealOperations(
+  cell: SeriesLoad,
+  level: Level,
+  producingSeconds: number,
+  budgetMs: number,
+  markers: number,
+): number {
+  const windowS = Math.max(budgetMs, 1) / 1000;
+  const windows = Math.max(1, Math.ceil(producingSeconds / windowS));
+  const writesPerWindow = Math.min(1, cell.perSecond * windowS);
+  const straddle = 1 + Math.min(1, budgetMs / LEVEL_SPECS[level].slotMs);
+  return cell.series * windows * writesPerWindow * straddle + markers;
+}
+
+function storeFigures(
+  cell: LiveCellRun,
+  run: LiveDesignRun,
+  store: LiveStore,
+  budgetMs: number | undefined,
+): LiveStoreFigures {
+  const mongo = run.cpu.stackCpu.mongo;
+  const budget =
+    store.store === 'ticks' ? undefined : (budgetMs ?? DEFAULT_BUDGETS_MS[store.store]);
+  return {
+    cell: cell.cell,
+    design: run.design,
+    store: store.store,
+    opsPerTick: store.ops / store.applied,
+    requestsPerTick: store.requests / store.applied,
+    cpuUsPerTick: (store.cpuSeconds * 1e6) / store.applied,
+    ...(mongo.measured ? { dbCpuUsPerTick: (mongo.cpuSeconds * 1e6) / run.produced } : {}),
+    keptUp: store.backlogAtEnd <= cell.rate * LIVE_GOALS.keptUpSeconds,
+    backlogAtEnd: store.backlogAtEnd,
+    settleSeconds: store.settleSeconds,
+    p50Ms: store.latency.p50Ms,
+    p99Ms: store.latency.p99Ms,
+    visible: `${store.latency.visible}/${store.latency.markers}`,
+    ...(budget === undefined || store.store === 'ticks'
+      ? {}
+      : {
+          budgetMs: budget,
+          coalescing:
+            store.ops /
+            idealOperations(
+              cell.cell,
+              store.store,
+              run.producingSeconds,
+              budget,
+              store.latency.markers,
+            ),
+        }),
+  };
+}
+
+/** Every store of every design of every cell, as rows. */
+export function liveFigures(live: LiveReport): LiveStoreFigures[] {
+  return live.cells.flatMap((cell) =>
+    cell.designs.flatMap((run) =>
+      run.stores.map((store) => storeFigures(cell, run, store, live.budgetMs)),
+    ),
+  );
+}
+
+const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+
+/** Stored bytes per tick, ours (minute + hour) ÷ one document per tick, by density. */
+export function liveBytes(densities: DensityProbeResult) {
+  return densities.densities.map((d) => ({
+    perSecond: d.perSecond,
+    ours: d.bytesPerTick.rollups.total,
+    minute: d.bytesPerTick.minute.total,
+    hour: d.bytesPerTick.hour.total,
+    perTick: d.bytesPerTick.perTick.total,
+    oursOverC: d.bytesPerTick.rollups.total / d.bytesPerTick.perTick.total,
+  }));
+}
+
+/** The live grid's rows of the Targets table. */
+export function liveTargets(live: LiveReport): Target[] {
+  const rows = liveFigures(live);
+  const ours = rows.filter((r) => r.design === 'ours');
+  const targets: Target[] = [];
+  const dense = ours.filter((r) => r.cell.series === 10_000 && r.cell.perSecond === 1);
+  if (dense.length > 0 && live.budgetMs === undefined) {
+    targets.push({
+      target: `live DB operations per tick at 10,000 series × 1/s, default budgets: minute ≤ ${LIVE_GOALS.opsPerTick.minute}, hour ≤ ${LIVE_GOALS.opsPerTick.hour}`,
+      measured: dense.map((r) => `${r.store} ${fixed(r.opsPerTick, 3)}`).join(', '),
+      met: dense.every((r) => r.opsPerTick <= LIVE_GOALS.opsPerTick[r.store as Level]),
+    });
+  }
+  targets.push(
+    {
+      target: `live coalescing: DB operations ≤ ${LIVE_GOALS.coalescing} × one write per bucket per budget window, every cell`,
+      measured: `worst ${fixed(Math.max(...ours.map((r) => r.coalescing ?? Number.NaN)))} (${ours
+        .map((r) => `${cellLabel(r.cell)} ${r.store} ${fixed(r.coalescing ?? Number.NaN)}`)
+        .join('; ')})`,
+      met: ours.every((r) => (r.coalescing ?? Number.POSITIVE_INFINITY) <= LIVE_GOALS.coalescing),
+    },
+    {
+      target: `live: the workers keep up at every cell (backlog when the producer stops ≤ ${LIVE_GOALS.keptUpSeconds} s of its rate)`,
+      measured: ours
+        .map((r) => `${cellLabel(r.cell)} ${r.store} ${r.backlogAtEnd.toLocaleString('en-US')}`)
+        .join('; '),
+      met: ours.every((r) => r.keptUp),
+    },
+    {
+      target: `live produce → visible p99 ≤ the level's budget + ${LIVE_GOALS.visibleSlackMs / 1000} s, every cell`,
+      measured: ours
+        .map((r) => `${cellLabel(r.cell)} ${r.store} ${fixed(r.p99Ms / 1000, 1)} s (${r.visible})`)
+        .join('; '),
+      met: ours.every(
+        (r) =>
+          r.visible.split('/')[0] === r.visible.split('/')[1] &&
+          r.p99Ms <= (r.budgetMs ?? 0) + LIVE_GOALS.visibleSlackMs,
+      ),
+    },
+  );
+  const bytes = liveBytes(live.densities);
+  targets.push({
+    target: `stored bytes per tick, ours (minute + hour) ≤ 1/${LIVE_GOALS.bytesOverC} of one document per tick, at every grid density (whole hours)`,
+    measured: bytes
+      .map((b) => `${fixed(b.perSecond, 3)}/s: ${fixed(b.ours, 0)} vs ${fixed(b.perTick, 0)} B`)
+      .join('; '),
+    met: bytes.every((b) => b.oursOverC <= 1 / LIVE_GOALS.bytesOverC),
+  });
+  return targets;
+}

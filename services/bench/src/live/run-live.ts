@@ -1,0 +1,325 @@
+import { bucketId, partitionOf, slotStart, type Level } from '@tickertape/buckets';
+import type { Logger } from '@tickertape/logger';
+import type { TickCodec } from '@tickertape/tick';
+import type { Admin, Kafka } from 'kafkajs';
+import type { Db } from 'mongodb';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Design } from '../consume.js';
+import {
+  insertManyDesign,
+  perTickCollection,
+  sinkDesign,
+  TICKS_COLLECTION,
+  type KeyedTickDocument,
+} from '../designs.js';
+import type { BenchEnv } from '../env.js';
+import type { SeriesLoad } from '../tick-set.js';
+import type { RunCpu, StackMeter } from '../stack-cpu.js';
+import { LEVELS_RUN, startLevels, waitCommitted, type WorkerMode } from '../workers.js';
+import { LiveConsumer } from './live-consumer.js';
+import { runLoadgen } from './loadgen-process.js';
+import { MarkerProbe, type Marker, type MarkerLookup, type VisibleLatency } from './markers.js';
+
+export const LIVE_DESIGNS = ['ours', 'D', 'E'] as const;
+export type LiveDesign = (typeof LIVE_DESIGNS)[number];
+
+/** One store of a design in one cell: a rollup level of ours, or D's and E's tick documents. */
+export interface LiveStore {
+  store: Level | 'ticks';
+  /** Records consumed (good ticks and markers alike). */
+  consumed: number;
+  /** Ticks written (in buckets, or as documents). */
+  applied: number;
+  /** Document-level writes: bucket updates, inserts, upserts. */
+  ops: number;
+  /** Round trips carrying them: bulk writes, insertMany calls. */
+  requests: number;
+  /** CPU of the process that consumed and wrote (a worker; the harness for D and E). */
+  cpuSeconds: number;
+  /** Records produced but not yet consumed when the producer stopped: 0 = it kept up. */
+  backlogAtEnd: number;
+  /** From the producer's end until everything was committed (held ticks written). */
+  settleSeconds: number;
+  latency: VisibleLatency;
+}
+
+export interface LiveDesignRun {
+  design: LiveDesign;
+  /** Records on the topic when the producer stopped (the cell's ticks and the markers). */
+  produced: number;
+  producingSeconds: number;
+  stores: LiveStore[];
+  /** The stack's CPU from the producer's start until everything was committed. */
+  cpu: RunCpu;
+}
+
+export interface LiveCellRun {
+  cell: SeriesLoad;
+  /** Ticks per second the producer was asked for: series × per-series rate. */
+  rate: number;
+  durationMs: number;
+  designs: LiveDesignRun[];
+}
+
+export interface LiveOptions {
+  env: BenchEnv;
+  kafka: Kafka;
+  admin: Admin;
+  stack: StackMeter;
+  mode: WorkerMode;
+  cells: readonly SeriesLoad[];
+  durationMs: number;
+  /** Every level's FRESHNESS_BUDGET_MS; the workers' defaults when absent. */
+  budgetMs?: number;
+  markerEveryMs: number;
+  seed: number;
+  /** A topic of its own for each design of each cell, created and its codec registered. */
+  topic: (name: string) => Promise<{ topic: string; codec: TickCodec }>;
+  dlqTopic: string;
+  database: (name: string) => Db;
+  drop: (db: Db) => Promise<void>;
+  group: (name: string) => string;
+  workerConcurrency?: number;
+  logger: Logger;
+}
+
+/** The workers' default budgets (services/rollup-worker/src/env.ts), for how long a tail may wait. */
+const DEFAULT_BUDGET_MS: Readonly<Record<Level, number>> = {
+  minute: 5_000,
+  hour: 60_000,
+  day: 600_000,
+};
+/** After the budget, how long a tail may take to be written before the run counts as stalled. */
+const SETTLE_SLACK_MS = 180_000;
+/** Markers not seen this long after everything was committed count as never visible. */
+const MARKER_GRACE_MS = 5_000;
+
+async function produced(admin: Admin, topic: string): Promise<number> {
+  const offsets = await admin.fetchTopicOffsets(topic);
+  return offsets.reduce((sum, p) => sum + Number(p.high), 0);
+}
+
+function bucketLookup(db: Db, level: Level): MarkerLookup {
+  return async (pending) => {
+    const byCollection = new Map<string, Map<string, Marker>>();
+    for (const marker of pending) {
+      const name = partitionOf(level, marker.ts).name;
+      const ids = byCollection.get(name) ?? new Map<string, Marker>();
+      ids.set(bucketId(level, marker.key, slotStart(level, marker.ts)), marker);
+      byCollection.set(name, ids);
+    }
+    const seen = new Set<Marker>();
+    for (const [name, ids] of byCollection) {
+      const found = await db
+        .collection<{ _id: string }>(name)
+        .find({ _id: { $in: [...ids.keys()] } }, { projection: { _id: 1 } })
+        .toArray();
+      for (const doc of found) seen.add(ids.get(doc._id)!);
+    }
+    return seen;
+  };
+}
+
+function tickLookup(db: Db, keyed: boolean): MarkerLookup {
+  return async (pending) => {
+    const collection = db.collection<{ _id: unknown; series: string }>(TICKS_COLLECTION);
+    if (keyed) {
+      const ids = new Map(pending.map((m) => [`${m.key}:${m.ts}`, m]));
+      const found = await collection
+        .find({ _id: { $in: [...ids.keys()] } } as never, { projection: { _id: 1 } })
+        .toArray();
+      return new Set(found.map((doc) => ids.get(String(doc._id))!));
+    }
+    const keys = new Map(pending.map((m) => [m.key, m]));
+    const found = await collection
+      .find({ series: { $in: [...keys.keys()] } }, { projection: { series: 1 } })
+      .toArray();
+    return new Set(found.map((doc) => keys.get(doc.series)!));
+  };
+}
+
+async function ours(
+  options: LiveOptions,
+  cellIndex: number,
+  cell: SeriesLoad,
+): Promise<LiveDesignRun> {
+  const { admin, logger } = options;
+  const { topic, codec } = await options.topic(`live${cellIndex}ours`);
+  const db = options.database(`live${cellIndex}ours`);
+  const groupPrefix = options.group(`live${cellIndex}ours`);
+  const vars: Record<string, string> =
+    options.budgetMs === undefined ? {} : { FRESHNESS_BUDGET_MS: String(options.budgetMs) };
+  const workers = await startLevels({
+    env: options.env,
+    admin,
+    topic,
+    dlqTopic: options.dlqTopic,
+    database: db.databaseName,
+    groupPrefix,
+    mode: options.mode,
+    ...(options.workerConcurrency === undefined
+      ? {}
+      : { partitionsConcurrently: options.workerConcurrency }),
+    vars,
+    logger,
+  });
+  try {
+    const before = await Promise.all(workers.map((w) => w.metrics()));
+    const probe = await MarkerProbe.start({
+      kafka: options.kafka,
+      codec,
+      topic,
+      everyMs: options.markerEveryMs,
+      lookups: new Map(LEVELS_RUN.map((level) => [level, bucketLookup(db, level)])),
+    });
+    const meter = options.stack.window();
+    meter.start();
+    const started = performance.now();
+    await runLoadgen(options.env, options.mode, {
+      series: cell.series,
+      rate: cell.series * cell.perSecond,
+      durationMs: options.durationMs,
+      topic,
+      seed: options.seed,
+    });
+    await probe.stopSending();
+    const producingSeconds = (performance.now() - started) / 1000;
+    const end = performance.now();
+    const total = await produced(admin, topic);
+    const atEnd = await Promise.all(workers.map((w) => w.metrics()));
+    const settled = await Promise.all(
+      workers.map(async (worker) => {
+        const budget = options.budgetMs ?? DEFAULT_BUDGET_MS[worker.spec.level];
+        await Promise.race([
+          waitCommitted(admin, worker.spec.groupId, topic, budget + SETTLE_SLACK_MS),
+          worker.died,
+        ]);
+        return (performance.now() - end) / 1000;
+      }),
+    );
+    meter.stop();
+    const latency = await probe.finish(MARKER_GRACE_MS);
+    const after = await Promise.all(workers.map((w) => w.metrics()));
+    const stores = workers.map((worker, i): LiveStore => {
+      const delta = (name: string) => (after[i]!.get(name) ?? 0) - (before[i]!.get(name) ?? 0);
+      return {
+        store: worker.spec.level,
+        consumed: delta('tickertape_ticks_consumed_total'),
+        applied: delta('tickertape_ticks_applied_total'),
+        ops: delta('tickertape_db_operations_total'),
+        requests: delta('tickertape_bulk_writes_total'),
+        cpuSeconds: delta('process_cpu_seconds_total'),
+        backlogAtEnd: total - (atEnd[i]!.get('tickertape_ticks_consumed_total') ?? 0),
+        settleSeconds: settled[i]!,
+        latency: latency.get(worker.spec.level)!,
+      };
+    });
+    return { design: 'ours', produced: total, producingSeconds, stores, cpu: meter.result() };
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+    await options.drop(db);
+  }
+}
+
+async function perTick(
+  options: LiveOptions,
+  cellIndex: number,
+  cell: SeriesLoad,
+  design: 'D' | 'E',
+): Promise<LiveDesignRun> {
+  const { admin } = options;
+  const { topic, codec } = await options.topic(`live${cellIndex}${design.toLowerCase()}`);
+  const db = options.database(`live${cellIndex}${design.toLowerCase()}`);
+  const keyed = design === 'E';
+  const write: Design = keyed
+    ? sinkDesign(await perTickCollection<KeyedTickDocument>(db, false))
+    : insertManyDesign(await perTickCollection(db, true));
+  const consumer = await LiveConsumer.start({
+    kafka: options.kafka,
+    codec,
+    topic,
+    groupId: options.group(`live${cellIndex}${design.toLowerCase()}`),
+    design: write,
+  });
+  try {
+    const probe = await MarkerProbe.start({
+      kafka: options.kafka,
+      codec,
+      topic,
+      everyMs: options.markerEveryMs,
+      lookups: new Map([['ticks', tickLookup(db, keyed)]]),
+    });
+    const meter = options.stack.window();
+    meter.start();
+    const cpuAtStart = process.cpuUsage();
+    const started = performance.now();
+    await runLoadgen(options.env, options.mode, {
+      series: cell.series,
+      rate: cell.series * cell.perSecond,
+      durationMs: options.durationMs,
+      topic,
+      seed: options.seed,
+    });
+    await probe.stopSending();
+    const producingSeconds = (performance.now() - started) / 1000;
+    const end = performance.now();
+    const total = await produced(admin, topic);
+    const backlogAtEnd = total - consumer.counts.ticks;
+    const deadline = end + SETTLE_SLACK_MS;
+    while (consumer.counts.ticks < total) {
+      consumer.check();
+      if (performance.now() > deadline)
+        throw new Error(`${design}: ${consumer.counts.ticks} of ${total} records consumed`);
+      await sleep(50);
+    }
+    const settleSeconds = (performance.now() - end) / 1000;
+    meter.stop();
+    const cpu = process.cpuUsage(cpuAtStart);
+    const latency = await probe.finish(MARKER_GRACE_MS);
+    return {
+      design,
+      produced: total,
+      producingSeconds,
+      stores: [
+        {
+          store: 'ticks',
+          consumed: consumer.counts.ticks,
+          applied: consumer.counts.ticks,
+          ops: consumer.counts.ops,
+          requests: consumer.counts.requests,
+          cpuSeconds: (cpu.user + cpu.system) / 1e6,
+          backlogAtEnd,
+          settleSeconds,
+          latency: latency.get('ticks')!,
+        },
+      ],
+      cpu: meter.result(),
+    };
+  } finally {
+    await consumer.stop();
+    await options.drop(db);
+  }
+}
+
+/**
+ * The live grid: for each cell, ours (a minute and an hour worker at their defaults), D and E in
+ * turn, each consuming a topic of its own while `tickertape loadgen` publishes the cell's rate
+ * for `durationMs` with the wall clock as event time.
+ */
+export async function runLiveGrid(options: LiveOptions): Promise<LiveCellRun[]> {
+  const cells: LiveCellRun[] = [];
+  for (const [index, cell] of options.cells.entries()) {
+    const rate = cell.series * cell.perSecond;
+    const designs: LiveDesignRun[] = [];
+    for (const design of LIVE_DESIGNS) {
+      options.logger.info({ cell, rate, design }, 'live cell');
+      designs.push(
+        design === 'ours'
+          ? await ours(options, index, cell)
+          : await perTick(options, index, cell, design),
+      );
+    }
+    cells.push({ cell, rate, durationMs: options.durationMs, designs });
+  }
+  return cells;
+}

@@ -11,6 +11,18 @@ export function parseDurationArg(text: string): number {
   return Math.round(Number(match[1]) * UNITS[match[2] ?? 's']!);
 }
 
+/** `10000x1`, `20000x1/60` (series × ticks per series per second) → a live grid cell. */
+export function parseLiveCell(
+  text: string,
+  previous: { series: number; perSecond: number }[] | undefined,
+): { series: number; perSecond: number }[] {
+  const match = /^(\d+)x(\d+(?:\.\d+)?)(?:\/(\d+(?:\.\d+)?))?$/.exec(text.trim());
+  const perSecond = match === null ? Number.NaN : Number(match[2]) / Number(match[3] ?? 1);
+  if (match === null || !(perSecond > 0))
+    throw new InvalidArgumentError('expected series x rate per series, e.g. 10000x1 or 20000x1/60');
+  return [...(previous ?? []), { series: Number(match[1]), perSecond }];
+}
+
 function parseNumber(text: string): number {
   const value = Number(text);
   if (text.trim() === '' || !Number.isFinite(value))
@@ -41,6 +53,9 @@ interface RawOptions {
   rounds?: number;
   workerConcurrency?: number;
   latency?: number;
+  liveCell?: { series: number; perSecond: number }[];
+  liveDuration?: number;
+  liveBudget?: number;
   workers?: 'dist' | 'source';
   cpuProfile?: boolean;
   keep?: boolean;
@@ -87,6 +102,17 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       "profile an extra round of B's workers with node --cpu-prof (default in full)",
     )
     .option('--no-cpu-profile', 'no profiled round (default in smoke)')
+    .option(
+      '--live-cell <series>x<rate>',
+      "a cell of the live grid instead of the profile's, e.g. 10000x1 or 20000x1/60 (repeatable)",
+      parseLiveCell,
+    )
+    .option('--live-duration <d>', 'how long each live cell publishes (e.g. 60s)', parseDurationArg)
+    .option(
+      '--live-budget <d>',
+      "FRESHNESS_BUDGET_MS of every level in the live grid (default: the workers' own)",
+      parseDurationArg,
+    )
     .option('--keep', 'keep the topics, databases and subject for inspection')
     .option('--write <file>', 'write the Markdown report (and its chart beside it) here')
     .option('--no-write', 'print the report only')
@@ -118,6 +144,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     rounds: raw.rounds,
     workerConcurrency: raw.workerConcurrency,
     latencyMs: raw.latency,
+    liveCells: raw.liveCell,
+    liveDurationMs: raw.liveDuration,
+    liveBudgetMs: raw.liveBudget,
     workers: raw.workers,
     cpuProfile: raw.cpuProfile,
     keep: raw.keep,

@@ -50,11 +50,10 @@ export interface LiveStoreFigures {
 /** "10,000 × 1/s", "20,000 × 1/min". */
 export function cellLabel(cell: SeriesLoad): string {
   const series = cell.series.toLocaleString('en-US');
-  const perMinute = cell.perSecond * 60;
-  if (cell.perSecond < 1 && Math.abs(perMinute - Math.round(perMinute)) < 1e-9)
-    return `${series} × ${Math.round(perMinute)}/min`;
-  if (cell.perSecond < 1) return `${series} × 1/${Math.round(1 / cell.perSecond)} s`;
-  return `${series} × ${cell.perSecond}/s`;
+  if (cell.perSecond >= 1) return `${series} × ${cell.perSecond}/s`;
+  const every = Math.round(1 / cell.perSecond);
+  if (every % 60 === 0) return `${series} × 1/${every === 60 ? '' : every / 60}min`;
+  return `${series} × 1/${every} s`;
 }
 
 /**

@@ -2,48 +2,41 @@ import { kafkaSecurityVars, registryAuthVars } from '@tickertape/config';
 import { TickertapeError } from '@tickertape/errors';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import type { BenchEnv } from '../env.js';
 import type { WorkerMode } from '../workers.js';
 
-/** services/cli, from src/ or dist/ of this package alike. */
-const CLI_DIR = fileURLToPath(new URL('../../../cli/', import.meta.url));
+/** services/bench, from src/ or dist/ alike. */
+const BENCH_DIR = fileURLToPath(new URL('../../', import.meta.url));
 
-export interface LoadgenRun {
-  series: number;
-  rate: number;
-  durationMs: number;
-  topic: string;
-  seed: number;
+const loadgenRunSchema = z.object({
+  series: z.number().int().positive(),
+  /** Ticks per second over all series. */
+  rate: z.number().positive(),
+  durationMs: z.number().int().positive(),
+  topic: z.string().min(1),
+  seed: z.number().int(),
+});
+
+export type LoadgenRun = z.output<typeof loadgenRunSchema>;
+
+/** producer-main.ts's argument. */
+export function parseLoadgenRun(text: string): LoadgenRun {
+  return loadgenRunSchema.parse(JSON.parse(text));
 }
 
 /**
- * The producer of a live cell: `tickertape loadgen --profile traffic` as its own process, as a
- * user runs it, so its CPU is neither the workers' nor the in-process designs'. Traffic sensors
- * in round robin (every series `rate ÷ series` times a second), two numeric fields and a string
- * per tick, the wall clock as event time. Resolves when it has sent and flushed everything.
+ * The producer of a live cell as its own process (live/producer-main.ts), so its CPU is
+ * neither the workers' nor the in-process designs'. Resolves when it has sent and flushed
+ * everything; fails with its output if it exits otherwise.
  */
 export async function runLoadgen(env: BenchEnv, mode: WorkerMode, run: LoadgenRun): Promise<void> {
   const script =
-    mode === 'dist' ? ['dist/main.js'] : ['--import', 'tsx', '--conditions=source', 'src/main.ts'];
-  const args = [
-    ...script,
-    'loadgen',
-    '--profile',
-    'traffic',
-    '--series',
-    String(run.series),
-    '--rate',
-    String(run.rate),
-    '--duration',
-    `${run.durationMs}ms`,
-    '--topic',
-    run.topic,
-    '--seed',
-    String(run.seed),
-    '--no-progress',
-  ];
-  const child = spawn(process.execPath, args, {
-    cwd: CLI_DIR,
+    mode === 'dist'
+      ? ['dist/live/producer-main.js']
+      : ['--import', 'tsx', '--conditions=source', 'src/live/producer-main.ts'];
+  const child = spawn(process.execPath, [...script, JSON.stringify(run)], {
+    cwd: BENCH_DIR,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       PATH: env.PATH,
@@ -53,6 +46,7 @@ export async function runLoadgen(env: BenchEnv, mode: WorkerMode, run: LoadgenRu
       SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
       ...registryAuthVars(env),
       MONGODB_URI: env.MONGODB_URI,
+      TT_STACK_DIR: env.TT_STACK_DIR,
       LOG_LEVEL: 'warn',
     },
   });
@@ -62,8 +56,8 @@ export async function runLoadgen(env: BenchEnv, mode: WorkerMode, run: LoadgenRu
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   if (code !== 0) {
     throw new TickertapeError(
-      'BENCH_LOADGEN_FAILED',
-      `tickertape loadgen exited with ${code}:\n${output.slice(-2000)}`,
+      'BENCH_PRODUCER_FAILED',
+      `the live producer exited with ${code}:\n${output.slice(-2000)}`,
     );
   }
 }

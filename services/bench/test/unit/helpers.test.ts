@@ -87,6 +87,29 @@ describe('settings and arguments', () => {
     );
   });
 
+  it('takes live grid cells, their duration and a budget from the command line', () => {
+    const parsed = parseArgs([
+      '--profile',
+      'smoke',
+      '--live-cell',
+      '10000x1',
+      '--live-cell',
+      '20000x1/60',
+      '--live-duration',
+      '30s',
+      '--live-budget',
+      '0',
+    ]).settings;
+    expect(parsed.liveCells).toEqual([
+      { series: 10_000, perSecond: 1 },
+      { series: 20_000, perSecond: 1 / 60 },
+    ]);
+    expect(parsed.liveDurationMs).toBe(30_000);
+    expect(parsed.liveBudgetMs).toBe(0);
+    expect(parseArgs([]).settings.liveCells).toHaveLength(4);
+    expect(() => parseArgs(['--live-cell', 'many'])).toThrow(/series x rate/);
+  });
+
   it('reads durations', () => {
     expect(parseDurationArg('250ms')).toBe(250);
     expect(parseDurationArg('20')).toBe(20_000);

@@ -84,7 +84,11 @@ function storeFigures(
 ): LiveStoreFigures {
   const mongo = run.cpu.stackCpu.mongo;
   const budget =
-    store.store === 'ticks' ? undefined : (budgetMs ?? DEFAULT_BUDGETS_MS[store.store]);
+    store.store === 'ticks'
+      ? undefined
+      : run.design === 'ours0'
+        ? 0
+        : (budgetMs ?? DEFAULT_BUDGETS_MS[store.store]);
   return {
     cell: cell.cell,
     design: run.design,
@@ -99,7 +103,7 @@ function storeFigures(
     p50Ms: store.latency.p50Ms,
     p99Ms: store.latency.p99Ms,
     visible: `${store.latency.visible}/${store.latency.markers}`,
-    ...(budget === undefined || store.store === 'ticks'
+    ...(budget === undefined || store.store === 'ticks' || run.design === 'ours0'
       ? {}
       : {
           budgetMs: budget,
@@ -137,6 +141,33 @@ export function liveBytes(densities: DensityProbeResult) {
     perTick: d.bytesPerTick.perTick.total,
     oursOverC: d.bytesPerTick.rollups.total / d.bytesPerTick.perTick.total,
   }));
+}
+
+/**
+ * Before/after in one run: each cell's DB operations per tick of the workers with
+ * FRESHNESS_BUDGET_MS=0 (every fetch written, as before budgets) ÷ with their budgets, by level.
+ */
+export function budgetGains(
+  live: LiveReport,
+): { cell: SeriesLoad; store: string; before: number; after: number }[] {
+  const rows = liveFigures(live);
+  return rows
+    .filter((r) => r.design === 'ours')
+    .flatMap((after) => {
+      const before = rows.find(
+        (r) => r.design === 'ours0' && r.cell === after.cell && r.store === after.store,
+      );
+      return before === undefined
+        ? []
+        : [
+            {
+              cell: after.cell,
+              store: after.store,
+              before: before.opsPerTick,
+              after: after.opsPerTick,
+            },
+          ];
+    });
 }
 
 /** The live grid's rows of the Targets table. */

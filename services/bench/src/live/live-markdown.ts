@@ -8,7 +8,12 @@ import {
   liveFigures,
 } from './live-figures.js';
 
-const DESIGN_LABEL = { ours: 'tickertape', D: 'D insertMany', E: 'E upserts' } as const;
+const DESIGN_LABEL = {
+  ours: 'tickertape',
+  ours0: 'tickertape, budget 0 (before)',
+  D: 'D insertMany',
+  E: 'E upserts',
+} as const;
 
 /** The live grid's section of docs/benchmarks.md, as Markdown lines. */
 export function liveSection(
@@ -61,7 +66,7 @@ export function liveSection(
       rows,
     ),
     '',
-    `Each cell publishes for ${fmt.fixed((cell?.durationMs ?? 0) / 1000, 0)} s with \`tickertape loadgen --profile traffic\` (its own process: traffic sensors in round robin, two numeric fields and a string per tick, the wall clock as event time) on a topic of its own (${options.partitions} partitions) per design, while that design consumes it: **tickertape** is a minute and an hour worker as processes with ${budgets}; **D** and **E** run in the harness process, writing each fetched batch with insertMany of one document per tick, or as unordered upserts of one document per tick keyed by series and time. ` +
+    `Each cell publishes for ${fmt.fixed((cell?.durationMs ?? 0) / 1000, 0)} s with \`tickertape loadgen --profile traffic\` (its own process: traffic sensors in round robin, two numeric fields and a string per tick, the wall clock as event time) on a topic of its own (${options.partitions} partitions) per design, while that design consumes it: **tickertape** is a minute and an hour worker as processes with ${budgets}, and again with \`FRESHNESS_BUDGET_MS=0\` (before budgets); **D** and **E** run in the harness process, writing each fetched batch with insertMany of one document per tick, or as unordered upserts of one document per tick keyed by series and time. ` +
       `**DB ops/tick**: bucket updates, inserted or upserted documents per tick written; **DB requests/tick**: bulk writes or insertMany calls. **Consumer CPU**: the worker's \`process_cpu_seconds_total\`, or the harness's \`process.cpuUsage()\` for D and E (with its marker producer and poller). **DB server CPU**: the database process's CPU (/proc) from the producer's start to the last commit ÷ records produced. ` +
       `**Kept up**: records produced but not yet consumed when the producer stopped; held records count as consumed (yes = at most ${LIVE_GOALS.keptUpSeconds} s of the rate). **Settle**: from the producer's end until the group has committed everything (the budget's tail). ` +
       `**Visible**: every ${options.markerEveryMs} ms a marker tick on a series of its own; from its \`send\` until its bucket (or document) is found by a poll every 50 ms. ` +

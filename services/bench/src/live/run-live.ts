@@ -20,7 +20,11 @@ import { LiveConsumer } from './live-consumer.js';
 import { runLoadgen } from './loadgen-process.js';
 import { MarkerProbe, type Marker, type MarkerLookup, type VisibleLatency } from './markers.js';
 
-export const LIVE_DESIGNS = ['ours', 'D', 'E'] as const;
+/**
+ * `ours`: the workers at their budgets; `ours0`: the same workers with FRESHNESS_BUDGET_MS=0 —
+ * every fetch written at once, as before budgets — for the before/after in one run.
+ */
+export const LIVE_DESIGNS = ['ours', 'ours0', 'D', 'E'] as const;
 export type LiveDesign = (typeof LIVE_DESIGNS)[number];
 
 /** One store of a design in one cell: a rollup level of ours, or D's and E's tick documents. */
@@ -142,13 +146,16 @@ async function ours(
   options: LiveOptions,
   cellIndex: number,
   cell: SeriesLoad,
+  design: 'ours' | 'ours0',
 ): Promise<LiveDesignRun> {
   const { admin, logger } = options;
-  const { topic, codec } = await options.topic(`live${cellIndex}ours`);
-  const db = options.database(`live${cellIndex}ours`);
-  const groupPrefix = options.group(`live${cellIndex}ours`);
+  const name = `live${cellIndex}${design}`;
+  const { topic, codec } = await options.topic(name);
+  const db = options.database(name);
+  const groupPrefix = options.group(name);
+  const budgetMs = design === 'ours0' ? 0 : options.budgetMs;
   const vars: Record<string, string> =
-    options.budgetMs === undefined ? {} : { FRESHNESS_BUDGET_MS: String(options.budgetMs) };
+    budgetMs === undefined ? {} : { FRESHNESS_BUDGET_MS: String(budgetMs) };
   const workers = await startLevels({
     env: options.env,
     admin,
@@ -189,7 +196,7 @@ async function ours(
     const atEnd = await Promise.all(workers.map((w) => w.metrics()));
     const settled = await Promise.all(
       workers.map(async (worker) => {
-        const budget = options.budgetMs ?? DEFAULT_BUDGET_MS[worker.spec.level];
+        const budget = budgetMs ?? DEFAULT_BUDGET_MS[worker.spec.level];
         await Promise.race([
           waitCommitted(admin, worker.spec.groupId, topic, budget + SETTLE_SLACK_MS),
           worker.died,
@@ -214,7 +221,7 @@ async function ours(
         latency: latency.get(worker.spec.level)!,
       };
     });
-    return { design: 'ours', produced: total, producingSeconds, stores, cpu: meter.result() };
+    return { design, produced: total, producingSeconds, stores, cpu: meter.result() };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
     await options.drop(db);
@@ -314,8 +321,8 @@ export async function runLiveGrid(options: LiveOptions): Promise<LiveCellRun[]> 
     for (const design of LIVE_DESIGNS) {
       options.logger.info({ cell, rate, design }, 'live cell');
       designs.push(
-        design === 'ours'
-          ? await ours(options, index, cell)
+        design === 'ours' || design === 'ours0'
+          ? await ours(options, index, cell, design)
           : await perTick(options, index, cell, design),
       );
     }

@@ -31,7 +31,7 @@ stop_workers() {
 }
 trap stop_workers EXIT
 # Every level holds ticks for 2 s before writing them (FRESHNESS_BUDGET_MS): the defaults — minute
-# 5 s, hour 60 s, day 10 min — would keep the summary below waiting for the day level's tail.
+# 5 s, hour and day 60 s — would keep the summary below waiting a minute for their tails.
 for i in "${!LEVELS[@]}"; do
   ROLLUP_LEVEL=${LEVELS[$i]} HTTP_PORT=${PORTS[$i]} FRESHNESS_BUDGET_MS=${DEMO_FRESHNESS_BUDGET_MS:-2000} \
     bash infra/local/stack.sh exec -- node services/rollup-worker/dist/main.js \

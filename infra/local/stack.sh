@@ -211,10 +211,25 @@ install_standin() {
   touch "$MONGO_LIB/.complete"
 }
 
-# The launcher is ours (infra/local/mongo/*.java): built at install, rebuilt when a source changed.
+# The launcher is ours (infra/local/mongo/*.java), and so are the library's classes we patch
+# (patches/mongo-java-server/*.patch, applied to the library's sources jar from Maven Central):
+# built at install, rebuilt when a source or a patch changed; first on the classpath.
 build_mongo_launcher() {
-  rm -rf "$MONGO_LIB/launcher"
-  javac -nowarn -cp "$MONGO_LIB/*" -d "$MONGO_LIB/launcher" "$HERE"/mongo/*.java
+  local sources=$MONGO_LIB/sources patched=$MONGO_LIB/patched-src patch_file
+  require patch "apt-get install patch"
+  if ! compgen -G "$sources/mongo-java-server-core-*-sources.jar" >/dev/null; then
+    mvn_quiet -f "$HERE/mongo/pom.xml" -Dmongo-java-server.version="$TT_MONGO_JAVA_SERVER_VERSION" \
+      dependency:copy-dependencies -Dclassifier=sources -DincludeArtifactIds=mongo-java-server-core \
+      -DoutputDirectory="$sources"
+  fi
+  rm -rf "$MONGO_LIB/launcher" "$patched"
+  mkdir -p "$patched"
+  (cd "$patched" && jar xf "$sources"/mongo-java-server-core-*-sources.jar de/bwaldvogel/mongo/backend/Utils.java)
+  for patch_file in "$ROOT"/patches/mongo-java-server/*.patch; do
+    patch -s -p1 -d "$patched" <"$patch_file" || die "mongo: $patch_file does not apply"
+  done
+  javac -nowarn -cp "$MONGO_LIB/*" -d "$MONGO_LIB/launcher" "$HERE"/mongo/*.java \
+    "$patched"/de/bwaldvogel/mongo/backend/Utils.java
   touch "$MONGO_LIB/launcher/.built"
 }
 
@@ -302,7 +317,7 @@ start_ferretdb_as() {
 
 start_standin() {
   local source
-  for source in "$HERE"/mongo/*.java; do
+  for source in "$HERE"/mongo/*.java "$ROOT"/patches/mongo-java-server/*.patch; do
     if [[ $source -nt $MONGO_LIB/launcher/.built ]]; then
       build_mongo_launcher
       break
@@ -320,7 +335,7 @@ start_standin() {
   # buffers and the code cache are capped too (docs/local-stack.md, "Memory").
   launch mongo java "-Xmx${heap_mb}m" -Xms64m -XX:+ExitOnOutOfMemoryError -XX:MaxMetaspaceSize=64m \
     -XX:MaxDirectMemorySize=128m -XX:ReservedCodeCacheSize=48m \
-    -cp "$MONGO_LIB/*:$MONGO_LIB/launcher" MongoStandIn 127.0.0.1 "$TT_MONGO_PORT" \
+    -cp "$MONGO_LIB/launcher:$MONGO_LIB/*" MongoStandIn 127.0.0.1 "$TT_MONGO_PORT" \
     "$DATA/mongo/standin.mv" "$cache_mb"
 }
 

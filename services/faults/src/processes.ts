@@ -57,8 +57,8 @@ function workerEnv(env: FaultsEnv, run: RunNames, store: Store): Record<string, 
     FLUSH_MAX_WAIT_MS: '200',
     FLUSH_MAX_TICKS: '1000',
     // Budgets on, every level alike: records held across ten fetches, so kills, restarts and
-    // rebalances land on held and uncommitted records too (the defaults' 60 s and 10 min would
-    // only make the run wait for its tail).
+    // rebalances land on held and uncommitted records too (the defaults' 60 s would only make the
+    // run wait for its tail).
     FRESHNESS_BUDGET_MS: '2000',
     // A SIGKILLed member's partitions move on after this; the broker's minimum.
     KAFKA_SESSION_TIMEOUT_MS: '6000',

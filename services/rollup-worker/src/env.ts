@@ -70,7 +70,7 @@ export const workerEnvSchema = z
      * buckets may have. The worker holds each partition's ticks across fetches until the oldest
      * has waited this long, so one update per bucket absorbs every tick of that window; 0 writes
      * each fetched batch at once. Defaults by level (DEFAULT_FRESHNESS_BUDGET_MS): minute 5 s,
-     * hour 60 s, day 10 min, segments 0. What is held is uncommitted: a crash consumes it again.
+     * hour 60 s, day 60 s, segments 0. What is held is uncommitted: a crash consumes it again.
      */
     FRESHNESS_BUDGET_MS: durationMs().max(3_600_000).optional(),
     /**
@@ -143,7 +143,9 @@ export type WorkerEnv = z.output<typeof workerEnvSchema>;
 export const DEFAULT_FRESHNESS_BUDGET_MS: Readonly<Record<WorkerMode, number>> = {
   minute: 5_000,
   hour: 60_000,
-  day: 600_000,
+  // Not longer: a level's lag counts what it holds, and past a minute the held records would
+  // cross TickertapeLevelBehind's 120 s (infra/prometheus/tickertape-alerts.yml).
+  day: 60_000,
   // A segment append rewrites its document: holding buys little there (docs/segments.md).
   segments: 0,
 };

@@ -20,6 +20,8 @@ export class LiveConsumer {
     topic: string;
     groupId: string;
     design: Design;
+    /** Called with each batch's ticks once the design's write of them was acknowledged. */
+    written?: (ticks: readonly Tick[]) => void;
   }): Promise<LiveConsumer> {
     const consumer = options.kafka.consumer({ groupId: options.groupId, ...WORKER_FETCH });
     const live = new LiveConsumer(consumer);
@@ -41,6 +43,7 @@ export class LiveConsumer {
             ticks.push(await options.codec.decode(message.value));
           }
           const handled = await options.design.handle(ticks, batch.partition, () => false);
+          options.written?.(ticks);
           live.counts.ticks += handled.ticks;
           live.counts.ops += handled.ops;
           live.counts.requests += handled.requests;

@@ -9,7 +9,7 @@ import type { LiveCellRun, LiveDesign, LiveDesignRun, LiveStore } from './run-li
 export const DEFAULT_BUDGETS_MS: Readonly<Record<Level, number>> = {
   minute: 5_000,
   hour: 60_000,
-  day: 600_000,
+  day: 60_000,
 };
 
 /** The issue's goals for the live grid. */
@@ -39,6 +39,8 @@ export interface LiveStoreFigures {
   keptUp: boolean;
   backlogAtEnd: number;
   settleSeconds: number;
+  /** Records still uncommitted when the harness stopped waiting (0: everything was written). */
+  unsettled: number;
   p50Ms: number;
   p99Ms: number;
   visible: string;
@@ -97,9 +99,10 @@ function storeFigures(
     requestsPerTick: store.requests / store.applied,
     cpuUsPerTick: (store.cpuSeconds * 1e6) / store.applied,
     ...(mongo.measured ? { dbCpuUsPerTick: (mongo.cpuSeconds * 1e6) / run.produced } : {}),
-    keptUp: store.backlogAtEnd <= cell.rate * LIVE_GOALS.keptUpSeconds,
+    keptUp: store.backlogAtEnd <= cell.rate * LIVE_GOALS.keptUpSeconds && store.unsettled === 0,
     backlogAtEnd: store.backlogAtEnd,
     settleSeconds: store.settleSeconds,
+    unsettled: store.unsettled,
     p50Ms: store.latency.p50Ms,
     p99Ms: store.latency.p99Ms,
     visible: `${store.latency.visible}/${store.latency.markers}`,

@@ -29,7 +29,9 @@ export function liveSection(
     fmt.fixed(r.cpuUsPerTick, 1),
     r.dbCpuUsPerTick === undefined ? '—' : fmt.fixed(r.dbCpuUsPerTick, 1),
     `${r.keptUp ? 'yes' : '**no**'} (${fmt.int(r.backlogAtEnd)})`,
-    fmt.fixed(r.settleSeconds, 1),
+    r.unsettled === 0
+      ? fmt.fixed(r.settleSeconds, 1)
+      : `stopped at ${fmt.fixed(r.settleSeconds, 0)} (${fmt.int(r.unsettled)} left)`,
     `${fmt.fixed(r.p50Ms / 1000, 2)} / ${fmt.fixed(r.p99Ms / 1000, 2)} (${r.visible})`,
     r.coalescing === undefined ? '' : fmt.fixed(r.coalescing, 2),
   ]);
@@ -68,8 +70,8 @@ export function liveSection(
     '',
     `Each cell publishes for ${fmt.fixed((cell?.durationMs ?? 0) / 1000, 0)} s with \`tickertape loadgen --profile traffic\` (its own process: traffic sensors in round robin, two numeric fields and a string per tick, the wall clock as event time) on a topic of its own (${options.partitions} partitions) per design, while that design consumes it: **tickertape** is a minute and an hour worker as processes with ${budgets}, and again with \`FRESHNESS_BUDGET_MS=0\` (before budgets); **D** and **E** run in the harness process, writing each fetched batch with insertMany of one document per tick, or as unordered upserts of one document per tick keyed by series and time. ` +
       `**DB ops/tick**: bucket updates, inserted or upserted documents per tick written; **DB requests/tick**: bulk writes or insertMany calls. **Consumer CPU**: the worker's \`process_cpu_seconds_total\`, or the harness's \`process.cpuUsage()\` for D and E (with its marker producer and poller). **DB server CPU**: the database process's CPU (/proc) from the producer's start to the last commit ÷ records produced. ` +
-      `**Kept up**: records produced but not yet consumed when the producer stopped; held records count as consumed (yes = at most ${LIVE_GOALS.keptUpSeconds} s of the rate). **Settle**: from the producer's end until the group has committed everything (the budget's tail). ` +
-      `**Visible**: every ${options.markerEveryMs} ms a marker tick on a series of its own; from its \`send\` until its bucket (or document) is found by a poll every 50 ms. ` +
+      `**Kept up**: records produced but not yet consumed when the producer stopped; held records count as consumed (yes = at most ${LIVE_GOALS.keptUpSeconds} s of the rate). **Settle**: from the producer's end until the design has committed everything (the budget's tail); a design still behind a minute after the producer's end (plus the level's budget) is stopped there, and what it left is shown (it did not keep up). ` +
+      `**Visible**: every ${options.markerEveryMs} ms a marker tick on a series of its own; from its \`send\` until its bucket is found by \`_id\` (a poll every 50 ms), or for D and E until their write holding it was acknowledged (finding a document by series scans the stand-in's collection, and polling that would load the server being measured). ` +
       '**ops ÷ ideal**: operations ÷ one write per bucket per budget window (live/live-figures.ts `idealOperations`: series × ⌈run ÷ budget⌉ × min(1, rate × budget), plus windows straddling a bucket boundary, plus one per marker).',
     '',
     "### Stored bytes per tick at the grid's densities (whole hours)",

@@ -27,12 +27,16 @@ export interface VisibleLatency {
 const POLL_MS = 50;
 
 /**
- * Produce → visible, live: a marker tick every `everyMs` on the cell's topic, and a poller that
- * asks each store (a level's bucket by `_id`, a design's tick document) which markers it shows.
- * Latency runs from the marker's `send` to the first poll that finds it.
+ * Produce → visible, live: a marker tick every `everyMs` on the cell's topic. A store with a
+ * lookup (a level's buckets, by `_id`) is polled for which markers it shows; a store without one
+ * (D's and E's tick documents: on the stand-in, finding a document by series scans the
+ * collection, and a poll every 50 ms would load the server the design is measured on) is told by
+ * its writer when the write holding a marker was acknowledged (`written`). Latency runs from the
+ * marker's `send` to that moment.
  */
 export class MarkerProbe {
   private readonly markers: Marker[] = [];
+  private readonly byKey = new Map<string, Marker>();
   private sending = true;
   private sender: Promise<void> | undefined;
   private poller: Promise<void> | undefined;
@@ -40,6 +44,7 @@ export class MarkerProbe {
 
   private constructor(
     private readonly producer: TickProducer,
+    private readonly stores: readonly string[],
     private readonly lookups: ReadonlyMap<string, MarkerLookup>,
     private readonly everyMs: number,
   ) {}
@@ -49,13 +54,15 @@ export class MarkerProbe {
     codec: TickCodec;
     topic: string;
     everyMs: number;
+    /** Every store latency is reported for; those in `lookups` are polled, the rest told. */
+    stores: readonly string[];
     lookups: ReadonlyMap<string, MarkerLookup>;
   }): Promise<MarkerProbe> {
     const producer = await TickProducer.connect(options.kafka, options.codec, {
       topic: options.topic,
       source: 'bench-live-markers',
     });
-    const probe = new MarkerProbe(producer, options.lookups, options.everyMs);
+    const probe = new MarkerProbe(producer, options.stores, options.lookups, options.everyMs);
     probe.sender = probe.send();
     probe.poller = probe.poll();
     return probe;
@@ -65,12 +72,14 @@ export class MarkerProbe {
     while (this.sending) {
       const ts = Date.now();
       const tags = { marker: `${ts}-${this.markers.length}` };
-      this.markers.push({
+      const marker = {
         key: seriesKey(MARKER_METRIC, tags),
         ts,
         sentAt: performance.now(),
-        visibleAt: new Map(),
-      });
+        visibleAt: new Map<string, number>(),
+      };
+      this.markers.push(marker);
+      this.byKey.set(marker.key, marker);
       await this.producer.send({
         metric: MARKER_METRIC,
         tags,
@@ -79,6 +88,15 @@ export class MarkerProbe {
         strings: {},
       });
       await sleep(this.everyMs);
+    }
+  }
+
+  /** A writer's acknowledgement: `store` now holds the markers among these series keys. */
+  written(store: string, keys: Iterable<string>): void {
+    const now = performance.now();
+    for (const key of keys) {
+      const marker = this.byKey.get(key);
+      if (marker !== undefined && !marker.visibleAt.has(store)) marker.visibleAt.set(store, now);
     }
   }
 
@@ -110,7 +128,7 @@ export class MarkerProbe {
     await this.poller;
     await this.producer.close();
     const out = new Map<string, VisibleLatency>();
-    for (const store of this.lookups.keys()) {
+    for (const store of this.stores) {
       const latencies = this.markers.flatMap((m) => {
         const at = m.visibleAt.get(store);
         return at === undefined ? [] : [at - m.sentAt];
@@ -125,7 +143,15 @@ export class MarkerProbe {
     return out;
   }
 
+  /** Stops everything, whatever state it is in (a failed run's cleanup); safe after finish. */
+  async abort(): Promise<void> {
+    this.sending = false;
+    this.polling = false;
+    await Promise.allSettled([this.sender, this.poller]);
+    await this.producer.close().catch(() => undefined);
+  }
+
   private allVisible(): boolean {
-    return this.markers.every((m) => m.visibleAt.size === this.lookups.size);
+    return this.markers.every((m) => m.visibleAt.size === this.stores.length);
   }
 }

@@ -1,6 +1,6 @@
 import { bucketId, partitionOf, slotStart, type Level } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
-import type { TickCodec } from '@tickertape/tick';
+import { seriesKey, type TickCodec } from '@tickertape/tick';
 import type { Admin, Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,16 +9,18 @@ import {
   insertManyDesign,
   perTickCollection,
   sinkDesign,
-  TICKS_COLLECTION,
   type KeyedTickDocument,
 } from '../designs.js';
 import type { BenchEnv } from '../env.js';
 import type { SeriesLoad } from '../tick-set.js';
 import type { RunCpu, StackMeter } from '../stack-cpu.js';
-import { LEVELS_RUN, startLevels, waitCommitted, type WorkerMode } from '../workers.js';
+import { consumerLag } from '@tickertape/clients';
+import { LEVELS_RUN, startLevels, type WorkerMode } from '../workers.js';
+import { DEFAULT_BUDGETS_MS } from './live-figures.js';
 import { LiveConsumer } from './live-consumer.js';
 import { runLoadgen } from './loadgen-process.js';
 import { MarkerProbe, type Marker, type MarkerLookup, type VisibleLatency } from './markers.js';
+import { MARKER_METRIC } from '../latency.js';
 
 /**
  * `ours`: the workers at their budgets; `ours0`: the same workers with FRESHNESS_BUDGET_MS=0 —
@@ -42,8 +44,10 @@ export interface LiveStore {
   cpuSeconds: number;
   /** Records produced but not yet consumed when the producer stopped: 0 = it kept up. */
   backlogAtEnd: number;
-  /** From the producer's end until everything was committed (held ticks written). */
+  /** From the producer's end until everything was committed (held ticks written), or until the harness stopped waiting. */
   settleSeconds: number;
+  /** Records still not committed when the harness stopped waiting: 0 = it settled. */
+  unsettled: number;
   latency: VisibleLatency;
 }
 
@@ -87,16 +91,22 @@ export interface LiveOptions {
   logger: Logger;
 }
 
-/** The workers' default budgets (services/rollup-worker/src/env.ts), for how long a tail may wait. */
-const DEFAULT_BUDGET_MS: Readonly<Record<Level, number>> = {
-  minute: 5_000,
-  hour: 60_000,
-  day: 600_000,
-};
-/** After the budget, how long a tail may take to be written before the run counts as stalled. */
-const SETTLE_SLACK_MS = 180_000;
+/**
+ * After the producer stops (and the level's budget), how long the harness waits for a design to
+ * commit everything: one that cannot keep up is stopped then and its unconsumed records reported.
+ */
+const SETTLE_SLACK_MS = 60_000;
 /** Markers not seen this long after everything was committed count as never visible. */
 const MARKER_GRACE_MS = 5_000;
+
+/** Polls until `uncommitted()` is 0 or `deadline` (performance.now()) passes; returns what is left. */
+async function settle(uncommitted: () => Promise<number>, deadline: number): Promise<number> {
+  for (;;) {
+    const left = await uncommitted();
+    if (left === 0 || performance.now() > deadline) return left;
+    await sleep(50);
+  }
+}
 
 async function produced(admin: Admin, topic: string): Promise<number> {
   const offsets = await admin.fetchTopicOffsets(topic);
@@ -121,24 +131,6 @@ function bucketLookup(db: Db, level: Level): MarkerLookup {
       for (const doc of found) seen.add(ids.get(doc._id)!);
     }
     return seen;
-  };
-}
-
-function tickLookup(db: Db, keyed: boolean): MarkerLookup {
-  return async (pending) => {
-    const collection = db.collection<{ _id: unknown; series: string }>(TICKS_COLLECTION);
-    if (keyed) {
-      const ids = new Map(pending.map((m) => [`${m.key}:${m.ts}`, m]));
-      const found = await collection
-        .find({ _id: { $in: [...ids.keys()] } } as never, { projection: { _id: 1 } })
-        .toArray();
-      return new Set(found.map((doc) => ids.get(String(doc._id))!));
-    }
-    const keys = new Map(pending.map((m) => [m.key, m]));
-    const found = await collection
-      .find({ series: { $in: [...keys.keys()] } }, { projection: { series: 1 } })
-      .toArray();
-    return new Set(found.map((doc) => keys.get(doc.series)!));
   };
 }
 
@@ -170,13 +162,15 @@ async function ours(
     vars,
     logger,
   });
+  let probe: MarkerProbe | undefined;
   try {
     const before = await Promise.all(workers.map((w) => w.metrics()));
-    const probe = await MarkerProbe.start({
+    probe = await MarkerProbe.start({
       kafka: options.kafka,
       codec,
       topic,
       everyMs: options.markerEveryMs,
+      stores: LEVELS_RUN,
       lookups: new Map(LEVELS_RUN.map((level) => [level, bucketLookup(db, level)])),
     });
     const meter = options.stack.window();
@@ -196,12 +190,15 @@ async function ours(
     const atEnd = await Promise.all(workers.map((w) => w.metrics()));
     const settled = await Promise.all(
       workers.map(async (worker) => {
-        const budget = budgetMs ?? DEFAULT_BUDGET_MS[worker.spec.level];
-        await Promise.race([
-          waitCommitted(admin, worker.spec.groupId, topic, budget + SETTLE_SLACK_MS),
+        const budget = budgetMs ?? DEFAULT_BUDGETS_MS[worker.spec.level];
+        const unsettled = await Promise.race([
+          settle(
+            async () => (await consumerLag(admin, worker.spec.groupId, topic)).total,
+            end + budget + SETTLE_SLACK_MS,
+          ),
           worker.died,
         ]);
-        return (performance.now() - end) / 1000;
+        return { unsettled, seconds: (performance.now() - end) / 1000 };
       }),
     );
     meter.stop();
@@ -217,12 +214,14 @@ async function ours(
         requests: delta('tickertape_bulk_writes_total'),
         cpuSeconds: delta('process_cpu_seconds_total'),
         backlogAtEnd: total - (atEnd[i]!.get('tickertape_ticks_consumed_total') ?? 0),
-        settleSeconds: settled[i]!,
+        settleSeconds: settled[i]!.seconds,
+        unsettled: settled[i]!.unsettled,
         latency: latency.get(worker.spec.level)!,
       };
     });
     return { design, produced: total, producingSeconds, stores, cpu: meter.result() };
   } finally {
+    await probe?.abort();
     await Promise.all(workers.map((w) => w.stop()));
     await options.drop(db);
   }
@@ -241,20 +240,27 @@ async function perTick(
   const write: Design = keyed
     ? sinkDesign(await perTickCollection<KeyedTickDocument>(db, false))
     : insertManyDesign(await perTickCollection(db, true));
+  let probe: MarkerProbe | undefined;
   const consumer = await LiveConsumer.start({
     kafka: options.kafka,
     codec,
     topic,
     groupId: options.group(`live${cellIndex}${design.toLowerCase()}`),
     design: write,
+    written: (ticks) =>
+      probe?.written(
+        'ticks',
+        ticks.filter((t) => t.metric === MARKER_METRIC).map((t) => seriesKey(t.metric, t.tags)),
+      ),
   });
   try {
-    const probe = await MarkerProbe.start({
+    probe = await MarkerProbe.start({
       kafka: options.kafka,
       codec,
       topic,
       everyMs: options.markerEveryMs,
-      lookups: new Map([['ticks', tickLookup(db, keyed)]]),
+      stores: ['ticks'],
+      lookups: new Map(),
     });
     const meter = options.stack.window();
     meter.start();
@@ -272,13 +278,10 @@ async function perTick(
     const end = performance.now();
     const total = await produced(admin, topic);
     const backlogAtEnd = total - consumer.counts.ticks;
-    const deadline = end + SETTLE_SLACK_MS;
-    while (consumer.counts.ticks < total) {
+    const unsettled = await settle(() => {
       consumer.check();
-      if (performance.now() > deadline)
-        throw new Error(`${design}: ${consumer.counts.ticks} of ${total} records consumed`);
-      await sleep(50);
-    }
+      return Promise.resolve(total - consumer.counts.ticks);
+    }, end + SETTLE_SLACK_MS);
     const settleSeconds = (performance.now() - end) / 1000;
     meter.stop();
     const cpu = process.cpuUsage(cpuAtStart);
@@ -297,12 +300,14 @@ async function perTick(
           cpuSeconds: (cpu.user + cpu.system) / 1e6,
           backlogAtEnd,
           settleSeconds,
+          unsettled,
           latency: latency.get('ticks')!,
         },
       ],
       cpu: meter.result(),
     };
   } finally {
+    await probe?.abort();
     await consumer.stop();
     await options.drop(db);
   }

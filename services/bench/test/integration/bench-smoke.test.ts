@@ -108,6 +108,7 @@ describe('bench, smoke profile', () => {
         run.design.startsWith('ours') ? ['minute', 'hour'] : ['ticks'],
       );
       for (const store of run.stores) {
+        expect(store.unsettled).toBe(0);
         expect(store.consumed).toBe(run.produced);
         expect(store.applied).toBe(run.produced);
         expect(store.ops).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_FRESHNESS_BUDGET_MS, parseWorkerEnv } from '../../../rollup-worker/src/env.js';
+import { DEFAULT_BUDGETS_MS } from '../../src/live/live-figures.js';
 import { parseBenchJson } from '../../src/capacity/input.js';
 import { modelInputs, type BucketPoint } from '../../src/capacity/inputs.js';
 import {
@@ -117,6 +118,9 @@ describe('capacity model: formulas', () => {
     expect(env.HELD_MAX_BYTES).toBe(ASSUMPTIONS.heldMaxBytes);
     for (const level of ['minute', 'hour'] as const)
       expect(DEFAULT_FRESHNESS_BUDGET_MS[level]).toBe(ASSUMPTIONS.budgetS[level] * 1000);
+    // The live grid's idea of the defaults (how long a level's tail may wait) is the workers'.
+    for (const level of ['minute', 'hour', 'day'] as const)
+      expect(DEFAULT_BUDGETS_MS[level]).toBe(DEFAULT_FRESHNESS_BUDGET_MS[level]);
   });
 });
 

@@ -63,7 +63,7 @@ describe('freshness budgets', () => {
   it.each([
     ['minute', 5000],
     ['hour', 60_000],
-    ['day', 600_000],
+    ['day', 60_000],
     ['segments', 0],
   ] as const)('%s defaults to %i ms; FRESHNESS_BUDGET_MS overrides it', (level, ms) => {
     expect(DEFAULT_FRESHNESS_BUDGET_MS[level]).toBe(ms);

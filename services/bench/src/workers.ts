@@ -28,6 +28,22 @@ export interface WorkerSpec {
   vars?: Readonly<Record<string, string>>;
 }
 
+/**
+ * What every process the harness starts (workers, the live producer) gets: PATH and HOME, and
+ * the stack's addresses with their credentials — nothing else of the harness's environment.
+ */
+export function childProcessEnv(env: BenchEnv): Record<string, string> {
+  return {
+    PATH: env.PATH,
+    HOME: env.HOME,
+    KAFKA_BROKERS: env.KAFKA_BROKERS.join(','),
+    ...kafkaSecurityVars(env),
+    SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
+    ...registryAuthVars(env),
+    MONGODB_URI: env.MONGODB_URI,
+  };
+}
+
 /** Counters of one Prometheus text page, every sample of a name summed (labels aside). */
 export function parseMetrics(text: string): Map<string, number> {
   const sums = new Map<string, number>();
@@ -120,13 +136,7 @@ export class WorkerProcess {
       cwd: WORKER_DIR,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
-        PATH: env.PATH,
-        HOME: env.HOME,
-        KAFKA_BROKERS: env.KAFKA_BROKERS.join(','),
-        ...kafkaSecurityVars(env),
-        SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
-        ...registryAuthVars(env),
-        MONGODB_URI: env.MONGODB_URI,
+        ...childProcessEnv(env),
         MONGODB_DATABASE: spec.database,
         ROLLUP_LEVEL: spec.level,
         GROUP_ID: spec.groupId,

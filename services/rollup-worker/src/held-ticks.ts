@@ -14,7 +14,11 @@ export interface HeldTicks {
   lastOffset: string;
   /** Records held (good and bad): FLUSH_MAX_TICKS bounds them. */
   records: number;
-  /** When the oldest held record was consumed (the worker's clock). */
+  /**
+   * When the oldest held record was produced (its Kafka timestamp) or consumed, whichever is
+   * earlier: the budget runs from production, the staleness readers see, and never holds a
+   * record longer than the budget after it arrived (a broker clock ahead of the worker's).
+   */
   heldSince: number;
   /** Estimated heap the held ticks take (see estimateHeldBytes). */
   bytes: number;
@@ -64,13 +68,20 @@ export class PartitionHold {
     firstOffset: string,
     lastOffset: string,
     records: number,
-    now: number,
+    since: number,
   ): void {
     let bytes = 0;
     for (const input of inputs) bytes += estimateHeldBytes(input);
     const held = this.held;
     if (held === undefined) {
-      this.held = { inputs: [...inputs], firstOffset, lastOffset, records, heldSince: now, bytes };
+      this.held = {
+        inputs: [...inputs],
+        firstOffset,
+        lastOffset,
+        records,
+        heldSince: since,
+        bytes,
+      };
       return;
     }
     for (const input of inputs) held.inputs.push(input);

@@ -82,8 +82,10 @@ interface PartitionState {
  * dead-lettered) and held; its held records are written — one guarded write by the sink, then
  * the commit of the last held offset — when the oldest has waited FRESHNESS_BUDGET_MS, when the
  * partition holds FLUSH_MAX_TICKS records, or when all holds together pass their memory bound.
- * A budget of 0 writes each fetched batch before the next fetch. Budgets are checked on every
- * batch and by a timer, so a partition that goes quiet is still written in time.
+ * A budget of 0 writes each fetched batch before the next fetch. Budgets run from the records'
+ * Kafka timestamps (or their consumption, if earlier) and are checked on every batch and by a
+ * timer, so a partition that goes quiet is still written in time, and a backlog being caught up
+ * on is written batch by batch, as before budgets.
  *
  * Offsets are committed only after the write, so what is held is never committed: a crash,
  * SIGKILL or rebalance drops it and the partition's next owner consumes it again from the last
@@ -108,6 +110,8 @@ export class RollupConsumer {
   private readonly partitions = new Map<number, PartitionState>();
   private timer: NodeJS.Timeout | undefined;
   private draining = false;
+  /** The latest batch's heartbeat: kept alive through long writes (see writeHold). */
+  private heartbeat: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly deps: RollupConsumerDeps,
@@ -131,9 +135,9 @@ export class RollupConsumer {
       eachBatch: (payload) => this.eachBatch(payload),
     });
     if (this.options.budgetMs > 0) {
-      // A quarter of the budget (at most 1 s): a quiet partition's records wait at most that
-      // much beyond their budget.
-      const every = Math.max(10, Math.min(1000, Math.floor(this.options.budgetMs / 4)));
+      // A twentieth of the budget, at most 250 ms: a quiet partition's records wait at most that
+      // much beyond their budget (the check is a pass over the assigned partitions).
+      const every = Math.max(10, Math.min(250, Math.floor(this.options.budgetMs / 20)));
       this.timer = setInterval(() => this.flushDue(), every);
       this.timer.unref();
     }
@@ -186,6 +190,7 @@ export class RollupConsumer {
       throw failure;
     }
     state.highWatermark = batch.highWatermark;
+    this.heartbeat = () => payload.heartbeat();
     const epoch = state.epoch;
     const gone = () =>
       this.draining || !payload.isRunning() || payload.isStale() || state.epoch !== epoch;
@@ -237,12 +242,15 @@ export class RollupConsumer {
       }
     }
     if (state.epoch !== epoch) return false;
+    // The first record's Kafka timestamp (the broker's append time on a topic made by
+    // `tickertape topics create`): a record that waited in the topic has used up its budget.
+    const produced = Number(messages[0]!.timestamp);
     state.hold.add(
       inputs,
       messages[0]!.offset,
       messages[messages.length - 1]!.offset,
       messages.length,
-      now,
+      Number.isFinite(produced) ? Math.min(now, produced) : now,
     );
     this.reportHolds();
     return true;
@@ -273,6 +281,9 @@ export class RollupConsumer {
     if (held === undefined) return;
     const { consumer, metrics, logger } = this.deps;
     const { partition } = state;
+    // A hold of a whole budget can take longer to write than the group's session timeout, and
+    // kafkajs only heartbeats between batches: keep the membership alive meanwhile.
+    const beat = setInterval(() => void this.heartbeat?.().catch(() => undefined), 3000);
     try {
       await this.write(partition, held);
       metrics.flushCauses.inc({ cause });
@@ -296,9 +307,16 @@ export class RollupConsumer {
         state.epoch += 1;
         state.hold = new PartitionHold();
         this.reportHolds();
-        consumer.seek({ topic: this.options.topic, partition, offset: held.firstOffset });
+        try {
+          consumer.seek({ topic: this.options.topic, partition, offset: held.firstOffset });
+        } catch (seekError) {
+          // Stopped or rejoining: the next assignment starts from the last commit anyway.
+          logger.debug({ err: seekError, partition }, 'no seek after a failed flush');
+        }
       }
       throw err;
+    } finally {
+      clearInterval(beat);
     }
   }
 

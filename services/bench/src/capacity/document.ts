@@ -1,5 +1,6 @@
 import { format, resolveConfig } from 'prettier';
 import { parseBenchJson, type BenchJson } from './input.js';
+import { liveCheckSection } from './live-check.js';
 import { modelInputs } from './inputs.js';
 import {
   ASSUMPTIONS,
@@ -70,6 +71,7 @@ export function capacityMarkdown(json: BenchJson, options: CapacityOptions): str
     '',
     ...operationsSection(inputs, plans),
     '',
+    ...(json.live === undefined ? [] : [...liveCheckSection(json), '']),
     ...storageSection(inputs, plans),
     '',
     ...readsSection(inputs, plans, json),

@@ -46,7 +46,7 @@ const density = z.object({
 });
 
 export const benchJsonSchema = z.object({
-  settings: z.object({ profile: z.string() }),
+  settings: z.object({ profile: z.string(), partitions: z.number().optional() }),
   startedAt: z.number(),
   machine: z.object({
     cores: z.number(),
@@ -89,6 +89,27 @@ export const benchJsonSchema = z.object({
   }),
   probe: z.object({ guardedMsPerOp: z.number() }).optional(),
   density: z.object({ densities: z.array(density) }).optional(),
+  /** The live grid (absent in reports from before it). */
+  live: z
+    .object({
+      budgetMs: z.number().optional(),
+      cells: z.array(
+        z.object({
+          cell: z.object({ series: z.number(), perSecond: z.number() }),
+          rate: z.number(),
+          designs: z.array(
+            z.object({
+              design: z.string(),
+              producingSeconds: z.number(),
+              stores: z.array(
+                z.object({ store: z.string(), ops: z.number(), applied: z.number() }),
+              ),
+            }),
+          ),
+        }),
+      ),
+    })
+    .optional(),
 });
 
 export type BenchJson = z.output<typeof benchJsonSchema>;

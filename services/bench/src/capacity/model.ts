@@ -73,9 +73,10 @@ export function flushSpanSeconds(
   rate: number,
   partitions: number,
   workers: number,
+  budgetS: number = ASSUMPTIONS.budgetS[level],
 ): number {
   return Math.min(
-    ASSUMPTIONS.budgetS[level],
+    budgetS,
     (ASSUMPTIONS.flushMaxTicks * partitions) / rate,
     (ASSUMPTIONS.heldMaxBytes * workers) / (rate * ASSUMPTIONS.heldBytesPerTick),
   );

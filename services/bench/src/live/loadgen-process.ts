@@ -1,10 +1,9 @@
-import { kafkaSecurityVars, registryAuthVars } from '@tickertape/config';
 import { TickertapeError } from '@tickertape/errors';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { BenchEnv } from '../env.js';
-import type { WorkerMode } from '../workers.js';
+import { childProcessEnv, type WorkerMode } from '../workers.js';
 
 /** services/bench, from src/ or dist/ alike. */
 const BENCH_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -38,17 +37,7 @@ export async function runLoadgen(env: BenchEnv, mode: WorkerMode, run: LoadgenRu
   const child = spawn(process.execPath, [...script, JSON.stringify(run)], {
     cwd: BENCH_DIR,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: env.PATH,
-      HOME: env.HOME,
-      KAFKA_BROKERS: env.KAFKA_BROKERS.join(','),
-      ...kafkaSecurityVars(env),
-      SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
-      ...registryAuthVars(env),
-      MONGODB_URI: env.MONGODB_URI,
-      TT_STACK_DIR: env.TT_STACK_DIR,
-      LOG_LEVEL: 'warn',
-    },
+    env: { ...childProcessEnv(env), TT_STACK_DIR: env.TT_STACK_DIR, LOG_LEVEL: 'warn' },
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -113,6 +113,33 @@ async function produced(admin: Admin, topic: string): Promise<number> {
   return offsets.reduce((sum, p) => sum + Number(p.high), 0);
 }
 
+/**
+ * The cell's load: the producer process at the cell's rate, then the markers stopped. Returns how
+ * long it published, when it ended (performance.now()) and the records on the topic then.
+ */
+async function publish(
+  options: LiveOptions,
+  cell: SeriesLoad,
+  topic: string,
+  probe: MarkerProbe,
+): Promise<{ producingSeconds: number; end: number; total: number }> {
+  const started = performance.now();
+  await runLoadgen(options.env, options.mode, {
+    series: cell.series,
+    rate: cell.series * cell.perSecond,
+    durationMs: options.durationMs,
+    topic,
+    seed: options.seed,
+  });
+  await probe.stopSending();
+  const end = performance.now();
+  return {
+    producingSeconds: (end - started) / 1000,
+    end,
+    total: await produced(options.admin, topic),
+  };
+}
+
 function bucketLookup(db: Db, level: Level): MarkerLookup {
   return async (pending) => {
     const byCollection = new Map<string, Map<string, Marker>>();
@@ -175,18 +202,7 @@ async function ours(
     });
     const meter = options.stack.window();
     meter.start();
-    const started = performance.now();
-    await runLoadgen(options.env, options.mode, {
-      series: cell.series,
-      rate: cell.series * cell.perSecond,
-      durationMs: options.durationMs,
-      topic,
-      seed: options.seed,
-    });
-    await probe.stopSending();
-    const producingSeconds = (performance.now() - started) / 1000;
-    const end = performance.now();
-    const total = await produced(admin, topic);
+    const { producingSeconds, end, total } = await publish(options, cell, topic, probe);
     const atEnd = await Promise.all(workers.map((w) => w.metrics()));
     const settled = await Promise.all(
       workers.map(async (worker) => {
@@ -233,7 +249,6 @@ async function perTick(
   cell: SeriesLoad,
   design: 'D' | 'E',
 ): Promise<LiveDesignRun> {
-  const { admin } = options;
   const { topic, codec } = await options.topic(`live${cellIndex}${design.toLowerCase()}`);
   const db = options.database(`live${cellIndex}${design.toLowerCase()}`);
   const keyed = design === 'E';
@@ -265,18 +280,7 @@ async function perTick(
     const meter = options.stack.window();
     meter.start();
     const cpuAtStart = process.cpuUsage();
-    const started = performance.now();
-    await runLoadgen(options.env, options.mode, {
-      series: cell.series,
-      rate: cell.series * cell.perSecond,
-      durationMs: options.durationMs,
-      topic,
-      seed: options.seed,
-    });
-    await probe.stopSending();
-    const producingSeconds = (performance.now() - started) / 1000;
-    const end = performance.now();
-    const total = await produced(admin, topic);
+    const { producingSeconds, end, total } = await publish(options, cell, topic, probe);
     const backlogAtEnd = total - consumer.counts.ticks;
     const unsettled = await settle(() => {
       consumer.check();

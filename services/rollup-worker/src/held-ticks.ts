@@ -14,11 +14,7 @@ export interface HeldTicks {
   lastOffset: string;
   /** Records held (good and bad): FLUSH_MAX_TICKS bounds them. */
   records: number;
-  /**
-   * When the oldest held record was produced (its Kafka timestamp) or consumed, whichever is
-   * earlier: the budget runs from production, the staleness readers see, and never holds a
-   * record longer than the budget after it arrived (a broker clock ahead of the worker's).
-   */
+  /** Where the oldest held record's budget runs from (see heldSince). */
   heldSince: number;
   /** Estimated heap the held ticks take (see estimateHeldBytes). */
   bytes: number;
@@ -44,6 +40,20 @@ export function estimateHeldBytes(input: FoldInput): number {
   for (const name in input.tags)
     bytes += PER_FIELD_B + (name.length + input.tags[name]!.length) * PER_CHARACTER_B;
   return bytes;
+}
+
+/**
+ * Where a run of records' budget starts: when they were consumed, less the time they took to get
+ * there from their Kafka timestamp (the broker's append time on a topic made by `tickertape topics
+ * create`) — the fetch wait that readers see as staleness too — but by at most a second (a
+ * quarter of a short budget). A worker that falls behind so meets a backlog of old records and
+ * still holds them nearly a whole budget, so its writes grow fuller, not smaller, when the
+ * database is slow; a broker clock ahead of the worker's never makes it hold longer.
+ */
+export function heldSince(consumedAt: number, producedAt: number, budgetMs: number): number {
+  const slack = Math.min(1000, budgetMs / 4);
+  if (!Number.isFinite(producedAt)) return consumedAt;
+  return consumedAt - Math.min(slack, Math.max(0, consumedAt - producedAt));
 }
 
 /** One partition's held ticks; empty until a fetch adds records. */

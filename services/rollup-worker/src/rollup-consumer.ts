@@ -6,6 +6,7 @@ import { sendDeadLetters } from './dead-letter.js';
 import { decodeChunk } from './decode-chunk.js';
 import {
   flushCause,
+  heldSince,
   overMemory,
   PartitionHold,
   room,
@@ -82,10 +83,9 @@ interface PartitionState {
  * dead-lettered) and held; its held records are written — one guarded write by the sink, then
  * the commit of the last held offset — when the oldest has waited FRESHNESS_BUDGET_MS, when the
  * partition holds FLUSH_MAX_TICKS records, or when all holds together pass their memory bound.
- * A budget of 0 writes each fetched batch before the next fetch. Budgets run from the records'
- * Kafka timestamps (or their consumption, if earlier) and are checked on every batch and by a
- * timer, so a partition that goes quiet is still written in time, and a backlog being caught up
- * on is written batch by batch, as before budgets.
+ * A budget of 0 writes each fetched batch before the next fetch. Budgets run from consumption,
+ * less the time the records took to reach the worker (up to a second: heldSince), and are checked
+ * on every batch and by a timer, so a partition that goes quiet is still written in time.
  *
  * Offsets are committed only after the write, so what is held is never committed: a crash,
  * SIGKILL or rebalance drops it and the partition's next owner consumes it again from the last
@@ -242,15 +242,12 @@ export class RollupConsumer {
       }
     }
     if (state.epoch !== epoch) return false;
-    // The first record's Kafka timestamp (the broker's append time on a topic made by
-    // `tickertape topics create`): a record that waited in the topic has used up its budget.
-    const produced = Number(messages[0]!.timestamp);
     state.hold.add(
       inputs,
       messages[0]!.offset,
       messages[messages.length - 1]!.offset,
       messages.length,
-      Number.isFinite(produced) ? Math.min(now, produced) : now,
+      heldSince(now, Number(messages[0]!.timestamp), this.options.budgetMs),
     );
     this.reportHolds();
     return true;

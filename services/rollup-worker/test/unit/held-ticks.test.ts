@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { FoldInput } from '@tickertape/buckets';
-import { estimateHeldBytes, overMemory, PartitionHold } from '../../src/held-ticks.js';
+import { estimateHeldBytes, heldSince, overMemory, PartitionHold } from '../../src/held-ticks.js';
 import { DEFAULT_FRESHNESS_BUDGET_MS, freshnessBudgetMs, parseWorkerEnv } from '../../src/env.js';
 
 const tick = (offset: number): FoldInput => ({
@@ -34,6 +34,20 @@ describe('a partition hold', () => {
     const bytes = estimateHeldBytes(tick(0));
     expect(bytes).toBeGreaterThanOrEqual(306);
     expect(bytes).toBeLessThan(306 * 1.5);
+  });
+});
+
+describe('where a budget starts', () => {
+  it.each([
+    // consumed, produced, budget → since
+    ['consumed at once', 10_000, 10_000, 5000, 10_000],
+    ['after the 400 ms fetch wait: counted from production', 10_400, 10_000, 5000, 10_000],
+    ['a backlog 30 s old: a second counted, the rest held', 40_000, 10_000, 5000, 39_000],
+    ['a short budget: a quarter of it at most', 40_000, 10_000, 400, 39_900],
+    ['a broker clock ahead of the worker: from consumption', 10_000, 12_000, 5000, 10_000],
+    ['no timestamp', 10_000, Number.NaN, 5000, 10_000],
+  ])('%s', (_name, consumed, produced, budget, since) => {
+    expect(heldSince(consumed, produced, budget)).toBe(since);
   });
 });
 

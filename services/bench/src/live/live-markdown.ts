@@ -1,6 +1,7 @@
 import { fmt, markdownTable } from '../capacity/table.js';
 import type { LiveReport } from '../run.js';
 import {
+  budgetGains,
   cellLabel,
   DEFAULT_BUDGETS_MS,
   LIVE_GOALS,
@@ -68,11 +69,32 @@ export function liveSection(
       rows,
     ),
     '',
-    `Each cell publishes for ${fmt.fixed((cell?.durationMs ?? 0) / 1000, 0)} s with \`tickertape loadgen --profile traffic\` (its own process: traffic sensors in round robin, two numeric fields and a string per tick, the wall clock as event time) on a topic of its own (${options.partitions} partitions) per design, while that design consumes it: **tickertape** is a minute and an hour worker as processes with ${budgets}, and again with \`FRESHNESS_BUDGET_MS=0\` (before budgets); **D** and **E** run in the harness process, writing each fetched batch with insertMany of one document per tick, or as unordered upserts of one document per tick keyed by series and time. ` +
+    `Each cell publishes for ${fmt.fixed((cell?.durationMs ?? 0) / 1000, 0)} s from a producer process of its own (\`services/bench/src/live/producer-main.ts\`: the traffic profile of \`tickertape loadgen\`, sensors in round robin, two numeric fields and a string per tick, the wall clock as event time) on a topic of its own (${options.partitions} partitions) per design, while that design consumes it: **tickertape** is a minute and an hour worker as processes with ${budgets}, and again with \`FRESHNESS_BUDGET_MS=0\` (before budgets); **D** and **E** run in the harness process, writing each fetched batch with insertMany of one document per tick, or as unordered upserts of one document per tick keyed by series and time. ` +
       `**DB ops/tick**: bucket updates, inserted or upserted documents per tick written; **DB requests/tick**: bulk writes or insertMany calls. **Consumer CPU**: the worker's \`process_cpu_seconds_total\`, or the harness's \`process.cpuUsage()\` for D and E (with its marker producer and poller). **DB server CPU**: the database process's CPU (/proc) from the producer's start to the last commit ÷ records produced. ` +
       `**Kept up**: records produced but not yet consumed when the producer stopped; held records count as consumed (yes = at most ${LIVE_GOALS.keptUpSeconds} s of the rate). **Settle**: from the producer's end until the design has committed everything (the budget's tail); a design still behind a minute after the producer's end (plus the level's budget) is stopped there, and what it left is shown (it did not keep up). ` +
       `**Visible**: every ${options.markerEveryMs} ms a marker tick on a series of its own; from its \`send\` until its bucket is found by \`_id\` (a poll every 50 ms), or for D and E until their write holding it was acknowledged (finding a document by series scans the stand-in's collection, and polling that would load the server being measured). ` +
       '**ops ÷ ideal**: operations ÷ one write per bucket per budget window (live/live-figures.ts `idealOperations`: series × ⌈run ÷ budget⌉ × min(1, rate × budget), plus windows straddling a bucket boundary, plus one per marker).',
+    '',
+    '### Before/after: what the budgets changed (same run)',
+    '',
+    ...markdownTable(
+      [
+        { head: 'cell' },
+        { head: 'level' },
+        { head: 'DB ops/tick, budget 0', right: true },
+        { head: 'DB ops/tick, budgets', right: true },
+        { head: 'fewer operations', right: true },
+      ],
+      budgetGains(live).map((g) => [
+        cellLabel(g.cell),
+        g.store,
+        fmt.fixed(g.before, 3),
+        fmt.fixed(g.after, 3),
+        `${fmt.fixed(g.before / g.after, 1)}×`,
+      ]),
+    ),
+    '',
+    'Budget 0 is the workers as they were before budgets (every fetched batch written at once), on a topic of its own in the same cell, right after the budgeted run. Where a series has at most one tick per budget window (the two sparse cells at the minute level, 1/min at the hour level) holding buys nothing: that is the compact-sparse-buckets work still open.',
     '',
     "### Stored bytes per tick at the grid's densities (whole hours)",
     '',

@@ -1,7 +1,7 @@
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import type { Tick, TickCodec } from '@tickertape/tick';
-import type { Kafka } from 'kafkajs';
+import type { EachBatchPayload, Kafka } from 'kafkajs';
 import type { RunMeter } from './stack-cpu.js';
 
 /** What a design sent to the database for one fetched batch. */
@@ -50,6 +50,43 @@ export const WORKER_FETCH = {
   maxWaitTimeInMs: 500,
   maxBytesPerPartition: 1024 * 1024,
 } as const;
+
+/**
+ * One fetched batch the way every in-process design takes it, as the workers do: each record
+ * decoded with the TickCodec, the batch handed to the design, the offset after the last tick it
+ * handled committed once it returned. Returns what the design did and the decoded ticks.
+ */
+export async function writeBatch(
+  payload: EachBatchPayload,
+  codec: TickCodec,
+  design: Design,
+  topic: string,
+  stop: (handledInBatch: number) => boolean,
+): Promise<Handled & { decoded: Tick[] }> {
+  const { batch } = payload;
+  const decoded: Tick[] = [];
+  for (const message of batch.messages) {
+    if (message.value === null) throw new Error(`record ${message.offset} has no value`);
+    decoded.push(await codec.decode(message.value));
+  }
+  // The design asks `stop` tick by tick, so a capped run stops at an exact count.
+  const handled = await design.handle(decoded, batch.partition, stop);
+  const last = batch.messages[handled.ticks - 1];
+  if (last !== undefined) {
+    payload.resolveOffset(last.offset);
+    await payload.commitOffsetsIfNecessary({
+      topics: [
+        {
+          topic,
+          partitions: [
+            { partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() },
+          ],
+        },
+      ],
+    });
+  }
+  return { ...handled, decoded };
+}
 
 /** A run that has not finished after this long has stalled: fail rather than hang the harness. */
 const STALL_MS = 15 * 60_000;
@@ -109,30 +146,10 @@ export async function consumeInProcess(options: {
         const { batch } = payload;
         if (done || batch.messages.length === 0) return;
         try {
-          const ticks: Tick[] = [];
-          for (const message of batch.messages) {
-            if (message.value === null) throw new Error(`record ${message.offset} has no value`);
-            ticks.push(await codec.decode(message.value));
-          }
-          // The design asks `stop` tick by tick, so a capped run stops at an exact count.
-          const handled = await design.handle(ticks, batch.partition, stop);
+          const handled = await writeBatch(payload, codec, design, topic, stop);
           counts.ticks += handled.ticks;
           counts.ops += handled.ops;
           counts.requests += handled.requests;
-          const last = batch.messages[handled.ticks - 1];
-          if (last !== undefined) {
-            payload.resolveOffset(last.offset);
-            await payload.commitOffsetsIfNecessary({
-              topics: [
-                {
-                  topic,
-                  partitions: [
-                    { partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() },
-                  ],
-                },
-              ],
-            });
-          }
           await payload.heartbeat();
           if (counts.ticks >= total || cappedBy !== undefined) {
             const seconds = (performance.now() - (joinedAt ?? 0)) / 1000;

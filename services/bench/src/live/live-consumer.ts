@@ -1,6 +1,6 @@
 import type { Tick, TickCodec } from '@tickertape/tick';
 import type { Consumer, Kafka } from 'kafkajs';
-import { WORKER_FETCH, type Design } from '../consume.js';
+import { WORKER_FETCH, writeBatch, type Design } from '../consume.js';
 
 /**
  * D or E consuming a live topic in this process: each fetched batch decoded, handed to the
@@ -37,28 +37,17 @@ export class LiveConsumer {
         const { batch } = payload;
         if (live.failure !== undefined || batch.messages.length === 0) return;
         try {
-          const ticks: Tick[] = [];
-          for (const message of batch.messages) {
-            if (message.value === null) throw new Error(`record ${message.offset} has no value`);
-            ticks.push(await options.codec.decode(message.value));
-          }
-          const handled = await options.design.handle(ticks, batch.partition, () => false);
-          options.written?.(ticks);
+          const handled = await writeBatch(
+            payload,
+            options.codec,
+            options.design,
+            options.topic,
+            () => false,
+          );
+          options.written?.(handled.decoded);
           live.counts.ticks += handled.ticks;
           live.counts.ops += handled.ops;
           live.counts.requests += handled.requests;
-          const last = batch.messages[batch.messages.length - 1]!.offset;
-          payload.resolveOffset(last);
-          await payload.commitOffsetsIfNecessary({
-            topics: [
-              {
-                topic: options.topic,
-                partitions: [
-                  { partition: batch.partition, offset: (BigInt(last) + 1n).toString() },
-                ],
-              },
-            ],
-          });
           await payload.heartbeat();
         } catch (err) {
           live.failure = err instanceof Error ? err : new Error(String(err));

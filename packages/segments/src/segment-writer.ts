@@ -58,6 +58,8 @@ export class SegmentWriter {
   /** Newest segment per chain (`chainKey`); null: the chain has none yet. */
   private readonly heads = new Map<string, SegmentHead | null>();
   private readonly ready = new Set<string>();
+  /** The flush in progress: flushes of different partitions run one at a time (see apply). */
+  private running: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
@@ -68,7 +70,21 @@ export class SegmentWriter {
     this.heads.clear();
   }
 
-  async apply(inputs: readonly FoldInput[]): Promise<SegmentApplyStats> {
+  /**
+   * Flushes run one after another even when a worker flushes its partitions concurrently: a new
+   * chain is judged a split by the other partitions' heads, and two first flushes of one series
+   * side by side would each see none (the split would go uncounted).
+   */
+  apply(inputs: readonly FoldInput[]): Promise<SegmentApplyStats> {
+    const next = this.running.then(
+      () => this.applyNow(inputs),
+      () => this.applyNow(inputs),
+    );
+    this.running = next.catch(() => undefined);
+    return next;
+  }
+
+  private async applyNow(inputs: readonly FoldInput[]): Promise<SegmentApplyStats> {
     const byChain = new Map<string, FoldInput[]>();
     for (const input of inputs) {
       const key = chainKey(input.seriesKey, input.kafkaPartition);

@@ -52,6 +52,18 @@ describe('SegmentWriter on the real database', () => {
     expect((await stored('burst')).map((s) => s.n)).toEqual([300, 300, 300, 101]);
   });
 
+  it('counts a split once when two partitions flush their first ticks of a series side by side', async () => {
+    const writer = new SegmentWriter(db, options);
+    const onPartition = (partition: number) =>
+      ticks('side-by-side', 3, 0, 1000 + partition).map((t) => ({ ...t, kafkaPartition: partition }));
+    // A worker flushes its partitions concurrently (one promise chain each).
+    const stats = await Promise.all([writer.apply(onPartition(0)), writer.apply(onPartition(1))]);
+    expect(stats.flatMap((s) => s.split)).toEqual([
+      { series: 'side-by-side', partition: 1, others: [0] },
+    ]);
+    expect((await stored('side-by-side')).map((s) => s.p).sort()).toEqual([0, 1]);
+  });
+
   it('refuses a stale writer (a zombie after a rebalance) instead of writing twice', async () => {
     const live = new SegmentWriter(db, options);
     const zombie = new SegmentWriter(db, options);

@@ -57,3 +57,4 @@ export {
 } from './shells.js';
 export { timeVerdict, type TimeBounds, type Timeliness } from './time-verdict.js';
 export { rollUp, type CoarseLevel, type StoredBucket } from './roll-up.js';
+export { KEEP_EVERYTHING, LevelPolicy } from './level-policy.js';

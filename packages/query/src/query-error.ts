@@ -13,6 +13,7 @@ export const QueryErrorCode = {
   TooManyPoints: 'QUERY_TOO_MANY_POINTS',
   ReadBudgetExceeded: 'QUERY_READ_BUDGET_EXCEEDED',
   NoResolution: 'QUERY_NO_RESOLUTION',
+  LevelSkipped: 'QUERY_LEVEL_SKIPPED',
 } as const;
 export type QueryErrorCode = (typeof QueryErrorCode)[keyof typeof QueryErrorCode];
 

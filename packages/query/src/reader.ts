@@ -1,4 +1,5 @@
 import type { Level } from '@tickertape/buckets';
+import { LevelPolicySource } from '@tickertape/store';
 import { readRawPoints, type RawPointsResult } from '@tickertape/segments';
 import type { Db } from 'mongodb';
 import {
@@ -10,6 +11,7 @@ import {
   type ReaderContext,
   type ReaderOptions,
 } from './limits.js';
+import { checkLevelKept, keptContext, metricOfSeries } from './kept-levels.js';
 import type { Point } from './points.js';
 import { readRange, type RangeQuery, type RangeResult } from './read-range.js';
 import { chooseResolution, levelResolution, type Detail } from './resolution.js';
@@ -67,12 +69,21 @@ export function candleOf(point: Point): Candle {
  */
 export class RollupReader {
   readonly ctx: ReaderContext;
+  /** Re-read every few seconds: a policy change reaches readers about when it reaches writers. */
+  private readonly policy: LevelPolicySource;
 
   constructor(
     private readonly db: Db,
     options: ReaderOptions = {},
   ) {
     this.ctx = readerContext(options);
+    this.policy = new LevelPolicySource(db, 5_000, this.ctx.now);
+  }
+
+  /** The context narrowed to the levels that keep these series' metrics. */
+  private async keptFor(series: Iterable<string>): Promise<ReaderContext> {
+    const metrics = [...series].map(metricOfSeries);
+    return keptContext(this.ctx, await this.policy.current(), metrics);
   }
 
   get levels(): readonly Level[] {
@@ -83,25 +94,24 @@ export class RollupReader {
 
   /** One series at one level, read whole buckets or their sub-slots. */
   async range(query: LevelQuery): Promise<RangeResult> {
-    return readRange(
-      this.db,
-      this.ctx,
-      query,
-      levelResolution(checkLevel(query.level, this.ctx), query.detail),
-    );
+    const level = checkLevel(query.level, this.ctx);
+    const ctx = await this.keptFor([query.series]);
+    checkLevelKept(level, metricOfSeries(query.series), ctx);
+    return readRange(this.db, ctx, query, levelResolution(level, query.detail));
   }
 
   /** One series at the finest width that fits `maxPoints`, read from the cheapest level. */
   async auto(query: AutoQuery): Promise<RangeResult> {
+    const ctx = await this.keptFor([query.series]);
     return readRange(
       this.db,
-      this.ctx,
+      ctx,
       query,
       chooseResolution(
         query.fromMs,
         query.toMs,
-        Math.min(query.maxPoints, this.ctx.limits.maxPoints),
-        this.ctx.levels,
+        Math.min(query.maxPoints, ctx.limits.maxPoints),
+        ctx.levels,
       ),
     );
   }
@@ -113,12 +123,13 @@ export class RollupReader {
   }
 
   async window(query: WindowQuery): Promise<WindowResult> {
-    return windowAggregate(this.db, this.ctx, query);
+    return windowAggregate(this.db, await this.keptFor(query.series), query);
   }
 
   /** The same totals for the series of one metric (and tags), found in the window's own buckets. */
   async windowByMetric(query: MetricWindowQuery): Promise<MetricWindowResult> {
-    return windowByMetric(this.db, this.ctx, query);
+    const ctx = keptContext(this.ctx, await this.policy.current(), [query.metric]);
+    return windowByMetric(this.db, ctx, query);
   }
 
   async series(query: SeriesQuery): Promise<SeriesResult> {
@@ -126,7 +137,7 @@ export class RollupReader {
   }
 
   async status(series: string): Promise<StatusResult> {
-    return seriesStatus(this.db, this.ctx, series);
+    return seriesStatus(this.db, await this.keptFor([series]), series);
   }
 
   /**

@@ -6,7 +6,7 @@ export {
 } from './apply.js';
 export { PARTITION_INDEXES, ensurePartition, listPartitionNames } from './partitions.js';
 export { applyRetention, type RetentionRun } from './retention.js';
-export { RollupWriter } from './rollup-writer.js';
+export { RollupWriter, type WriterStats } from './rollup-writer.js';
 export { StoreErrorCode, StoreWriteError } from './store-error.js';
 export { WATERMARKS_COLLECTION, advanceWatermarks, readWatermarks } from './watermarks.js';
 export { insertShells, recentSeries } from './shells.js';
@@ -41,3 +41,9 @@ export {
   shadowCollectionName,
   type ShadowKind,
 } from './shadow-names.js';
+export {
+  LEVEL_POLICY_COLLECTION,
+  LevelPolicySource,
+  changeLevelPolicy,
+  readLevelPolicy,
+} from './level-policy.js';

@@ -1,12 +1,19 @@
 import { partitionOf, type FoldInput, type Level } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
 import { applyFlush, type ApplyStats, type CollectionTarget } from './apply.js';
+import { LevelPolicySource } from './level-policy.js';
 import { ensurePartition } from './partitions.js';
+
+export interface WriterStats extends ApplyStats {
+  /** Ticks of metrics this level skips (the level policy): acknowledged, not written. */
+  skipped: number;
+}
 
 /**
  * One level's writer: applies flushes and makes sure each partition collection exists with its
  * indexes before the first write into it (the scheduler normally created it already; a late or
- * early tick must not depend on that).
+ * early tick must not depend on that). Ticks of metrics the level skips (`LevelPolicy`) are
+ * left out, so every writer of a level — workers, backfills, rebuilds — follows one policy.
  */
 export class RollupWriter {
   private readonly ready = new Set<string>();
@@ -15,13 +22,20 @@ export class RollupWriter {
     private readonly db: Db,
     readonly level: Level,
     private readonly target?: CollectionTarget,
+    private readonly policy = new LevelPolicySource(db),
   ) {}
 
-  apply(inputs: readonly FoldInput[]): Promise<ApplyStats> {
-    return applyFlush(
+  async apply(inputs: readonly FoldInput[]): Promise<WriterStats> {
+    const policy = await this.policy.current();
+    const kept = policy.isEmpty
+      ? inputs
+      : inputs.filter((input) => !policy.skips(this.level, input.metric));
+    if (kept.length === 0)
+      return { buckets: 0, operations: 0, bulkWrites: 0, conflicts: 0, skipped: inputs.length };
+    const stats = await applyFlush(
       this.db,
       this.level,
-      inputs,
+      kept,
       async (collection, delta) => {
         if (this.ready.has(collection)) return;
         await ensurePartition(this.db, {
@@ -32,5 +46,6 @@ export class RollupWriter {
       },
       this.target,
     );
+    return { ...stats, skipped: inputs.length - kept.length };
   }
 }

@@ -1,4 +1,5 @@
-import { isLevel, type Level } from '@tickertape/buckets';
+import { isLevel, type Level, type LevelPolicy } from '@tickertape/buckets';
+import { readLevelPolicy } from '@tickertape/store';
 import { headerText, readTopic } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
 import { DLQ_HEADERS, isTickRejected, seriesKey, type Tick } from '@tickertape/tick';
@@ -178,9 +179,12 @@ async function checkLevel(
   level: Level,
   ticks: readonly TruthTick[],
   range: CheckedRange,
+  policy: LevelPolicy,
 ): Promise<Checked> {
+  // A metric the level skips is expected nowhere in it (a bucket of it there is extra).
+  const kept = policy.isEmpty ? ticks : ticks.filter((tick) => !policy.skips(level, tick.metric));
   const want = new Map(
-    [...expectedBuckets(level, ticks)].filter(([, bucket]) =>
+    [...expectedBuckets(level, kept)].filter(([, bucket]) =>
       slotInRange(level, (bucket.start as Date).getTime(), range),
     ),
   );
@@ -239,6 +243,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     await readDeadLetters(options.kafka, options.dlqTopic, options.topic, options.readTimeoutMs),
     options.bounds,
   );
+  const policy = await readLevelPolicy(options.db);
   const stores: StoreSummary[] = [];
   const differences = [...truth.differences];
   stores.push({
@@ -251,7 +256,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   });
   for (const { store } of options.targets) {
     const checked = isLevel(store)
-      ? await checkLevel(options, store, truth.ticks, range)
+      ? await checkLevel(options, store, truth.ticks, range, policy)
       : await checkSegments(options, truth.ticks, range);
     stores.push({ store, ...checked.summary, differences: checked.found.length });
     // One by one: a wiped store yields more differences than a spread call takes arguments.

@@ -17,6 +17,7 @@ import {
 } from './arguments.js';
 import type { GroupStart } from '@tickertape/clients';
 import { addBackfillCommand } from './commands/backfill-command.js';
+import { addLevelsCommand } from './commands/levels.js';
 import { addRebuildCommand } from './commands/rebuild-command.js';
 import { formatLoadgen, loadgen, LOADGEN_HELP } from './commands/loadgen.js';
 import {
@@ -281,6 +282,8 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
       const { env, logger } = ready();
       io.stdout(formatSummary(await summaryCommand(env, options, logger, io.now)));
     });
+
+  addLevelsCommand(program, { ready, now: io.now ?? Date.now, stdout: io.stdout });
 
   addQueryCommands(program, {
     ready,

@@ -55,6 +55,14 @@ export function createWorkerMetrics(level: string) {
           registers,
         }),
     ),
+    skipped: metric(
+      (registers) =>
+        new Counter({
+          name: 'tickertape_ticks_skipped_total',
+          help: 'Ticks of metrics this level skips (the level policy, docs/data-layout.md): committed, not written',
+          registers,
+        }),
+    ),
     conflicts: metric(
       (registers) =>
         new Counter({

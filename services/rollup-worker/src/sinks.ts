@@ -22,6 +22,7 @@ export function rollupSink(writer: RollupWriter, metrics: WorkerMetrics): FlushS
       metrics.buckets.inc(stats.buckets);
       metrics.bulkWrites.inc(stats.bulkWrites);
       metrics.conflicts.inc(stats.conflicts);
+      metrics.skipped.inc(stats.skipped);
       return stats;
     },
   };

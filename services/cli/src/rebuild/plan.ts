@@ -1,6 +1,6 @@
 import type { Level } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
-import type { ShadowPartition } from '@tickertape/store';
+import { readLevelPolicy, type ShadowPartition } from '@tickertape/store';
 import type { TickCodec } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
@@ -63,6 +63,18 @@ export async function planPartitions(
   plan: readonly ShadowPartition[],
 ): Promise<PlannedPartition[]> {
   const present = await collectionNames(db);
+  if (options.source !== 'topic') {
+    // A metric the source level skips has nothing there to roll up: the swap would wipe it.
+    const policy = await readLevelPolicy(db);
+    const lost = policy
+      .skippedAt(options.source)
+      .filter((metric) => !policy.skips(options.level, metric));
+    if (lost.length > 0)
+      throw new RebuildError(
+        RebuildErrorCode.BadSource,
+        `the ${options.source} level skips ${lost.join(', ')} (level policy) while ${options.level} keeps ${lost.length === 1 ? 'it' : 'them'}: rolling ${options.source} up would drop ${lost.length === 1 ? 'that metric' : 'those metrics'}; use --source topic`,
+      );
+  }
   const planned: PlannedPartition[] = [];
   for (const part of plan) {
     const entry: PlannedPartition = {

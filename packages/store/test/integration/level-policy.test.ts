@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { FoldInput } from '@tickertape/buckets';
+import { TestStack } from '@tickertape/testing';
+import type { Db } from 'mongodb';
+import {
+  LevelPolicySource,
+  RollupWriter,
+  changeLevelPolicy,
+  readLevelPolicy,
+} from '../../src/index.js';
+
+const T0 = Date.parse('2026-11-21T10:00:00Z');
+
+/** One tick a minute from minute `first` on; each metric on a Kafka partition of its own. */
+function ticks(metric: string, count: number, first: number): FoldInput[] {
+  return Array.from({ length: count }, (_, i) => ({
+    seriesKey: metric,
+    metric,
+    tags: {},
+    ts: T0 + (first + i) * 60_000,
+    fields: { value: i },
+    strings: {},
+    kafkaPartition: metric === 'sparse' ? 0 : 1,
+    offset: first + i,
+  }));
+}
+
+describe('the level policy on the real database', () => {
+  let stack: TestStack;
+  let db: Db;
+
+  beforeAll(async () => {
+    stack = await TestStack.open('level-policy');
+    db = stack.database();
+  });
+  afterAll(() => stack.close());
+
+  it('is stored per level, and refuses a change that would store a metric nowhere', async () => {
+    expect((await readLevelPolicy(db)).isEmpty).toBe(true);
+    await changeLevelPolicy(db, 'minute', ['mms.cpu', 'sparse'], true, T0);
+    await changeLevelPolicy(db, 'hour', ['sparse'], true, T0);
+    await expect(changeLevelPolicy(db, 'day', ['sparse'], true, T0)).rejects.toThrow(
+      'metric sparse skips every level',
+    );
+    await changeLevelPolicy(db, 'hour', ['sparse'], false, T0);
+    const policy = await readLevelPolicy(db);
+    expect(policy.skippedAt('minute')).toEqual(['mms.cpu', 'sparse']);
+    expect(policy.skippedAt('hour')).toEqual([]);
+    expect(policy.skippedAt('day')).toEqual([]);
+    await changeLevelPolicy(db, 'minute', ['mms.cpu', 'sparse'], false, T0);
+  });
+
+  it('a writer leaves out the metrics its level skips, counts them, and follows a change', async () => {
+    let now = T0;
+    const policy = new LevelPolicySource(db, 1000, () => now);
+    const minute = new RollupWriter(db, 'minute', undefined, policy);
+    const hour = new RollupWriter(db, 'hour', undefined, new LevelPolicySource(db, 0));
+    await changeLevelPolicy(db, 'minute', ['sparse'], true, now);
+    const flush = [...ticks('sparse', 3, 0), ...ticks('dense', 2, 0)];
+    expect(await minute.apply(flush)).toMatchObject({ buckets: 2, skipped: 3 });
+    expect(await hour.apply(flush)).toMatchObject({ buckets: 2, skipped: 0 });
+
+    const minuteIds = async () =>
+      (await db.collection('rollup_minute_20261121').find({}).toArray()).map((d) => d._id).sort();
+    expect(await minuteIds()).toEqual(['dense:202611211000', 'dense:202611211001']);
+    const sparseHour = await db.collection('rollup_hour_202611').findOne({ series: 'sparse' });
+    expect(sparseHour).toMatchObject({ n: 3, f: { value: { n: 3, sum: 3 } } });
+
+    // Kept again: the cached policy holds until it is a second old, then the next flush writes.
+    await changeLevelPolicy(db, 'minute', ['sparse'], false, now);
+    expect(await minute.apply(ticks('sparse', 1, 3))).toMatchObject({ skipped: 1 });
+    now += 1000;
+    expect(await minute.apply(ticks('sparse', 1, 4))).toMatchObject({ buckets: 1, skipped: 0 });
+    expect(await minuteIds()).toContain('sparse:202611211004');
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * The level policy end to end, on the real workers and stack: `tickertape levels skip` makes the
+ * minute workers acknowledge a sparse metric's ticks without writing them, the hour and day
+ * levels keep it, the checker expects exactly that (0 differences), and a rebuild that would roll
+ * the skipping level up over the keeping one is refused before it writes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ceilTo, floorTo, partitionOf } from '@tickertape/buckets';
+import { advanceWatermarks } from '@tickertape/store';
+import { TestStack } from '@tickertape/testing';
+import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick';
+import { Partitioners } from 'kafkajs';
+import type { Db } from 'mongodb';
+import { runCli } from '../support/cli.js';
+import { Pipeline } from '../support/pipeline.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const HOSTS = 5;
+const MINUTES = 30;
+
+describe('the level policy', () => {
+  let stack: TestStack;
+  let db: Db;
+  let pipeline: Pipeline;
+  let now: number;
+  const levels = (args: string[]) =>
+    runCli(stack, ['levels', ...args, '--database', db.databaseName]);
+
+  beforeAll(async () => {
+    stack = await TestStack.open('cli-level-policy');
+    const topic = await stack.createTopic({ partitions: 2 });
+    db = stack.database();
+    pipeline = new Pipeline(stack, {
+      topic,
+      dlqTopic: await stack.createTopic(),
+      database: db.databaseName,
+    });
+    stack.subject(valueSubject(topic));
+    const codec = await TickCodec.register(stack.registry, {
+      registry: { url: stack.env.SCHEMA_REGISTRY_URL },
+      version: 2,
+      subject: valueSubject(topic),
+    });
+    now = Date.now();
+    const ticks: Tick[] = [];
+    // Metrics once a minute (MMS's agents), sensors every 2 s.
+    for (let host = 0; host < HOSTS; host++)
+      for (let m = MINUTES; m > 0; m--)
+        ticks.push({
+          metric: 'mms.cpu',
+          tags: { host: `h${host}` },
+          ts: now - m * MINUTE + host * 1000,
+          fields: { user: m, system: host },
+          strings: {},
+        });
+    for (let sensor = 0; sensor < 3; sensor++)
+      for (let ts = now - 4 * MINUTE; ts < now; ts += 2000)
+        ticks.push({
+          metric: 'traffic',
+          tags: { sensor: `s${sensor}` },
+          ts: ts + sensor,
+          fields: { speed: 50 + sensor },
+          strings: {},
+        });
+    const producer = stack.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    await producer.connect();
+    await producer.send({
+      topic,
+      messages: await Promise.all(
+        ticks.map(async (tick) => ({
+          key: seriesKey(tick.metric, tick.tags),
+          value: await codec.encode(tick),
+        })),
+      ),
+    });
+    await producer.disconnect();
+  }, 60_000);
+
+  afterAll(async () => {
+    await pipeline.stop();
+    await stack.close();
+  });
+
+  it('is set and shown with tickertape levels', async () => {
+    const shown = await levels([]);
+    expect(shown).toMatchObject({ code: 0 });
+    expect(shown.stdout).toBe(
+      'minute  keeps every metric\nhour    keeps every metric\nday     keeps every metric\n',
+    );
+    const set = await levels(['skip', 'minute', 'mms.cpu']);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('minute  skips mms.cpu\n');
+    const nowhere = await levels(['skip', 'hour', 'mms.cpu']).then(() =>
+      levels(['skip', 'day', 'mms.cpu']),
+    );
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toContain('metric mms.cpu skips every level');
+    expect((await levels(['keep', 'hour', 'mms.cpu'])).stdout).toBe(
+      'minute  skips mms.cpu\nhour    keeps every metric\nday     keeps every metric\n',
+    );
+    expect((await levels(['skip', 'second', 'x'])).stderr).toContain(
+      'unknown level second; levels: minute, hour, day',
+    );
+  });
+
+  it('the workers skip the metric at the minute level only, and the checker agrees', async () => {
+    await pipeline.start();
+    const { code, report } = await pipeline.verify();
+    expect(report.differences).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.tally.valid).toBe(HOSTS * MINUTES + 3 * 120);
+    const minute = db.collection(partitionOf('minute', now).name);
+    expect(await minute.countDocuments({ metric: 'mms.cpu' })).toBe(0);
+    expect(await minute.countDocuments({ metric: 'traffic', n: { $gt: 0 } })).toBeGreaterThan(0);
+    expect(await pipeline.metric('minute', 'tickertape_ticks_skipped_total')).toBe(HOSTS * MINUTES);
+    expect(await pipeline.metric('hour', 'tickertape_ticks_skipped_total')).toBe(0);
+    const hours = await db
+      .collection<{ f: { user: { m: Record<string, { n: number }> } } }>(
+        partitionOf('hour', now).name,
+      )
+      .find({ metric: 'mms.cpu' })
+      .toArray();
+    // Near a month's end the hours span two partitions; what this one holds is one tick a minute.
+    for (const hour of hours)
+      for (const [minute, agg] of Object.entries(hour.f.user.m))
+        expect([minute, agg.n]).toEqual([minute, 1]);
+  }, 180_000);
+
+  it('refuses to rebuild the hour level from the minute level that skips a metric it keeps', async () => {
+    const fromMs = floorTo(now - MINUTES * MINUTE, HOUR);
+    const toMs = ceilTo(now, HOUR);
+    await advanceWatermarks(db, { minute: toMs, hour: toMs }, now);
+    const run = await runCli(stack, [
+      'rebuild',
+      '--database',
+      db.databaseName,
+      '--level',
+      'hour',
+      '--from',
+      new Date(fromMs).toISOString(),
+      '--to',
+      new Date(toMs).toISOString(),
+      '--source',
+      'minute',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'the minute level skips mms.cpu (level policy) while hour keeps it',
+    );
+    expect(run.stderr).toContain('use --source topic');
+  });
+});

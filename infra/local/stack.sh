@@ -332,9 +332,11 @@ start_standin() {
   # H2's page cache: an eighth of the heap (the rest holds requests, cursors and the server).
   cache_mb=$((heap_mb / 8))
   # Resident memory stays under the heap plus 512 MiB: metaspace, netty's direct
-  # buffers and the code cache are capped too (docs/local-stack.md, "Memory").
+  # buffers and the code cache are capped too (docs/local-stack.md, "Memory"). Exceptions keep
+  # their messages however often they are thrown: the JIT's preallocated ones have none, and a
+  # stand-in up for hours would answer "Unknown error: null" where a fresh one names the problem.
   launch mongo java "-Xmx${heap_mb}m" -Xms64m -XX:+ExitOnOutOfMemoryError -XX:MaxMetaspaceSize=64m \
-    -XX:MaxDirectMemorySize=128m -XX:ReservedCodeCacheSize=48m \
+    -XX:MaxDirectMemorySize=128m -XX:ReservedCodeCacheSize=48m -XX:-OmitStackTraceInFastThrow \
     -cp "$MONGO_LIB/launcher:$MONGO_LIB/*" MongoStandIn 127.0.0.1 "$TT_MONGO_PORT" \
     "$DATA/mongo/standin.mv" "$cache_mb"
 }

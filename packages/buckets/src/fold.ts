@@ -40,15 +40,16 @@ export function foldInputOf(
 }
 
 /**
- * What one flush adds to one numeric field of a bucket. Minute buckets keep a sum per second
- * (the counts are per field set, on the delta); hour and day buckets full totals per sub-slot.
+ * What one flush adds to one numeric field of a bucket. A bucket in the compact form (every
+ * minute bucket, an hour bucket of a metric the level policy keeps compact) keeps a sum per
+ * sub-slot (the counts are per field set, on the delta); the others full totals per sub-slot.
  */
 export interface FieldDelta {
   total: Totals;
-  /** Hour and day levels: the totals of each minute or hour, by index. */
+  /** Full form: the totals of each minute or hour, by index. */
   sub: (Totals | undefined)[];
-  /** Minute level: the sum of this field's values in each second, by second; NaN = none. */
-  secondSums: Float64Array | undefined;
+  /** Compact form: the sum of this field's values in each sub-slot, by index; NaN = none. */
+  subSums: Float64Array | undefined;
 }
 
 /** Everything one flush adds to one bucket, from one Kafka partition. */
@@ -65,13 +66,21 @@ export interface BucketDelta {
   minOffset: number;
   maxOffset: number;
   ticks: number;
+  /** Whether the bucket is in the compact form (sums and counts per sub-slot). */
+  compact: boolean;
   fields: Map<string, FieldDelta>;
-  /** Minute level: ticks per second, by field-set key (see field-sets.ts). */
-  secondCounts: Map<string, Uint32Array>;
+  /** Compact form: ticks per sub-slot, by field-set key (see field-sets.ts). */
+  subCounts: Map<string, Uint32Array>;
   strings: Map<string, Ends<string>>;
 }
 
-function newDelta(level: Level, input: FoldInput, id: string, start: number): BucketDelta {
+function newDelta(
+  level: Level,
+  input: FoldInput,
+  id: string,
+  start: number,
+  compact: boolean,
+): BucketDelta {
   return {
     level,
     id,
@@ -84,17 +93,18 @@ function newDelta(level: Level, input: FoldInput, id: string, start: number): Bu
     minOffset: input.offset,
     maxOffset: input.offset,
     ticks: 0,
+    compact,
     fields: new Map(),
-    secondCounts: new Map(),
+    subCounts: new Map(),
     strings: new Map(),
   };
 }
 
-function newField(total: Totals, perSecond: boolean, subSlots: number): FieldDelta {
+function newField(total: Totals, compact: boolean, subSlots: number): FieldDelta {
   return {
     total,
-    sub: perSecond ? [] : new Array<Totals | undefined>(subSlots),
-    secondSums: perSecond ? new Float64Array(subSlots).fill(Number.NaN) : undefined,
+    sub: compact ? [] : new Array<Totals | undefined>(subSlots),
+    subSums: compact ? new Float64Array(subSlots).fill(Number.NaN) : undefined,
   };
 }
 
@@ -104,7 +114,7 @@ function addTick(delta: BucketDelta, input: FoldInput): void {
   if (o < delta.minOffset) delta.minOffset = o;
   if (o > delta.maxOffset) delta.maxOffset = o;
   const spec = LEVEL_SPECS[delta.level];
-  const perSecond = spec.subKey === SECOND_SUMS;
+  const compact = delta.compact;
   const sub = Math.floor((t - delta.slotStart) / spec.subSlotMs);
   let numeric = false;
   for (const name in input.fields) {
@@ -112,25 +122,24 @@ function addTick(delta: BucketDelta, input: FoldInput): void {
     const v = input.fields[name]!;
     let field = delta.fields.get(name);
     if (field === undefined) {
-      field = newField(new Totals(t, o, v), perSecond, spec.subSlots);
+      field = newField(new Totals(t, o, v), compact, spec.subSlots);
       delta.fields.set(name, field);
     } else {
       field.total.add(t, o, v);
     }
-    if (field.secondSums !== undefined) {
-      const sum = field.secondSums[sub]!;
-      field.secondSums[sub] = Number.isNaN(sum) ? v : sum + v;
+    if (field.subSums !== undefined) {
+      const sum = field.subSums[sub]!;
+      field.subSums[sub] = Number.isNaN(sum) ? v : sum + v;
     } else {
       const slot = field.sub[sub];
       if (slot === undefined) field.sub[sub] = new Totals(t, o, v);
       else slot.add(t, o, v);
     }
   }
-  if (perSecond && numeric) {
+  if (compact && numeric) {
     const key = fieldSetKey(input.fields);
-    let counts = delta.secondCounts.get(key);
-    if (counts === undefined)
-      delta.secondCounts.set(key, (counts = new Uint32Array(spec.subSlots)));
+    let counts = delta.subCounts.get(key);
+    if (counts === undefined) delta.subCounts.set(key, (counts = new Uint32Array(spec.subSlots)));
     counts[sub]! += 1;
   }
   for (const name in input.strings) {
@@ -141,12 +150,24 @@ function addTick(delta: BucketDelta, input: FoldInput): void {
   }
 }
 
+/** Which metrics a level keeps in the compact form (the level policy); none by default. */
+export type CompactMetrics = (metric: string) => boolean;
+
+const NONE_COMPACT: CompactMetrics = () => false;
+
 /**
  * Coalesces a batch into one delta per bucket (per Kafka partition, which for a keyed topic is
  * one per bucket): however many ticks a bucket gets in a flush, it costs one database update.
- * A record delivered twice within the batch (same partition and offset) counts once.
+ * A record delivered twice within the batch (same partition and offset) counts once. Minute
+ * buckets are always compact; an hour bucket is when `compact` says so for its metric.
  */
-export function foldBatch(level: Level, inputs: Iterable<FoldInput>): Map<string, BucketDelta> {
+export function foldBatch(
+  level: Level,
+  inputs: Iterable<FoldInput>,
+  compact: CompactMetrics = NONE_COMPACT,
+): Map<string, BucketDelta> {
+  const alwaysCompact = LEVEL_SPECS[level].subKey === SECOND_SUMS;
+  const canCompact = LEVEL_SPECS[level].sumsKey !== undefined;
   const deltas = new Map<string, BucketDelta>();
   // Per Kafka partition: the offsets seen, and its deltas by series key, then slot start. Nested
   // maps rather than one string key per tick: the series key is usually the same string object
@@ -169,7 +190,13 @@ export function foldBatch(level: Level, inputs: Iterable<FoldInput>): Map<string
       partition.bySeries.set(input.seriesKey, (bySlot = new Map<number, BucketDelta>()));
     let delta = bySlot.get(start);
     if (delta === undefined) {
-      delta = newDelta(level, input, bucketId(level, input.seriesKey, start), start);
+      delta = newDelta(
+        level,
+        input,
+        bucketId(level, input.seriesKey, start),
+        start,
+        alwaysCompact || (canCompact && compact(input.metric)),
+      );
       bySlot.set(start, delta);
       deltas.set(deltaKey(input.kafkaPartition, start, input.seriesKey), delta);
     }

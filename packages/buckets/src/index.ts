@@ -2,6 +2,7 @@ export {
   LEGACY_SECOND_MARKS,
   LEVELS,
   LEVEL_SPECS,
+  MINUTE_SUMS,
   SECOND_COUNTS,
   SECOND_SUMS,
   isLevel,
@@ -31,6 +32,7 @@ export {
   foldBatch,
   foldInputOf,
   type BucketDelta,
+  type CompactMetrics,
   type FieldDelta,
   type FoldInput,
   type TickFields,
@@ -57,4 +59,11 @@ export {
 } from './shells.js';
 export { timeVerdict, type TimeBounds, type Timeliness } from './time-verdict.js';
 export { rollUp, type CoarseLevel, type StoredBucket } from './roll-up.js';
-export { KEEP_EVERYTHING, LevelPolicy } from './level-policy.js';
+export {
+  COMPACT_LEVELS,
+  KEEP_EVERYTHING,
+  LevelPolicy,
+  LevelPolicyError,
+  type LevelMode,
+  type LevelPolicySpec,
+} from './level-policy.js';

@@ -1,41 +1,80 @@
 import { LEVELS, type Level } from './levels.js';
 
 /**
- * Which levels keep which metrics. A level too fine for a metric's density costs more than it
- * tells: at one tick a minute, a minute bucket holds one tick in ~870 bytes, while the hour
- * bucket's per-minute map holds the same minute exactly. Skipping a level for a metric means its
- * workers write nothing of that metric, its checker expects nothing, and readers take the
- * metric's finest kept level (docs/data-layout.md, "Levels a metric skips").
+ * How a level stores a metric:
+ * - `full`: the level's own layout (the default);
+ * - `compact`: hour buckets keep a sum per minute and a count per minute and field set
+ *   (`msum`, `c`) instead of the minute's full totals — one number per field for a minute with
+ *   one tick, where full totals cost ~140 bytes; per-minute min, max, first and last are then the
+ *   minute's mean (exact when the minute holds one tick, which is what compact is for);
+ * - `skip`: the level stores nothing of the metric.
+ */
+export type LevelMode = 'full' | 'compact' | 'skip';
+
+/** Levels that have a compact form: a minute bucket is always compact (sums per second). */
+export const COMPACT_LEVELS: readonly Level[] = ['hour'];
+
+/** What a level stores of a metric, by metric; metrics not named are `full`. */
+export type LevelPolicySpec = Readonly<
+  Partial<Record<Level, { skip?: readonly string[]; compact?: readonly string[] }>>
+>;
+
+export class LevelPolicyError extends RangeError {}
+
+/**
+ * Which levels keep which metrics, and in which form. A level too fine for a metric's density
+ * costs more than it tells: at one tick a minute, a minute bucket holds one tick in ~870 bytes,
+ * while the hour bucket's per-minute map holds the same minute exactly. Skipping a level for a
+ * metric means its writers write nothing of it, its checker expects nothing, and readers take
+ * the metric's finest kept level (docs/data-layout.md, "The level policy").
  *
  * Stored in the database (one document per level, `@tickertape/store`), so the workers, the
  * checker, rebuilds and readers all follow one policy.
  */
 export class LevelPolicy {
-  private readonly skipped: ReadonlyMap<Level, ReadonlySet<string>>;
+  private readonly modes: ReadonlyMap<Level, ReadonlyMap<string, Exclude<LevelMode, 'full'>>>;
 
-  constructor(skip: Readonly<Partial<Record<Level, readonly string[]>>> = {}) {
-    this.skipped = new Map(
-      LEVELS.flatMap((level) => {
-        const metrics = skip[level] ?? [];
-        return metrics.length > 0 ? [[level, new Set(metrics)] as const] : [];
-      }),
+  constructor(spec: LevelPolicySpec = {}) {
+    const modes = new Map<Level, Map<string, Exclude<LevelMode, 'full'>>>();
+    for (const level of LEVELS) {
+      const { skip = [], compact = [] } = spec[level] ?? {};
+      if (compact.length > 0 && !COMPACT_LEVELS.includes(level))
+        throw new LevelPolicyError(
+          `the ${level} level has no compact form (only ${COMPACT_LEVELS.join(', ')})`,
+        );
+      const byMetric = new Map<string, Exclude<LevelMode, 'full'>>();
+      for (const metric of compact) byMetric.set(metric, 'compact');
+      for (const metric of skip) byMetric.set(metric, 'skip');
+      if (byMetric.size > 0) modes.set(level, byMetric);
+    }
+    this.modes = modes;
+    const everywhere = [...(modes.get(LEVELS[0]) ?? new Map<string, LevelMode>())].find(
+      ([metric]) => LEVELS.every((level) => this.skips(level, metric)),
     );
-    const everywhere = [...(this.skipped.get(LEVELS[0]) ?? [])].filter((metric) =>
-      LEVELS.every((level) => this.skips(level, metric)),
-    );
-    if (everywhere.length > 0)
-      throw new RangeError(
+    if (everywhere !== undefined)
+      throw new LevelPolicyError(
         `metric ${everywhere[0]} skips every level: nothing of it would be stored`,
       );
   }
 
-  skips(level: Level, metric: string): boolean {
-    return this.skipped.get(level)?.has(metric) ?? false;
+  mode(level: Level, metric: string): LevelMode {
+    return this.modes.get(level)?.get(metric) ?? 'full';
   }
 
-  /** Metrics `level` skips, sorted. */
-  skippedAt(level: Level): string[] {
-    return [...(this.skipped.get(level) ?? [])].sort();
+  skips(level: Level, metric: string): boolean {
+    return this.mode(level, metric) === 'skip';
+  }
+
+  compacts(level: Level, metric: string): boolean {
+    return this.mode(level, metric) === 'compact';
+  }
+
+  /** Metrics stored in `mode` at `level`, sorted (`full`: not listed, so never asked). */
+  metricsAt(level: Level, mode: Exclude<LevelMode, 'full'>): string[] {
+    return [...(this.modes.get(level) ?? new Map<string, LevelMode>())]
+      .filter(([, m]) => m === mode)
+      .map(([metric]) => metric)
+      .sort();
   }
 
   /** The levels among `levels` that keep `metric`, finest first. */
@@ -43,21 +82,34 @@ export class LevelPolicy {
     return levels.filter((level) => !this.skips(level, metric));
   }
 
-  /** The same policy with `metrics` skipped (or kept again) at `level`; throws if that would skip every level. */
-  with(level: Level, metrics: readonly string[], skip: boolean): LevelPolicy {
-    const next: Partial<Record<Level, string[]>> = {};
-    for (const each of LEVELS) next[each] = this.skippedAt(each);
-    const current = new Set(next[level]);
+  /** The same policy with `metrics` stored in `mode` at `level`; throws if that is not allowed. */
+  with(level: Level, metrics: readonly string[], mode: LevelMode): LevelPolicy {
+    return new LevelPolicy(this.specWith(level, metrics, mode));
+  }
+
+  /** The policy as stored: per level, the metrics it skips and those it keeps compact. */
+  spec(): LevelPolicySpec {
+    return Object.fromEntries(
+      LEVELS.map((level) => [
+        level,
+        { skip: this.metricsAt(level, 'skip'), compact: this.metricsAt(level, 'compact') },
+      ]),
+    );
+  }
+
+  private specWith(level: Level, metrics: readonly string[], mode: LevelMode): LevelPolicySpec {
+    const next = new Map(this.modes.get(level) ?? []);
     for (const metric of metrics) {
-      if (skip) current.add(metric);
-      else current.delete(metric);
+      if (mode === 'full') next.delete(metric);
+      else next.set(metric, mode);
     }
-    next[level] = [...current];
-    return new LevelPolicy(next);
+    const pick = (m: LevelMode) =>
+      [...next].filter(([, each]) => each === m).map(([metric]) => metric);
+    return { ...this.spec(), [level]: { skip: pick('skip'), compact: pick('compact') } };
   }
 
   get isEmpty(): boolean {
-    return this.skipped.size === 0;
+    return this.modes.size === 0;
   }
 }
 

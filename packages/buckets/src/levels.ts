@@ -11,8 +11,10 @@ export type PartitionSpan = 'day' | 'month' | 'year';
 
 /** A minute bucket field's per-second sums. */
 export const SECOND_SUMS = 'sec';
-/** A minute bucket's per-second tick counts, by field set (see field-sets.ts). */
+/** A minute bucket's per-second tick counts, by field set (see field-sets.ts); an hour bucket's per-minute ones in the compact form. */
 export const SECOND_COUNTS = 'c';
+/** A compact hour bucket field's per-minute sums (the level policy's `compact`, level-policy.ts). */
+export const MINUTE_SUMS = 'msum';
 /**
  * Where minute buckets written before the compact layout keep the last value of each second,
  * as a `{t, o, v}` mark. Readers still read it; writers never write it (docs/data-layout.md).
@@ -32,6 +34,12 @@ export interface LevelSpec {
    * second (its counts are per field set, in the bucket's `c`); `m` and `h` full totals.
    */
   readonly subKey: SubKey;
+  /**
+   * Name of the per-sub-slot sums map in the compact form (sums here, counts per field set in
+   * the bucket's `c`): a minute bucket is always compact (`sec`); an hour bucket is when the level
+   * policy says so (`msum`); a day bucket never.
+   */
+  readonly sumsKey: typeof SECOND_SUMS | typeof MINUTE_SUMS | undefined;
   readonly partitionSpan: PartitionSpan;
   /** Characters of `YYYYMMDDHHmm` a bucket id keeps: minute 12, hour 10, day 8. */
   readonly stampLength: number;
@@ -49,6 +57,7 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
     subSlotMs: SECOND,
     subSlots: 60,
     subKey: SECOND_SUMS,
+    sumsKey: SECOND_SUMS,
     partitionSpan: 'day',
     stampLength: 12,
   },
@@ -58,6 +67,7 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
     subSlotMs: MINUTE,
     subSlots: 60,
     subKey: 'm',
+    sumsKey: MINUTE_SUMS,
     partitionSpan: 'month',
     stampLength: 10,
   },
@@ -67,6 +77,7 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
     subSlotMs: HOUR,
     subSlots: 24,
     subKey: 'h',
+    sumsKey: undefined,
     partitionSpan: 'year',
     stampLength: 8,
   },

@@ -2,6 +2,7 @@ import { fieldSetKeyOf, secondCountsOf, type SecondCounts } from './field-sets.j
 import {
   LEGACY_SECOND_MARKS,
   LEVEL_SPECS,
+  MINUTE_SUMS,
   SECOND_COUNTS,
   SECOND_SUMS,
   type Level,
@@ -45,19 +46,27 @@ export interface ShellDocument {
   doc: Record<string, unknown>;
 }
 
-/** The shell of one series' bucket of `level` starting at `start`. */
-export function shellDocument(level: Level, series: ShellSeries, start: number): ShellDocument {
+/**
+ * The shell of one series' bucket of `level` starting at `start`; `compact` for an hour bucket
+ * of a metric the level policy keeps compact (a minute bucket always is).
+ */
+export function shellDocument(
+  level: Level,
+  series: ShellSeries,
+  start: number,
+  compact = false,
+): ShellDocument {
   const spec = LEVEL_SPECS[level];
-  const perSecond = spec.subKey === SECOND_SUMS;
+  const sums = spec.subKey === SECOND_SUMS || (compact && spec.sumsKey !== undefined);
   const f: Record<string, unknown> = {};
   for (const name of series.fields) {
     const sub: Record<string, unknown> = {};
-    for (let i = 0; i < spec.subSlots; i++) sub[String(i)] = perSecond ? 0 : emptyAggregate();
-    f[name] = { ...emptyAggregate(), [spec.subKey]: sub };
+    for (let i = 0; i < spec.subSlots; i++) sub[String(i)] = sums ? 0 : emptyAggregate();
+    f[name] = { ...emptyAggregate(), [sums ? spec.sumsKey! : spec.subKey]: sub };
   }
   // The counts of the field set the series sent recently: its ticks will most likely carry it.
   const counts =
-    perSecond && series.fields.length > 0
+    sums && series.fields.length > 0
       ? { [SECOND_COUNTS]: { [fieldSetKeyOf(series.fields)]: zeros(spec.subSlots) } }
       : {};
   const id = bucketId(level, series.seriesKey, start);
@@ -107,8 +116,8 @@ export function withoutShellPadding(
     const field: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
       const entries = Object.entries(inner as Record<string, unknown>);
-      if (key === SECOND_SUMS) {
-        // A second's sum may be 0 with data in it: its count says whether it has any.
+      if (key === SECOND_SUMS || key === MINUTE_SUMS) {
+        // A sub-slot's sum may be 0 with data in it: its count says whether it has any.
         const seen = secondCountsOf(counts, name);
         field[key] = Object.fromEntries(entries.filter(([second]) => seen.has(Number(second))));
       } else if (key === LEGACY_SECOND_MARKS) {

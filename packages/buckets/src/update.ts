@@ -47,10 +47,10 @@ export function guardedUpdate(delta: BucketDelta): GuardedUpdate {
   for (const [name, field] of delta.fields) {
     const base = `f.${name}`;
     addTotals(update, base, field.total);
-    const sums = field.secondSums;
+    const sums = field.subSums;
     if (sums !== undefined) {
-      // Minute buckets: one plain sum per second, added like `n` and `sum` (docs/data-layout.md).
-      const prefix = `${base}.${spec.subKey}.`;
+      // Compact form: one plain sum per sub-slot, added like `n` and `sum` (docs/data-layout.md).
+      const prefix = `${base}.${spec.sumsKey!}.`;
       for (let second = 0; second < sums.length; second++) {
         const sum = sums[second]!;
         if (!Number.isNaN(sum)) update.$inc[prefix + INDEX[second]!] = sum;
@@ -63,7 +63,7 @@ export function guardedUpdate(delta: BucketDelta): GuardedUpdate {
         addTotals(update, `${base}.${spec.subKey}.${INDEX[index]!}`, totals);
     }
   }
-  for (const [key, counts] of delta.secondCounts) {
+  for (const [key, counts] of delta.subCounts) {
     const prefix = `${SECOND_COUNTS}.${key}.`;
     for (let second = 0; second < counts.length; second++) {
       const count = counts[second]!;

@@ -39,9 +39,10 @@ export function pointOfAggregate(t: number, agg: Aggregate, final: boolean): Poi
 }
 
 /**
- * One second of a minute bucket: its count and sum are exact. A minute bucket keeps no min, max,
- * first or last per second, so those are the second's mean — exact when the second holds one
- * tick, as it does for a series at up to one tick per second (docs/data-layout.md).
+ * One compact sub-slot (a second of a minute bucket, a minute of a compact hour bucket): its count
+ * and sum are exact. The compact form keeps no min, max, first or last per sub-slot, so those
+ * are the sub-slot's mean — exact when it holds one tick, as a second does for a series at up to
+ * one tick per second and a minute for one at a tick a minute (docs/data-layout.md).
  */
 export function pointOfSecond(t: number, sum: number, n: number, final: boolean): Point {
   const avg = sum / n;

@@ -7,7 +7,6 @@ import {
   secondCountsOf,
   slotStart,
   type Level,
-  type Mark,
 } from '@tickertape/buckets';
 import type { Db, Document } from 'mongodb';
 import {
@@ -68,24 +67,29 @@ function pointsOfBucket(
   const start = bucket.start.getTime();
   if (detail === 'slot') return [pointOfAggregate(start, field, final)];
   const points: Point[] = [];
-  const perSecond = spec.subKey === SECOND_SUMS;
-  const counts = perSecond ? secondCountsOf(bucket.c, name) : undefined;
-  const sub = field[spec.subKey] ?? {};
-  const legacy = perSecond ? (field[LEGACY_SECOND_MARKS] ?? {}) : {};
+  // Compact sub-slots (every minute bucket; an hour bucket the level policy keeps compact): a
+  // sum here and a count per field set in `c`. An hour bucket written on both sides of a policy
+  // change holds both forms, even for one minute: they add up.
+  const sums = spec.sumsKey === undefined ? undefined : field[spec.sumsKey];
+  const counts = sums === undefined ? undefined : secondCountsOf(bucket.c, name);
+  const full = spec.subKey === SECOND_SUMS ? undefined : field[spec.subKey];
+  const legacy = spec.subKey === SECOND_SUMS ? field[LEGACY_SECOND_MARKS] : undefined;
   for (let i = 0; i < spec.subSlots; i++) {
     const t = start + i * spec.subSlotMs;
     if (t + spec.subSlotMs <= fromMs || t >= toMs) continue;
-    const entry = sub[String(i)];
-    if (counts !== undefined) {
-      // A second written before the upgrade to the compact layout has a mark instead.
-      const n = counts.get(i);
-      if (n !== undefined && typeof entry === 'number')
-        points.push(pointOfSecond(t, entry, n, final));
-      else if (isObservedMark(legacy[String(i)]))
-        points.push(pointOfMark(t, legacy[String(i)] as Mark, final));
-    } else if (isObservedAggregate(entry)) {
-      points.push(pointOfAggregate(t, entry, final));
+    const here: Point[] = [];
+    const aggregate = full?.[String(i)];
+    if (isObservedAggregate(aggregate)) here.push(pointOfAggregate(t, aggregate, final));
+    const n = counts?.get(i);
+    const sum = sums?.[String(i)];
+    if (n !== undefined && typeof sum === 'number') here.push(pointOfSecond(t, sum, n, final));
+    else {
+      // A second written before the compact minute layout has a mark instead.
+      const mark = legacy?.[String(i)];
+      if (here.length === 0 && isObservedMark(mark)) here.push(pointOfMark(t, mark, final));
     }
+    if (here.length === 1) points.push(here[0]!);
+    else if (here.length > 1) points.push(...mergePoints(here, spec.subSlotMs));
   }
   return points;
 }
@@ -129,9 +133,10 @@ export async function readRange(
           start: 1,
           [`${path}.n`]: 1,
           [`${path}.${spec.subKey}`]: 1,
-          ...(spec.subKey === SECOND_SUMS
-            ? { [SECOND_COUNTS]: 1, [`${path}.${LEGACY_SECOND_MARKS}`]: 1 }
-            : {}),
+          ...(spec.sumsKey === undefined
+            ? {}
+            : { [`${path}.${spec.sumsKey}`]: 1, [SECOND_COUNTS]: 1 }),
+          ...(spec.subKey === SECOND_SUMS ? { [`${path}.${LEGACY_SECOND_MARKS}`]: 1 } : {}),
         }
       : { start: 1, ...summaryProjection(field) };
   const batches = await Promise.all(

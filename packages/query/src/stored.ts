@@ -6,7 +6,7 @@ import type { Document } from 'mongodb';
  * second `sec`, or `v` marks in one written before the compact layout; minutes; hours).
  */
 export type StoredField = Aggregate &
-  Partial<Record<'sec' | 'v' | 'm' | 'h', Record<string, unknown>>>;
+  Partial<Record<'sec' | 'v' | 'm' | 'h' | 'msum', Record<string, unknown>>>;
 
 /** The parts of a bucket document readers look at (projections may leave any of them out). */
 export interface StoredBucket {
@@ -15,7 +15,7 @@ export interface StoredBucket {
   start: Date;
   n: number;
   f?: Record<string, StoredField>;
-  /** A minute bucket's ticks per second, by field set. */
+  /** A compact bucket's ticks per sub-slot (a minute bucket's per second), by field set. */
   c?: SecondCounts;
 }
 

@@ -1,11 +1,13 @@
 import {
   LEVEL_SPECS,
+  SECOND_COUNTS,
   bucketId,
   ceilTo,
   earlier,
   floorTo,
   later,
   partitionOf,
+  secondCountsOf,
   type Aggregate,
   type Mark,
 } from '@tickertape/buckets';
@@ -72,20 +74,45 @@ function addAggregate(totals: Totals, agg: Aggregate): void {
 export function projectionOf(piece: CoverPiece, field: string): Document {
   const path = `f.${field}`;
   if (!piece.sub) return summaryProjection(field);
-  const subKey = LEVEL_SPECS[piece.level].subKey;
-  const projection: Document = {};
-  for (let i = piece.sub.from; i < piece.sub.to; i++) projection[`${path}.${subKey}.${i}`] = 1;
+  const { subKey, sumsKey } = LEVEL_SPECS[piece.level];
+  const projection: Document = sumsKey === undefined ? {} : { [SECOND_COUNTS]: 1 };
+  for (let i = piece.sub.from; i < piece.sub.to; i++) {
+    projection[`${path}.${subKey}.${i}`] = 1;
+    // An hour bucket the level policy keeps compact: a sum per minute, counts in `c`.
+    if (sumsKey !== undefined) projection[`${path}.${sumsKey}.${i}`] = 1;
+  }
   return projection;
 }
 
-function aggregatesOf(piece: CoverPiece, stored: StoredField | undefined): Aggregate[] {
+/**
+ * A compact sub-slot as an aggregate: its count and sum; its mean for min, max, first and last
+ * (exact when it holds one tick), first and last dated at the sub-slot's start.
+ */
+function compactAggregate(t: number, sum: number, n: number): Aggregate {
+  const mean = { t, o: 0, v: sum / n };
+  return { n, sum, min: mean.v, max: mean.v, first: mean, last: mean };
+}
+
+function aggregatesOf(
+  piece: CoverPiece,
+  doc: { f?: Record<string, StoredField>; c?: StoredBucket['c'] },
+  field: string,
+): Aggregate[] {
+  const stored = doc.f?.[field];
   if (!stored) return [];
   if (!piece.sub) return [stored];
-  const sub = (stored[LEVEL_SPECS[piece.level].subKey] ?? {}) as Record<string, Aggregate>;
+  const spec = LEVEL_SPECS[piece.level];
+  const sub = (stored[spec.subKey] ?? {}) as Record<string, Aggregate>;
+  const sums = spec.sumsKey === undefined ? undefined : stored[spec.sumsKey];
+  const counts = sums === undefined ? undefined : secondCountsOf(doc.c, field);
   const aggregates: Aggregate[] = [];
   for (let i = piece.sub.from; i < piece.sub.to; i++) {
     const agg = sub[String(i)];
     if (agg) aggregates.push(agg);
+    const n = counts?.get(i);
+    const sum = sums?.[String(i)];
+    if (n !== undefined && n > 0 && typeof sum === 'number')
+      aggregates.push(compactAggregate(piece.start + i * spec.subSlotMs, sum, n));
   }
   return aggregates;
 }
@@ -177,7 +204,7 @@ export function sumPieces(
     for (const doc of docs) {
       const row = totals.get(doc.series);
       if (!row) continue;
-      for (const agg of aggregatesOf(piece, doc.f?.[field])) if (agg.n > 0) addAggregate(row, agg);
+      for (const agg of aggregatesOf(piece, doc, field)) if (agg.n > 0) addAggregate(row, agg);
     }
   });
   return {

@@ -1,6 +1,7 @@
 import {
   deltaKey,
   foldBatch,
+  type CompactMetrics,
   guardedUpdate,
   slotStart,
   type BucketDelta,
@@ -147,8 +148,9 @@ export async function applyFlush(
   inputs: readonly FoldInput[],
   ensure: EnsureCollection = () => Promise.resolve(),
   target: CollectionTarget = (collection) => collection,
+  compact: CompactMetrics = () => false,
 ): Promise<ApplyStats> {
-  const deltas = foldBatch(level, inputs);
+  const deltas = foldBatch(level, inputs, compact);
   const stats: ApplyStats = {
     buckets: deltas.size,
     operations: deltas.size,
@@ -176,7 +178,7 @@ export async function applyFlush(
         stats.conflicts += conflicted.length;
         const applied = await appliedOffsets(db, collection, conflicted);
         const retries = [
-          ...foldBatch(level, unapplied(level, inputs, conflicted, applied)).values(),
+          ...foldBatch(level, unapplied(level, inputs, conflicted, applied), compact).values(),
         ];
         if (retries.length > 0) {
           stats.operations += retries.length;

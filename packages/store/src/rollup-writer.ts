@@ -13,7 +13,8 @@ export interface WriterStats extends ApplyStats {
  * One level's writer: applies flushes and makes sure each partition collection exists with its
  * indexes before the first write into it (the scheduler normally created it already; a late or
  * early tick must not depend on that). Ticks of metrics the level skips (`LevelPolicy`) are
- * left out, so every writer of a level — workers, backfills, rebuilds — follows one policy.
+ * left out and those it keeps compact are written so, so every writer of a level — workers,
+ * backfills, rebuilds — follows one policy.
  */
 export class RollupWriter {
   private readonly ready = new Set<string>();
@@ -45,6 +46,7 @@ export class RollupWriter {
         this.ready.add(collection);
       },
       this.target,
+      (metric) => policy.compacts(this.level, metric),
     );
     return { ...stats, skipped: inputs.length - kept.length };
   }

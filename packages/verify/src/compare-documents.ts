@@ -22,8 +22,8 @@ export function leaves(value: unknown, prefix = '', into = new Map<string, unkno
  */
 export const SUM_RELATIVE_TOLERANCE = 1e-9;
 
-/** A total or a minute bucket's per-second sum (`f.<field>.sec.<second>`). */
-const SUM_PATH = /(\.sum|\.sec\.\d+)$/;
+/** A total or a compact bucket's per-sub-slot sum (`f.<field>.sec.<second>`, `f.<field>.msum.<minute>`). */
+const SUM_PATH = /(\.sum|\.sec\.\d+|\.msum\.\d+)$/;
 
 function sameLeaf(path: string, expected: unknown, actual: unknown): boolean {
   if (

@@ -63,8 +63,17 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string | number): Map
   return groups;
 }
 
-/** The bucket document one level should hold for these ticks (all of one series and slot). */
-function expectedBucket(level: Level, start: number, ticks: TruthTick[]): Record<string, unknown> {
+/**
+ * The bucket document one level should hold for these ticks (all of one series and slot).
+ * `compact`: sums and counts per sub-slot — always so at the minute level, at the hour level when
+ * the level policy keeps the metric compact.
+ */
+function expectedBucket(
+  level: Level,
+  start: number,
+  ticks: TruthTick[],
+  compact: boolean,
+): Record<string, unknown> {
   const spec = LEVEL_SPECS[level];
   const head = ticks[0]!;
   const names = new Set(ticks.flatMap((tick) => Object.keys(tick.fields)));
@@ -76,14 +85,14 @@ function expectedBucket(level: Level, start: number, ticks: TruthTick[]): Record
       .map((tick) => ({ t: tick.ts, o: tick.offset, v: tick.fields[name]! }));
     const sub: Record<string, unknown> = {};
     for (const [index, group] of groupBy(observations, (x) => secondOf(x.t))) {
-      // Minute buckets keep the sum of each second; coarser ones full totals.
-      sub[index] = level === 'minute' ? totals(group).sum : totals(group);
+      // Compact buckets keep the sum of each sub-slot; the others full totals.
+      sub[index] = compact ? totals(group).sum : totals(group);
     }
-    f[name] = { ...totals(observations), [spec.subKey]: sub };
+    f[name] = { ...totals(observations), [compact ? spec.sumsKey! : spec.subKey]: sub };
   }
-  // Minute buckets count the ticks of each second once per set of numeric fields they carried.
+  // Compact buckets count the ticks of each sub-slot once per set of numeric fields they carried.
   const c: Record<string, Record<string, number>> = {};
-  if (level === 'minute') {
+  if (compact) {
     for (const tick of ticks) {
       const names = Object.keys(tick.fields);
       if (names.length === 0) continue;
@@ -108,7 +117,7 @@ function expectedBucket(level: Level, start: number, ticks: TruthTick[]): Record
 
 /**
  * The stored shape of a bucket the checker expects: the series' identity, then its data; `s`
- * only when the bucket has string fields, `c` only in a minute bucket with numeric fields, as
+ * only when the bucket has string fields, `c` only in a compact bucket with numeric fields, as
  * the workers write them.
  */
 export function bucketDocument(
@@ -139,11 +148,13 @@ export function bucketDocument(
 
 /**
  * Every bucket of `level` the ticks make, by `_id`. A record appears once in `ticks` (the caller
- * reads each offset once), so each tick counts once by construction.
+ * reads each offset once), so each tick counts once by construction. `compactHour` names the
+ * metrics the level policy keeps compact at the hour level.
  */
 export function expectedBuckets(
   level: Level,
   ticks: readonly TruthTick[],
+  compactHour: (metric: string) => boolean = () => false,
 ): Map<string, Record<string, unknown>> {
   const { slotMs } = LEVEL_SPECS[level];
   const buckets = new Map<string, Record<string, unknown>>();
@@ -152,7 +163,11 @@ export function expectedBuckets(
     (tick) => `${Math.floor(tick.ts / slotMs) * slotMs}\u0000${tick.series}`,
   )) {
     const start = Number(key.slice(0, key.indexOf('\u0000')));
-    buckets.set(bucketId(level, group[0]!.series, start), expectedBucket(level, start, group));
+    const compact = level === 'minute' || (level === 'hour' && compactHour(group[0]!.metric));
+    buckets.set(
+      bucketId(level, group[0]!.series, start),
+      expectedBucket(level, start, group, compact),
+    );
   }
   return buckets;
 }

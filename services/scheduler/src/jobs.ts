@@ -15,6 +15,7 @@ import {
   applyRetention,
   ensurePartition,
   insertShells,
+  readLevelPolicy,
   readWatermarks,
   recentSeries,
 } from '@tickertape/store';
@@ -105,13 +106,19 @@ export const JOBS = {
     async run({ db, now, env, metrics }) {
       const t = now();
       const inserted: Record<string, number> = {};
+      // Shells in the form the writers will write (compact or not), none for a skipped metric.
+      const policy = await readLevelPolicy(db);
       for (const level of env.SHELL_LEVELS) {
         const next = slotEnd(level, slotStart(level, t));
         const active = await recentSeries(db, level, t - env.SHELL_ACTIVE_WINDOW_MS, t);
         const count = await insertShells(
           db,
           level,
-          active.map((series) => shellDocument(level, series, next)),
+          active
+            .filter((series) => !policy.skips(level, series.metric))
+            .map((series) =>
+              shellDocument(level, series, next, policy.compacts(level, series.metric)),
+            ),
         );
         metrics.shellsInserted.inc({ level }, count);
         inserted[level] = count;

@@ -92,9 +92,14 @@ const deliveredRecordsArb = recordsArb.chain((records) =>
 /** The protocol a writer follows: guarded update; on a duplicate key, read the applied offset and re-fold only what is newer. */
 let conflicts = 0;
 
-function flush(collection: Map<string, Doc>, level: Level, inputs: FoldInput[]): number {
+function flush(
+  collection: Map<string, Doc>,
+  level: Level,
+  inputs: FoldInput[],
+  compact = false,
+): number {
   let operations = 0;
-  for (const delta of foldBatch(level, inputs).values()) {
+  for (const delta of foldBatch(level, inputs, () => compact).values()) {
     operations += 1;
     if (applyGuarded(collection, guardedUpdate(delta)) !== 'duplicate-key') continue;
     conflicts += 1;
@@ -105,15 +110,17 @@ function flush(collection: Map<string, Doc>, level: Level, inputs: FoldInput[]):
         i.offset > applied &&
         bucketId(level, i.seriesKey, slotStart(level, i.ts)) === delta.id,
     );
-    for (const retry of foldBatch(level, rest).values())
+    for (const retry of foldBatch(level, rest, () => compact).values())
       expect(applyGuarded(collection, guardedUpdate(retry))).not.toBe('duplicate-key');
   }
   return operations;
 }
 
 /** The bucket documents computed directly from the unique records, tick by tick. */
-function expectedBuckets(level: Level, records: FoldInput[]): Map<string, Doc> {
+function expectedBuckets(level: Level, records: FoldInput[], compact = false): Map<string, Doc> {
   const spec = LEVEL_SPECS[level];
+  // Sums and counts per sub-slot: every minute bucket, a compact hour bucket.
+  const sums = level === 'minute' || compact;
   const docs = new Map<string, Doc>();
   const mark = <V>(r: FoldInput, v: V) => ({ t: r.ts, o: r.offset, v });
   const before = (a: { t: number; o: number }, b: { t: number; o: number }) =>
@@ -151,8 +158,8 @@ function expectedBuckets(level: Level, records: FoldInput[]): Map<string, Doc> {
       r.offset,
     );
     const sub = subSlot(level, r.ts);
-    if (level === 'minute' && Object.keys(r.fields).length > 0) {
-      // Ticks per second, per set of numeric fields the tick carried.
+    if (sums && Object.keys(r.fields).length > 0) {
+      // Ticks per sub-slot, per set of numeric fields the tick carried.
       const counts = (((doc.c ??= {}) as Record<string, Record<number, number>>)[
         fieldSetKeyOf(Object.keys(r.fields))
       ] ??= {});
@@ -182,10 +189,10 @@ function expectedBuckets(level: Level, records: FoldInput[]): Map<string, Doc> {
     )) {
       const { subs, ...total } = f;
       const nested = Object.fromEntries(
-        // Minute buckets keep the sum of each second, coarser ones the full totals.
-        Object.entries(subs).map(([k, agg]) => [k, level === 'minute' ? agg.sum : agg]),
+        // Compact buckets keep the sum of each sub-slot, the others the full totals.
+        Object.entries(subs).map(([k, agg]) => [k, sums ? agg.sum : agg]),
       );
-      (doc.f as Doc)[name] = { ...total, [spec.subKey]: nested };
+      (doc.f as Doc)[name] = { ...total, [sums ? spec.sumsKey! : spec.subKey]: nested };
     }
   }
   return docs;
@@ -205,14 +212,20 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
+/** Every level in its own layout, and the hour level in the compact form (the level policy). */
+const FORMS = [
+  ...LEVELS.map((level) => [level, level, false] as const),
+  ['compact hour', 'hour', true] as const,
+];
+
 describe('fold + guarded update (property)', () => {
   beforeEach(() => {
     conflicts = 0;
   });
 
-  it.each(LEVELS)(
+  it.each(FORMS)(
     '%s buckets equal the fold of their ticks under replays, duplicates and any batch split',
-    (level) => {
+    (_form, level, compact) => {
       fc.assert(
         fc.property(deliveredRecordsArb, ([records, deliveries]) => {
           const collection = new Map<string, Doc>();
@@ -221,8 +234,9 @@ describe('fold + guarded update (property)', () => {
               collection,
               level,
               offsets.map((o) => records[o]!),
+              compact,
             );
-          const expected = expectedBuckets(level, records);
+          const expected = expectedBuckets(level, records, compact);
           const byId = (docs: Map<string, Doc>) =>
             [...docs.values()].sort((a, b) => String(a._id).localeCompare(String(b._id)));
           expect(canonical(byId(collection))).toEqual(canonical(byId(expected)));
@@ -234,9 +248,9 @@ describe('fold + guarded update (property)', () => {
     },
   );
 
-  it.each(LEVELS)(
+  it.each(FORMS)(
     '%s buckets written onto preallocated shells hold the same data as without shells',
-    (level) => {
+    (_form, level, compact) => {
       fc.assert(
         fc.property(deliveredRecordsArb, ([records, deliveries]) => {
           const plain = new Map<string, Doc>();
@@ -253,6 +267,7 @@ describe('fold + guarded update (property)', () => {
                 fields: ['speed', 'travel'],
               },
               slotStart(level, r.ts),
+              compact,
             );
             shelled.set(shell._id, shell.doc);
           }
@@ -261,11 +276,13 @@ describe('fold + guarded update (property)', () => {
               plain,
               level,
               offsets.map((o) => records[o]!),
+              compact,
             );
             flush(
               shelled,
               level,
               offsets.map((o) => records[o]!),
+              compact,
             );
           }
           const read = (docs: Map<string, Doc>) =>

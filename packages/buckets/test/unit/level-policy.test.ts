@@ -2,43 +2,66 @@ import { describe, expect, test } from '@jest/globals';
 import { KEEP_EVERYTHING, LEVELS, LevelPolicy } from '../../src/index.js';
 
 describe('LevelPolicy', () => {
-  const policy = new LevelPolicy({ minute: ['mms.cpu', 'traffic'], day: ['debug'] });
+  const policy = new LevelPolicy({
+    minute: { skip: ['mms.cpu', 'traffic'] },
+    hour: { compact: ['mms.cpu'] },
+    day: { skip: ['debug'] },
+  });
 
   test.each([
-    ['minute', 'mms.cpu', true],
-    ['minute', 'traffic', true],
-    ['hour', 'traffic', false],
-    ['day', 'debug', true],
-    ['minute', 'stock.tick', false],
-  ] as const)('%s skips %s: %s', (level, metric, expected) => {
-    expect(policy.skips(level, metric)).toBe(expected);
+    ['minute', 'mms.cpu', 'skip'],
+    ['minute', 'traffic', 'skip'],
+    ['hour', 'mms.cpu', 'compact'],
+    ['hour', 'traffic', 'full'],
+    ['day', 'debug', 'skip'],
+    ['minute', 'stock.tick', 'full'],
+  ] as const)('%s stores %s: %s', (level, metric, mode) => {
+    expect(policy.mode(level, metric)).toBe(mode);
+    expect(policy.skips(level, metric)).toBe(mode === 'skip');
+    expect(policy.compacts(level, metric)).toBe(mode === 'compact');
   });
 
   test('levelsFor keeps the running levels that keep the metric, finest first', () => {
     expect(policy.levelsFor(LEVELS, 'traffic')).toEqual(['hour', 'day']);
+    expect(policy.levelsFor(LEVELS, 'mms.cpu')).toEqual(['hour', 'day']);
     expect(policy.levelsFor(['minute', 'day'], 'debug')).toEqual(['minute']);
     expect(policy.levelsFor(LEVELS, 'stock.tick')).toEqual(['minute', 'hour', 'day']);
   });
 
-  test('with adds and removes, leaving the original as it was', () => {
-    const next = policy.with('minute', ['stock.tick'], true).with('minute', ['traffic'], false);
-    expect(next.skippedAt('minute')).toEqual(['mms.cpu', 'stock.tick']);
-    expect(policy.skippedAt('minute')).toEqual(['mms.cpu', 'traffic']);
-    expect(next.with('minute', ['mms.cpu', 'stock.tick'], false).skippedAt('minute')).toEqual([]);
+  test('with changes one level, leaving the original as it was', () => {
+    const next = policy
+      .with('minute', ['stock.tick'], 'skip')
+      .with('minute', ['traffic'], 'full')
+      .with('hour', ['mms.cpu'], 'skip');
+    expect(next.metricsAt('minute', 'skip')).toEqual(['mms.cpu', 'stock.tick']);
+    expect(next.metricsAt('hour', 'skip')).toEqual(['mms.cpu']);
+    expect(next.metricsAt('hour', 'compact')).toEqual([]);
+    expect(policy.metricsAt('minute', 'skip')).toEqual(['mms.cpu', 'traffic']);
+    expect(policy.metricsAt('hour', 'compact')).toEqual(['mms.cpu']);
+    expect(new LevelPolicy(next.spec()).spec()).toEqual(next.spec());
   });
 
-  test('refuses a metric skipped at every level: nothing of it would be stored', () => {
-    expect(() => new LevelPolicy({ minute: ['x'], hour: ['x'], day: ['x'] })).toThrow(
-      'metric x skips every level',
-    );
-    expect(() => policy.with('hour', ['traffic'], true).with('day', ['traffic'], true)).toThrow(
+  test('refuses a metric skipped at every level, and a compact form a level lacks', () => {
+    expect(
+      () =>
+        new LevelPolicy({ minute: { skip: ['x'] }, hour: { skip: ['x'] }, day: { skip: ['x'] } }),
+    ).toThrow('metric x skips every level');
+    expect(() => policy.with('hour', ['traffic'], 'skip').with('day', ['traffic'], 'skip')).toThrow(
       /traffic skips every level/,
     );
+    expect(() => policy.with('minute', ['x'], 'compact')).toThrow(
+      'the minute level has no compact form (only hour)',
+    );
+    expect(() => policy.with('day', ['x'], 'compact')).toThrow('the day level has no compact form');
   });
 
-  test('the empty policy keeps everything', () => {
+  test('the empty policy keeps everything in full', () => {
     expect(KEEP_EVERYTHING.isEmpty).toBe(true);
-    expect(LEVELS.some((level) => KEEP_EVERYTHING.skips(level, 'anything'))).toBe(false);
+    expect(LEVELS.map((level) => KEEP_EVERYTHING.mode(level, 'anything'))).toEqual([
+      'full',
+      'full',
+      'full',
+    ]);
     expect(policy.isEmpty).toBe(false);
   });
 });

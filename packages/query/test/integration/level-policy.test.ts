@@ -48,16 +48,28 @@ describe('readers follow the level policy', () => {
   beforeAll(async () => {
     stack = await TestStack.open('query-level-policy');
     db = stack.database();
-    await changeLevelPolicy(db, 'minute', ['mms.cpu'], true, T0);
+    await changeLevelPolicy(db, 'minute', ['mms.cpu'], 'skip', T0);
+    await changeLevelPolicy(db, 'hour', ['mms.cpu'], 'compact', T0);
     for (const level of LEVELS) await new RollupWriter(db, level).apply(ticks());
     reader = new RollupReader(db, { now: () => T0 + 3 * 60 * M });
   });
   afterAll(() => stack.close());
 
-  it('stores no minute bucket of the skipped metric', async () => {
+  it('stores no minute bucket of the skipped metric, and compact hours of it', async () => {
     const minute = db.collection('rollup_minute_20261121');
     expect(await minute.countDocuments({ series: SPARSE })).toBe(0);
     expect(await minute.countDocuments({ series: DENSE })).toBe(120);
+    type HourDoc = { f: { value: Record<string, unknown> } };
+    const hours = db.collection<HourDoc>('rollup_hour_202611');
+    const hour = await hours.findOne({ series: SPARSE });
+    expect(hour).toMatchObject({
+      n: 60,
+      f: { value: { n: 60, sum: 1770, min: 0, max: 59, msum: { '0': 0, '1': 1, '59': 59 } } },
+      c: { value: { '0': 1, '59': 1 } },
+    });
+    expect(hour!.f.value.m).toBeUndefined();
+    const dense = await hours.findOne({ series: DENSE });
+    expect(dense!.f.value.m).toMatchObject({ '0': { n: 12, sum: 12 } });
   });
 
   it('draws the skipped metric per minute from its hour buckets, where the dense one gets seconds', async () => {
@@ -97,6 +109,8 @@ describe('readers follow the level policy', () => {
       [DENSE, 120, 120],
     ]);
     expect(window.pieces.every((piece) => piece.level === 'hour')).toBe(true);
+    // One tick a minute: each compact minute's mean is its tick, so min and max are exact.
+    expect(window.rows[0]).toMatchObject({ min: 55, max: 64, first: { v: 55 }, last: { v: 64 } });
   });
 
   it('reports its status at the levels that keep it', async () => {

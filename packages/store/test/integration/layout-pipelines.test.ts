@@ -26,6 +26,7 @@ import {
   RollupWriter,
   WATERMARKS_COLLECTION,
   advanceWatermarks,
+  changeLevelPolicy,
   insertShells,
 } from '../../src/index.js';
 
@@ -420,6 +421,28 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
 
 const within = (ts: number, from: string, until: string) => ts >= at(from) && ts < at(until);
 
+/**
+ * A host's CPU once a minute from 12:00 (minutes 30–34 missing), Kafka partition 3: a metric the
+ * level policy skips at the minute level and keeps compact at the hour level.
+ */
+function cpuTicks(): FoldInput[] {
+  const ticks: FoldInput[] = [];
+  for (let i = 0; i < 60; i++) {
+    if (i >= 30 && i < 35) continue;
+    ticks.push({
+      seriesKey: 'mms.cpu|host=db1',
+      metric: 'mms.cpu',
+      tags: { host: 'db1' },
+      ts: at('2026-11-21T12:00:00Z') + i * MINUTE + (20 + (i % 10)) * SECOND,
+      fields: { user: 10 + ((i * 7) % 23), system: 2 + (i % 5) },
+      strings: {},
+      kafkaPartition: 3,
+      offset: ticks.length,
+    });
+  }
+  return ticks;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 describe('docs/data-layout.md: layout and pipelines on buckets from the real write path', () => {
@@ -443,6 +466,9 @@ describe('docs/data-layout.md: layout and pipelines on buckets from the real wri
       const replay = await writer.apply(delivery.flushes[1]!);
       expect(replay.conflicts).toBe(replay.buckets);
     }
+    await changeLevelPolicy(db, 'minute', ['mms.cpu'], 'skip', at('2026-11-21T11:00:00Z'));
+    await changeLevelPolicy(db, 'hour', ['mms.cpu'], 'compact', at('2026-11-21T11:00:00Z'));
+    for (const level of LEVELS) await new RollupWriter(db, level).apply(cpuTicks());
   });
   afterAll(() => stack.close());
 
@@ -602,6 +628,23 @@ describe('docs/data-layout.md: layout and pipelines on buckets from the real wri
       return rows;
     },
 
+    'compact-minutes': async () => {
+      const expected = cpuTicks()
+        .slice(0, 3)
+        .map((tick) => {
+          const minute = Math.floor((tick.ts - at('2026-11-21T12:00:00Z')) / MINUTE);
+          return {
+            minute,
+            at: new Date(at('2026-11-21T12:00:00Z') + minute * MINUTE),
+            ticks: 1,
+            avg: tick.fields.user,
+          };
+        });
+      const rows = await runPipeline(db, 'compact-minutes');
+      expect(rows).toEqual(expected);
+      return rows;
+    },
+
     'slot-final': async () => {
       const operation = recordOperation(blockNamed('pipeline', 'slot-final'));
       const [final, notFinal, none] = [stack.database(), stack.database(), stack.database()];
@@ -650,7 +693,7 @@ describe('docs/data-layout.md: layout and pipelines on buckets from the real wri
     expect(names('pipeline')).toEqual(Object.keys(checks).sort());
     expect(new Set(names('pipeline')).size).toBe(names('pipeline').length);
     for (const name of names('output')) expect(names('pipeline')).toContain(name);
-    expect(names('example')).toEqual(['day', 'hour', 'minute', 'shell']);
+    expect(names('example')).toEqual(['day', 'hour', 'hour-compact', 'minute', 'shell']);
     // No untested query hides in an untagged block.
     const untagged = [...DOC.matchAll(/^```js[ \t]*\n([\s\S]*?)^```/gm)].map((m) => m[1]!);
     for (const code of untagged) expect(code).not.toMatch(/\.(aggregate|find|findOne)\(/);

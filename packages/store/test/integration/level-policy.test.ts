@@ -37,17 +37,17 @@ describe('the level policy on the real database', () => {
 
   it('is stored per level, and refuses a change that would store a metric nowhere', async () => {
     expect((await readLevelPolicy(db)).isEmpty).toBe(true);
-    await changeLevelPolicy(db, 'minute', ['mms.cpu', 'sparse'], true, T0);
-    await changeLevelPolicy(db, 'hour', ['sparse'], true, T0);
-    await expect(changeLevelPolicy(db, 'day', ['sparse'], true, T0)).rejects.toThrow(
+    await changeLevelPolicy(db, 'minute', ['mms.cpu', 'sparse'], 'skip', T0);
+    await changeLevelPolicy(db, 'hour', ['sparse'], 'skip', T0);
+    await expect(changeLevelPolicy(db, 'day', ['sparse'], 'skip', T0)).rejects.toThrow(
       'metric sparse skips every level',
     );
-    await changeLevelPolicy(db, 'hour', ['sparse'], false, T0);
+    await changeLevelPolicy(db, 'hour', ['sparse'], 'full', T0);
     const policy = await readLevelPolicy(db);
-    expect(policy.skippedAt('minute')).toEqual(['mms.cpu', 'sparse']);
-    expect(policy.skippedAt('hour')).toEqual([]);
-    expect(policy.skippedAt('day')).toEqual([]);
-    await changeLevelPolicy(db, 'minute', ['mms.cpu', 'sparse'], false, T0);
+    expect(policy.metricsAt('minute', 'skip')).toEqual(['mms.cpu', 'sparse']);
+    expect(policy.metricsAt('hour', 'skip')).toEqual([]);
+    expect(policy.metricsAt('day', 'skip')).toEqual([]);
+    await changeLevelPolicy(db, 'minute', ['mms.cpu', 'sparse'], 'full', T0);
   });
 
   it('a writer leaves out the metrics its level skips, counts them, and follows a change', async () => {
@@ -55,7 +55,7 @@ describe('the level policy on the real database', () => {
     const policy = new LevelPolicySource(db, 1000, () => now);
     const minute = new RollupWriter(db, 'minute', undefined, policy);
     const hour = new RollupWriter(db, 'hour', undefined, new LevelPolicySource(db, 0));
-    await changeLevelPolicy(db, 'minute', ['sparse'], true, now);
+    await changeLevelPolicy(db, 'minute', ['sparse'], 'skip', now);
     const flush = [...ticks('sparse', 3, 0), ...ticks('dense', 2, 0)];
     expect(await minute.apply(flush)).toMatchObject({ buckets: 2, skipped: 3 });
     expect(await hour.apply(flush)).toMatchObject({ buckets: 2, skipped: 0 });
@@ -67,7 +67,7 @@ describe('the level policy on the real database', () => {
     expect(sparseHour).toMatchObject({ n: 3, f: { value: { n: 3, sum: 3 } } });
 
     // Kept again: the cached policy holds until it is a second old, then the next flush writes.
-    await changeLevelPolicy(db, 'minute', ['sparse'], false, now);
+    await changeLevelPolicy(db, 'minute', ['sparse'], 'full', now);
     expect(await minute.apply(ticks('sparse', 1, 3))).toMatchObject({ skipped: 1 });
     now += 1000;
     expect(await minute.apply(ticks('sparse', 1, 4))).toMatchObject({ buckets: 1, skipped: 0 });

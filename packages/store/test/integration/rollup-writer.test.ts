@@ -125,7 +125,7 @@ describe('RollupWriter (minute level) on the real database', () => {
   it('writes one guarded upsert per bucket, into its day partition, with exact values', async () => {
     const db = stack.database();
     const stats = await new RollupWriter(db, 'minute').apply(ticks());
-    expect(stats).toEqual({ buckets: 3, operations: 3, bulkWrites: 2, conflicts: 0 });
+    expect(stats).toEqual({ buckets: 3, operations: 3, bulkWrites: 2, conflicts: 0, skipped: 0 });
     expect(await buckets(db)).toEqual(expected);
 
     const doc = await db

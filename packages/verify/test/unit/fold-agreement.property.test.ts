@@ -94,10 +94,17 @@ function applyUpdate(doc: Doc, update: ReturnType<typeof guardedUpdate>['update'
     }
 }
 
+/** Every level in its own layout, and the hour level in the compact form (the level policy). */
+const FORMS = [
+  ...LEVELS.map((level) => [level, level, false] as const),
+  ['compact hour', 'hour', true] as const,
+];
+const compactIf = (compact: boolean) => () => compact;
+
 describe('the checker folds as the workers do', () => {
-  it.each(LEVELS)(
+  it.each(FORMS)(
     '%s: one series on several partitions, flushes applied in any order, equals the expected bucket',
-    (level) => {
+    (_form, level, compact) => {
       fc.assert(
         fc.property(
           fc.array(
@@ -145,12 +152,12 @@ describe('the checker folds as the workers do', () => {
               .sort((a, b) => a.key - b.key);
             const stored = new Map<string, Doc>();
             for (const { flush } of order)
-              for (const delta of foldBatch(level, flush).values()) {
+              for (const delta of foldBatch(level, flush, compactIf(compact)).values()) {
                 const doc = stored.get(delta.id) ?? {};
                 applyUpdate(doc, guardedUpdate(delta).update, !stored.has(delta.id));
                 stored.set(delta.id, doc);
               }
-            const expected = expectedBuckets(level, ticks);
+            const expected = expectedBuckets(level, ticks, compactIf(compact));
             expect([...stored.keys()].sort()).toEqual([...expected.keys()].sort());
             for (const [id, doc] of stored)
               expect(compareDocuments(level, id, expected.get(id), doc)).toEqual([]);
@@ -161,39 +168,42 @@ describe('the checker folds as the workers do', () => {
     },
   );
 
-  it.each(LEVELS)('%s: one flush applied to empty buckets equals the expected buckets', (level) => {
-    fc.assert(
-      fc.property(fc.array(tickArb, { minLength: 1, maxLength: 60 }), (raw) => {
-        const offsets = [0, 0, 0];
-        const ticks: TruthTick[] = raw.map((r) => {
-          const series = SERIES[r.series]!;
-          // Keyed by series: one series, one Kafka partition.
-          const partition = r.series;
-          const fields: Record<string, number> = { b: r.b };
-          if (r.a !== undefined) fields.a = r.a;
-          const strings: Record<string, string> = {};
-          if (r.label !== undefined) strings.label = r.label;
-          return {
-            series,
-            metric: series.slice(0, 1),
-            tags: { s: series.slice(-1) },
-            ts: r.ts,
-            fields,
-            strings,
-            partition,
-            offset: offsets[partition]!++,
-          };
-        });
-        const inputs = ticks.map(foldInput);
-        const expected = expectedBuckets(level, ticks);
-        const deltas = [...foldBatch(level, inputs).values()];
-        expect(deltas.map((d) => d.id).sort()).toEqual([...expected.keys()].sort());
-        for (const delta of deltas) {
-          const stored = applyToEmpty(guardedUpdate(delta).update);
-          expect(compareDocuments(level, delta.id, expected.get(delta.id), stored)).toEqual([]);
-        }
-      }),
-      { numRuns: 200 },
-    );
-  });
+  it.each(FORMS)(
+    '%s: one flush applied to empty buckets equals the expected buckets',
+    (_form, level, compact) => {
+      fc.assert(
+        fc.property(fc.array(tickArb, { minLength: 1, maxLength: 60 }), (raw) => {
+          const offsets = [0, 0, 0];
+          const ticks: TruthTick[] = raw.map((r) => {
+            const series = SERIES[r.series]!;
+            // Keyed by series: one series, one Kafka partition.
+            const partition = r.series;
+            const fields: Record<string, number> = { b: r.b };
+            if (r.a !== undefined) fields.a = r.a;
+            const strings: Record<string, string> = {};
+            if (r.label !== undefined) strings.label = r.label;
+            return {
+              series,
+              metric: series.slice(0, 1),
+              tags: { s: series.slice(-1) },
+              ts: r.ts,
+              fields,
+              strings,
+              partition,
+              offset: offsets[partition]!++,
+            };
+          });
+          const inputs = ticks.map(foldInput);
+          const expected = expectedBuckets(level, ticks, compactIf(compact));
+          const deltas = [...foldBatch(level, inputs, compactIf(compact)).values()];
+          expect(deltas.map((d) => d.id).sort()).toEqual([...expected.keys()].sort());
+          for (const delta of deltas) {
+            const stored = applyToEmpty(guardedUpdate(delta).update);
+            expect(compareDocuments(level, delta.id, expected.get(delta.id), stored)).toEqual([]);
+          }
+        }),
+        { numRuns: 200 },
+      );
+    },
+  );
 });

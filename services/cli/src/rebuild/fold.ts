@@ -1,5 +1,5 @@
 import type { CoarseLevel } from '@tickertape/buckets';
-import { prepareShadow, type ShadowPartition } from '@tickertape/store';
+import { prepareShadow, readLevelPolicy, type ShadowPartition } from '@tickertape/store';
 import { expectedBuckets, type Difference } from '@tickertape/verify';
 import type { Db } from 'mongodb';
 import { startProgress } from '../progress.js';
@@ -80,7 +80,13 @@ export async function foldIntoShadows(
         timeoutMs: options.timeoutMs,
         onRecords: advance,
       });
-      const want = expectedBuckets(options.level, read.ticks);
+      // What the writer wrote under the level policy: nothing of a skipped metric, compact hours.
+      const policy = await readLevelPolicy(db);
+      const want = expectedBuckets(
+        options.level,
+        read.ticks.filter((tick) => !policy.skips(options.level, tick.metric)),
+        (metric) => policy.compacts('hour', metric),
+      );
       return {
         read: {
           kind: 'topic',

@@ -8,7 +8,7 @@ import {
   type TimeBounds,
 } from '@tickertape/buckets';
 import { readTopic } from '@tickertape/clients';
-import { RollupWriter, type ShadowPartition } from '@tickertape/store';
+import { LevelPolicySource, RollupWriter, type ShadowPartition } from '@tickertape/store';
 import { isTickRejected, seriesKey, type TickCodec } from '@tickertape/tick';
 import type { TruthTick } from '@tickertape/verify';
 import type { Admin, Kafka, KafkaMessage } from 'kafkajs';
@@ -85,12 +85,18 @@ export interface TopicFoldOptions {
 export async function foldTopic(options: TopicFoldOptions): Promise<TopicFold> {
   const { level, fromMs, toMs, bounds } = options;
   const shadows = new Map(options.plan.map((part) => [part.live, part.shadow]));
-  const writer = new RollupWriter(options.db, level, (live) => {
-    const shadow = shadows.get(live);
-    if (shadow === undefined)
-      throw new RebuildError(RebuildErrorCode.BadSource, `a tick of ${live} is outside the plan`);
-    return shadow;
-  });
+  const writer = new RollupWriter(
+    options.db,
+    level,
+    (live) => {
+      const shadow = shadows.get(live);
+      if (shadow === undefined)
+        throw new RebuildError(RebuildErrorCode.BadSource, `a tick of ${live} is outside the plan`);
+      return shadow;
+    },
+    // The level policy read once: the whole rebuild writes under one policy.
+    new LevelPolicySource(options.db, Number.POSITIVE_INFINITY),
+  );
   const fold: TopicFold = {
     records: 0,
     skipped: 0,

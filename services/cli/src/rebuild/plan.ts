@@ -67,12 +67,19 @@ export async function planPartitions(
     // A metric the source level skips has nothing there to roll up: the swap would wipe it.
     const policy = await readLevelPolicy(db);
     const lost = policy
-      .skippedAt(options.source)
+      .metricsAt(options.source, 'skip')
       .filter((metric) => !policy.skips(options.level, metric));
     if (lost.length > 0)
       throw new RebuildError(
         RebuildErrorCode.BadSource,
         `the ${options.source} level skips ${lost.join(', ')} (level policy) while ${options.level} keeps ${lost.length === 1 ? 'it' : 'them'}: rolling ${options.source} up would drop ${lost.length === 1 ? 'that metric' : 'those metrics'}; use --source topic`,
+      );
+    // A roll-up writes the full layout: a metric the target keeps compact is rebuilt from the topic.
+    const compact = policy.metricsAt(options.level, 'compact');
+    if (compact.length > 0)
+      throw new RebuildError(
+        RebuildErrorCode.BadSource,
+        `the ${options.level} level keeps ${compact.join(', ')} compact (level policy), which a roll-up of ${options.source} does not write: use --source topic`,
       );
   }
   const planned: PlannedPartition[] = [];

@@ -64,6 +64,7 @@ export {
   KEEP_EVERYTHING,
   LevelPolicy,
   LevelPolicyError,
+  suggestedModes,
   type LevelMode,
   type LevelPolicySpec,
 } from './level-policy.js';

@@ -114,3 +114,25 @@ export class LevelPolicy {
 }
 
 export const KEEP_EVERYTHING = new LevelPolicy();
+
+/**
+ * Below this many ticks per series per minute a minute bucket costs more than a fifth of a
+ * document per tick (~600 bytes of identity, totals and index per bucket): skip the level.
+ */
+export const SKIP_MINUTE_BELOW_PER_MINUTE = 12;
+/** At or below this many ticks per minute the compact hour form loses nothing worth its bytes. */
+export const COMPACT_HOUR_AT_PER_MINUTE = 1.5;
+
+/**
+ * The modes suggested for a metric whose series send `perMinute` ticks a minute each: the minute
+ * level skipped below one tick per 5 s (its per-second detail is then mostly empty, and the hour
+ * buckets hold every minute), the hour level compact at about one tick a minute (where a minute's
+ * sum is its value), everything else full. docs/data-layout.md, "The level policy".
+ */
+export function suggestedModes(perMinute: number): Record<Level, LevelMode> {
+  return {
+    minute: perMinute < SKIP_MINUTE_BELOW_PER_MINUTE ? 'skip' : 'full',
+    hour: perMinute <= COMPACT_HOUR_AT_PER_MINUTE ? 'compact' : 'full',
+    day: 'full',
+  };
+}

@@ -1,5 +1,7 @@
 import { parsePartitionName } from '@tickertape/buckets';
+import { LEVEL_POLICY_COLLECTION } from '@tickertape/store';
 import { TICKS_COLLECTION } from './designs.js';
+import type { AppliedModes } from './level-policy.js';
 import type { CollectionStored, Stored } from './storage.js';
 
 /** The rollup levels the probe writes: the benchmark's workers' levels. */
@@ -40,6 +42,8 @@ export interface DensityMeasured {
   levels: Record<DensityLevel, LevelWrite>;
   /** C: one document per tick with the {series, ts} index. */
   perTick: StoredPart;
+  /** The level policy B was written under (absent in reports from before it: full). */
+  modes?: AppliedModes;
 }
 
 export interface DensityResult extends DensityMeasured {
@@ -76,6 +80,8 @@ export function splitStored(stored: Stored): Record<DensityLevel | 'perTick', St
     perTick: EMPTY,
   };
   for (const collection of stored.byCollection) {
+    // The level policy's one small document per level: configuration, not what a tick costs.
+    if (collection.name === LEVEL_POLICY_COLLECTION) continue;
     const level = parsePartitionName(collection.name)?.level;
     const part =
       collection.name === TICKS_COLLECTION

@@ -12,6 +12,8 @@ export interface DensitySpec {
   traffic: number;
   /** Event-time span; whole minutes, so every minute bucket is a whole minute. */
   durationMs: number;
+  /** Write under the level policy suggested for the density (level-policy.ts); default: full. */
+  suggestedPolicy?: boolean;
 }
 
 const MINUTE = 60_000;

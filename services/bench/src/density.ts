@@ -12,6 +12,7 @@ import {
 import { syntheticFlushes, type FlushPlan } from './density-flushes.js';
 import { densityTickSpec, type DensitySpec } from './density-spec.js';
 import { perTickCollection, tickDocument } from './designs.js';
+import { applySuggestedPolicy, type AppliedModes } from './level-policy.js';
 import { storedBytes } from './storage.js';
 import { tickSet, tickSetShape } from './tick-set.js';
 
@@ -46,6 +47,10 @@ async function probeOne(
 ): Promise<DensityResult> {
   const tickSpec = densityTickSpec(spec, options.seed, options.startMs);
   const shape = tickSetShape(tickSpec);
+  // Before the writers' first flush: they read the policy then.
+  const modes: AppliedModes = spec.suggestedPolicy
+    ? await applySuggestedPolicy(db, spec.perSecond)
+    : {};
   // B through the workers' own write path: each level's RollupWriter folds a flush (foldBatch)
   // and writes one guarded upsert per bucket, creating the partitions with their indexes.
   const writers = DENSITY_LEVELS.map((level) => ({ level, writer: new RollupWriter(db, level) }));
@@ -86,6 +91,7 @@ async function probeOne(
     flushes,
     levels,
     perTick: parts.perTick,
+    modes,
   });
 }
 

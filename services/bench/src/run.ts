@@ -482,7 +482,9 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
     const liveDensities = await runDensityProbe({
       mongo,
       databaseName: (spec) =>
-        database(`livedensity${spec.perSecond.toFixed(4).replace('.', '_')}`).databaseName,
+        database(
+          `livedensity${spec.perSecond.toFixed(4).replace('.', '_')}${spec.suggestedPolicy ? 'p' : ''}`,
+        ).databaseName,
       specs: liveDensitySpecs,
       seed: settings.seed,
       startMs: densityStart(Date.now(), liveDensitySpecs),

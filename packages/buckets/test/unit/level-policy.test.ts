@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { KEEP_EVERYTHING, LEVELS, LevelPolicy } from '../../src/index.js';
+import { KEEP_EVERYTHING, LEVELS, LevelPolicy, suggestedModes } from '../../src/index.js';
 
 describe('LevelPolicy', () => {
   const policy = new LevelPolicy({
@@ -63,5 +63,20 @@ describe('LevelPolicy', () => {
       'full',
     ]);
     expect(policy.isEmpty).toBe(false);
+  });
+});
+
+describe('suggestedModes', () => {
+  test.each([
+    ['one tick an hour', 1 / 60, 'skip', 'compact'],
+    ['one tick a minute (MMS agents)', 1, 'skip', 'compact'],
+    ['one tick per 40 s', 1.5, 'skip', 'compact'],
+    ['one tick per 30 s', 2, 'skip', 'full'],
+    ['one tick per 10 s (sensors)', 6, 'skip', 'full'],
+    ['one tick per 5 s', 12, 'full', 'full'],
+    ['one tick a second', 60, 'full', 'full'],
+    ['ten ticks a second', 600, 'full', 'full'],
+  ] as const)('%s: minute %s, hour %s', (_name, perMinute, minute, hour) => {
+    expect(suggestedModes(perMinute)).toEqual({ minute, hour, day: 'full' });
   });
 });

@@ -1,5 +1,6 @@
 import { LEVEL_SPECS, type Level } from '@tickertape/buckets';
 import type { DensityProbeResult } from '../density.js';
+import { modesLabel } from '../level-policy.js';
 import type { Target } from '../report.js';
 import type { LiveReport } from '../run.js';
 import type { SeriesLoad } from '../tick-set.js';
@@ -29,6 +30,8 @@ export const LIVE_GOALS = {
 export interface LiveStoreFigures {
   cell: SeriesLoad;
   design: LiveDesign;
+  /** `ours`: the level policy it ran under ("full", "minute skip, hour compact"). */
+  layout?: string;
   store: LiveStore['store'];
   opsPerTick: number;
   requestsPerTick: number;
@@ -94,6 +97,7 @@ function storeFigures(
   return {
     cell: cell.cell,
     design: run.design,
+    ...(run.design === 'ours' ? { layout: modesLabel(run.modes) } : {}),
     store: store.store,
     opsPerTick: store.ops / store.applied,
     requestsPerTick: store.requests / store.applied,
@@ -134,10 +138,13 @@ export function liveFigures(live: LiveReport): LiveStoreFigures[] {
 
 const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 
-/** Stored bytes per tick, ours (minute + hour) ÷ one document per tick, by density. */
+/** Stored bytes per tick, ours (minute + hour) ÷ one document per tick, by density and layout. */
 export function liveBytes(densities: DensityProbeResult) {
   return densities.densities.map((d) => ({
     perSecond: d.perSecond,
+    /** Written under the suggested level policy (the target's rows), or the full layout. */
+    suggested: d.modes !== undefined && Object.keys(d.modes).length > 0,
+    layout: modesLabel(d.modes),
     ours: d.bytesPerTick.rollups.total,
     minute: d.bytesPerTick.minute.total,
     hour: d.bytesPerTick.hour.total,
@@ -213,11 +220,17 @@ export function liveTargets(live: LiveReport): Target[] {
       ),
     },
   );
-  const bytes = liveBytes(live.densities);
+  // Each density in the layout the docs suggest for it: the full one at 1/s and above.
+  const bytes = liveBytes(live.densities).filter(
+    (b, i, all) => b.suggested || !all.some((o) => o.suggested && o.perSecond === b.perSecond),
+  );
   targets.push({
-    target: `stored bytes per tick, ours (minute + hour) ≤ 1/${LIVE_GOALS.bytesOverC} of one document per tick, at every grid density (whole hours)`,
+    target: `stored bytes per tick, ours (minute + hour, the suggested level policy) ≤ 1/${LIVE_GOALS.bytesOverC} of one document per tick, at every grid density (whole hours)`,
     measured: bytes
-      .map((b) => `${fixed(b.perSecond, 3)}/s: ${fixed(b.ours, 0)} vs ${fixed(b.perTick, 0)} B`)
+      .map(
+        (b) =>
+          `${fixed(b.perSecond, 3)}/s (${b.layout}): ${fixed(b.ours, 0)} vs ${fixed(b.perTick, 0)} B`,
+      )
       .join('; '),
     met: bytes.every((b) => b.oursOverC <= 1 / LIVE_GOALS.bytesOverC),
   });

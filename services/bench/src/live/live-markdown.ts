@@ -23,7 +23,9 @@ export function liveSection(
 ): string[] {
   const rows = liveFigures(live).map((r) => [
     cellLabel(r.cell),
-    DESIGN_LABEL[r.design],
+    r.layout === undefined || r.layout === 'full'
+      ? DESIGN_LABEL[r.design]
+      : `${DESIGN_LABEL[r.design]} (${r.layout})`,
     r.store,
     fmt.fixed(r.opsPerTick, 3),
     fmt.fixed(r.requestsPerTick, 4),
@@ -38,6 +40,7 @@ export function liveSection(
   ]);
   const bytes = liveBytes(live.densities).map((b) => [
     `${fmt.fixed(b.perSecond, 4)} ticks/s`,
+    b.layout,
     fmt.fixed(b.minute, 1),
     fmt.fixed(b.hour, 1),
     fmt.fixed(b.ours, 1),
@@ -94,13 +97,14 @@ export function liveSection(
       ]),
     ),
     '',
-    'Budget 0 is the workers as they were before budgets (every fetched batch written at once), on a topic of its own in the same cell, right after the budgeted run. Where a series has at most one tick per budget window (the two sparse cells at the minute level, 1/min at the hour level) holding buys nothing: that is the compact-sparse-buckets work still open.',
+    "Budget 0 is the workers as they were before budgets (every fetched batch written at once) and before the level policy, on a topic of its own in the same cell, right after the budgeted run. The budgeted run's database has the level policy the docs suggest for the cell's density (`suggestedModes`: at 1 tick/min the minute level skipped and the hour level compact, at 1 per 10 s the minute level skipped, at 1/s and above the full layout): where a level skips the cell's metrics its workers only write the probe's markers.",
     '',
     "### Stored bytes per tick at the grid's densities (whole hours)",
     '',
     ...markdownTable(
       [
         { head: 'per series' },
+        { head: 'level policy' },
         { head: 'minute B/tick', right: true },
         { head: 'hour B/tick', right: true },
         { head: 'ours B/tick', right: true },
@@ -110,6 +114,6 @@ export function liveSection(
       bytes,
     ),
     '',
-    "A minute of live traffic fills no hour bucket, so the grid's bytes come from the density probe over a whole hour per density: the same fold and writer as the workers, synthetic offsets (data + estimated index keys, as in the table above).",
+    "A minute of live traffic fills no hour bucket, so the grid's bytes come from the density probe over a whole hour per density: the same fold and writer as the workers, synthetic offsets (data + estimated index keys, as in the table above), each density under the level policy suggested for it and the sparse ones once more in the full layout (before). The day level is not counted (it stores 24 per-hour totals per field and series a day).",
   ];
 }

@@ -21,6 +21,7 @@ import { LiveConsumer } from './live-consumer.js';
 import { runLoadgen } from './loadgen-process.js';
 import { MarkerProbe, type Marker, type MarkerLookup, type VisibleLatency } from './markers.js';
 import { MARKER_METRIC } from '../latency.js';
+import { applySuggestedPolicy, type AppliedModes } from '../level-policy.js';
 
 /**
  * `ours`: the workers at their budgets; `ours0`: the same workers with FRESHNESS_BUDGET_MS=0 —
@@ -53,6 +54,8 @@ export interface LiveStore {
 
 export interface LiveDesignRun {
   design: LiveDesign;
+  /** The level policy `ours` ran under (the one suggested for the cell's density). */
+  modes?: AppliedModes;
   /** Records on the topic when the producer stopped (the cell's ticks and the markers). */
   produced: number;
   producingSeconds: number;
@@ -173,6 +176,8 @@ async function ours(
   const db = options.database(name);
   const groupPrefix = options.group(name);
   const budgetMs = design === 'ours0' ? 0 : options.budgetMs;
+  // `ours0` is the workers as they were before budgets and before the level policy.
+  const modes = design === 'ours' ? await applySuggestedPolicy(db, cell.perSecond) : {};
   const vars: Record<string, string> =
     budgetMs === undefined ? {} : { FRESHNESS_BUDGET_MS: String(budgetMs) };
   const workers = await startLevels({
@@ -235,7 +240,7 @@ async function ours(
         latency: latency.get(worker.spec.level)!,
       };
     });
-    return { design, produced: total, producingSeconds, stores, cpu: meter.result() };
+    return { design, modes, produced: total, producingSeconds, stores, cpu: meter.result() };
   } finally {
     await probe?.abort();
     await Promise.all(workers.map((w) => w.stop()));

@@ -31,14 +31,25 @@ const client = createMongoClient({
 const db = client.db(env.SOAK_DATABASE);
 const pid = partPid(env.TT_STACK_DIR, env.SOAK_PART);
 const dataDir = `${env.TT_STACK_DIR}/data/${
-  env.SOAK_PART === 'ferretdb' ? 'ferretdb-part' : env.TT_MONGO === 'ferretdb' ? 'ferretdb' : 'mongo'
+  env.SOAK_PART === 'ferretdb'
+    ? 'ferretdb-part'
+    : env.TT_MONGO === 'ferretdb'
+      ? 'ferretdb'
+      : 'mongo'
 }`;
-const database = env.SOAK_PART === 'ferretdb' || env.TT_MONGO === 'ferretdb' ? 'FerretDB (SQLite)' : 'the stand-in';
+const database =
+  env.SOAK_PART === 'ferretdb' || env.TT_MONGO === 'ferretdb'
+    ? 'FerretDB (SQLite)'
+    : 'the stand-in';
 const rows: [string, string][] = [];
 const mib = (bytes: number): string => `${(bytes / MiB).toFixed(0)} MiB`;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
-async function timed<T>(what: string, work: () => Promise<T>, show: (result: T) => string): Promise<T> {
+async function timed<T>(
+  what: string,
+  work: () => Promise<T>,
+  show: (result: T) => string,
+): Promise<T> {
   const memory = new ResidentPeak(pid, 100);
   const began = performance.now();
   const result = await work();
@@ -83,46 +94,94 @@ for (let hour = 0; hour < env.SOAK_HOURS; hour++) {
   ticks += hourTicks.length;
   const elapsed = performance.now() - began;
   log.warn(
-    { hour: hour + 1, ticks, perSecond: Math.round(ticks / (elapsed / 1000)), resident: mib(load.sample()), data: mib(directoryBytes(dataDir)) },
+    {
+      hour: hour + 1,
+      ticks,
+      perSecond: Math.round(ticks / (elapsed / 1000)),
+      resident: mib(load.sample()),
+      data: mib(directoryBytes(dataDir)),
+    },
     'loaded an hour',
   );
 }
 const loadMs = performance.now() - began;
-rows.push(['loaded', `${ticks.toLocaleString('en')} ticks → ${ticks.toLocaleString('en')} minute buckets in one partition, ${(env.SOAK_SERIES * env.SOAK_HOURS).toLocaleString('en')} hour, ${env.SOAK_SERIES.toLocaleString('en')} day; ${seconds(loadMs)} (${Math.round(ticks / (loadMs / 1000))} ticks/s, every level); peak resident ${mib(load.stop())}`]);
+rows.push([
+  'loaded',
+  `${ticks.toLocaleString('en')} ticks → ${ticks.toLocaleString('en')} minute buckets in one partition, ${(env.SOAK_SERIES * env.SOAK_HOURS).toLocaleString('en')} hour, ${env.SOAK_SERIES.toLocaleString('en')} day; ${seconds(loadMs)} (${Math.round(ticks / (loadMs / 1000))} ticks/s, every level); peak resident ${mib(load.stop())}`,
+]);
 rows.push(['data on disk after load', mib(directoryBytes(dataDir))]);
 
 const minutes = db.collection<{ _id: string; n: number }>(MINUTE_PARTITION);
-await timed('estimatedDocumentCount (minute partition)', () => minutes.estimatedDocumentCount(), String);
+await timed(
+  'estimatedDocumentCount (minute partition)',
+  () => minutes.estimatedDocumentCount(),
+  String,
+);
 await timed('countDocuments({})', () => minutes.countDocuments({}), String);
-await timed('countDocuments({n: {$gt: 0}})', () => minutes.countDocuments({ n: { $gt: 0 } }), String);
+await timed(
+  'countDocuments({n: {$gt: 0}})',
+  () => minutes.countDocuments({ n: { $gt: 0 } }),
+  String,
+);
 const end = DAY + env.SOAK_HOURS * 3_600_000;
 const reader = new RollupReader(db, { levels: ['minute', 'hour'], now: () => end });
 const window = { metric: 'traffic', limit: 50, field: 'f0', fromMs: end - 10 * 60_000, toMs: end };
-await timed('the seed\'s window: 10-minute average of 50 sensors (first call)', () => reader.windowByMetric(window), (r) => `${r.examined} documents examined`);
-await timed('the same window, 20 more calls', async () => {
-  for (let i = 0; i < 20; i++) await reader.windowByMetric(window);
-}, () => '20 answers');
-await timed('a rebuild\'s scan: hour partition in _id order', async () => {
-  let n = 0;
-  for await (const bucket of db.collection<{ n: number }>(HOUR_PARTITION).find({}).sort({ _id: 1 })) n += bucket.n;
-  return n;
-}, (n) => `${n} ticks`);
-await timed('a full scan of the minute partition', async () => {
-  let n = 0;
-  for await (const bucket of minutes.find({})) n += bucket.n;
-  return n;
-}, (n) => `${n} ticks`);
-await timed('aggregation: $match n>0, $group sum n', async () => {
-  const [row] = await minutes.aggregate<{ n: number }>([{ $match: { n: { $gt: 0 } } }, { $group: { _id: null, n: { $sum: '$n' } } }]).toArray();
-  return row?.n ?? 0;
-}, (n) => `${n} ticks`);
-await timed('retention\'s drop of the minute partition', () => minutes.drop(), String);
+await timed(
+  "the seed's window: 10-minute average of 50 sensors (first call)",
+  () => reader.windowByMetric(window),
+  (r) => `${r.examined} documents examined`,
+);
+await timed(
+  'the same window, 20 more calls',
+  async () => {
+    for (let i = 0; i < 20; i++) await reader.windowByMetric(window);
+  },
+  () => '20 answers',
+);
+await timed(
+  "a rebuild's scan: hour partition in _id order",
+  async () => {
+    let n = 0;
+    for await (const bucket of db
+      .collection<{ n: number }>(HOUR_PARTITION)
+      .find({})
+      .sort({ _id: 1 }))
+      n += bucket.n;
+    return n;
+  },
+  (n) => `${n} ticks`,
+);
+await timed(
+  'a full scan of the minute partition',
+  async () => {
+    let n = 0;
+    for await (const bucket of minutes.find({})) n += bucket.n;
+    return n;
+  },
+  (n) => `${n} ticks`,
+);
+await timed(
+  'aggregation: $match n>0, $group sum n',
+  async () => {
+    const [row] = await minutes
+      .aggregate<{ n: number }>([
+        { $match: { n: { $gt: 0 } } },
+        { $group: { _id: null, n: { $sum: '$n' } } },
+      ])
+      .toArray();
+    return row?.n ?? 0;
+  },
+  (n) => `${n} ticks`,
+);
+await timed("retention's drop of the minute partition", () => minutes.drop(), String);
 const settleMs = 60_000;
 await new Promise((resolve) => setTimeout(resolve, settleMs));
 rows.push([`data on disk ${settleMs / 1000} s after the drop`, mib(directoryBytes(dataDir))]);
 await db.dropDatabase();
 await client.close();
 
-process.stdout.write(`database: ${database} (${dataDir}), resident memory sampled from /proc/${pid}\n\n`);
+process.stdout.write(
+  `database: ${database} (${dataDir}), resident memory sampled from /proc/${pid}\n\n`,
+);
 process.stdout.write('| step | result |\n|---|---|\n');
 for (const [step, result] of rows) process.stdout.write(`| ${step} | ${result} |\n`);

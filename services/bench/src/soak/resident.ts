@@ -35,7 +35,10 @@ export class ResidentPeak {
   peak = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly pid: number, everyMs = 500) {
+  constructor(
+    private readonly pid: number,
+    everyMs = 500,
+  ) {
     this.sample();
     this.timer = setInterval(() => this.sample(), everyMs);
   }

@@ -1,0 +1,32 @@
+import { LEVELS, suggestedModes, type Level, type LevelMode } from '@tickertape/buckets';
+import { STOCK_METRIC, TRAFFIC_METRIC } from '@tickertape/producer';
+import { changeLevelPolicy } from '@tickertape/store';
+import type { Db } from 'mongodb';
+
+/** The metrics of the benchmark's tick sets and live producer: both load profiles. */
+export const BENCH_METRICS: readonly string[] = [STOCK_METRIC, TRAFFIC_METRIC];
+
+/** The modes a run used, levels in full form left out ({} = the full layout everywhere). */
+export type AppliedModes = Partial<Record<Level, Exclude<LevelMode, 'full'>>>;
+
+/**
+ * Sets, in `db`, the level policy the docs suggest for series at `perSecond` ticks a second
+ * (`suggestedModes`): what an operator following docs/data-layout.md would set for such metrics.
+ */
+export async function applySuggestedPolicy(db: Db, perSecond: number): Promise<AppliedModes> {
+  const modes = suggestedModes(perSecond * 60);
+  const applied: AppliedModes = {};
+  for (const level of LEVELS) {
+    const mode = modes[level];
+    if (mode === 'full') continue;
+    await changeLevelPolicy(db, level, BENCH_METRICS, mode, Date.now());
+    applied[level] = mode;
+  }
+  return applied;
+}
+
+/** "minute skip, hour compact", or "full" when nothing is changed. */
+export function modesLabel(modes: AppliedModes | undefined): string {
+  const parts = Object.entries(modes ?? {}).map(([level, mode]) => `${level} ${mode}`);
+  return parts.length === 0 ? 'full' : parts.join(', ');
+}

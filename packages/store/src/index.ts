@@ -47,3 +47,4 @@ export {
   changeLevelPolicy,
   readLevelPolicy,
 } from './level-policy.js';
+export { metricDensities, type MetricDensity } from './metric-densities.js';

@@ -6,6 +6,7 @@ import {
   LevelPolicySource,
   RollupWriter,
   changeLevelPolicy,
+  metricDensities,
   readLevelPolicy,
 } from '../../src/index.js';
 
@@ -72,5 +73,35 @@ describe('the level policy on the real database', () => {
     now += 1000;
     expect(await minute.apply(ticks('sparse', 1, 4))).toMatchObject({ buckets: 1, skipped: 0 });
     expect(await minuteIds()).toContain('sparse:202611211004');
+  });
+
+  it("measures each metric's density from a level's buckets: ticks per series per minute while it sends", async () => {
+    const fresh = stack.database();
+    const hour = new RollupWriter(fresh, 'hour');
+    const sparse = Array.from({ length: 120 }, (_, i) => ({
+      ...ticks('sparse', 1, i)[0]!,
+      seriesKey: `sparse|host=${i % 2}`,
+      offset: i,
+    }));
+    // Two series of a denser metric, ten ticks a minute, in the second hour only.
+    const dense = Array.from({ length: 1200 }, (_, i) => ({
+      ...ticks('dense', 1, 0)[0]!,
+      seriesKey: `dense|sensor=${i % 2}`,
+      ts: T0 + 60 * 60_000 + i * 3000,
+      offset: i,
+    }));
+    await hour.apply([...sparse, ...dense]);
+    const densities = await metricDensities(fresh, 'hour', T0, T0 + 2 * 60 * 60_000);
+    expect(densities).toEqual([
+      { metric: 'dense', series: 2, buckets: 2, ticks: 1200, perMinute: 10 },
+      { metric: 'sparse', series: 2, buckets: 4, ticks: 120, perMinute: 0.5 },
+    ]);
+    // Only the slots that start in the span; a span without partitions measures nothing.
+    expect(
+      (await metricDensities(fresh, 'hour', T0, T0 + 60 * 60_000)).map((d) => d.metric),
+    ).toEqual(['sparse']);
+    expect(
+      await metricDensities(fresh, 'hour', T0 - 86_400_000 * 60, T0 - 86_400_000 * 40),
+    ).toEqual([]);
   });
 });

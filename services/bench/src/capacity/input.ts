@@ -100,6 +100,8 @@ export const benchJsonSchema = z.object({
           designs: z.array(
             z.object({
               design: z.string(),
+              /** The level policy `ours` ran under (absent before it: the full layout). */
+              modes: z.record(z.string(), z.string()).optional(),
               producingSeconds: z.number(),
               stores: z.array(
                 z.object({ store: z.string(), ops: z.number(), applied: z.number() }),

@@ -22,11 +22,23 @@ export function liveCheckSection(json: BenchJson): string[] {
     for (const store of ours.stores) {
       if (!isModelLevel(store.store)) continue;
       const level = store.store;
+      const measured = store.ops / ours.producingSeconds;
+      if (ours.modes?.[level] === 'skip') {
+        // The level policy skips the cell's metrics there: its writes are the markers'.
+        rows.push([
+          `${fmt.int(cell.cell.series)} × ${fmt.fixed(cell.cell.perSecond, 4)}/s`,
+          `${level} (skipped)`,
+          '—',
+          '0',
+          fmt.int(measured),
+          '—',
+        ]);
+        continue;
+      }
       const budgetS =
         json.live.budgetMs === undefined ? ASSUMPTIONS.budgetS[level] : json.live.budgetMs / 1000;
       const spanS = flushSpanSeconds(level, cell.rate, partitions, 1, budgetS);
       const model = operationsPerSecond(cell.rate, cell.cell.series, spanS, SLOT_SECONDS[level]);
-      const measured = store.ops / ours.producingSeconds;
       rows.push([
         `${fmt.int(cell.cell.series)} × ${fmt.fixed(cell.cell.perSecond, 4)}/s`,
         level,
@@ -54,6 +66,6 @@ export function liveCheckSection(json: BenchJson): string[] {
       rows,
     ),
     '',
-    "Measured: the level's `tickertape_db_operations_total` over the run ÷ the seconds the producer published (the tail written after it counts too, and so does one write per latency marker, about one per 100 ms). Above 1 where the run holds few budget windows and the markers' own writes weigh (the hour level of a dense cell: a minute's run is one window); below 1 where flushes waited longer than their budget — a database that took a while to answer — which only makes flushes fuller.",
+    "Measured: the level's `tickertape_db_operations_total` over the run ÷ the seconds the producer published (the tail written after it counts too, and so does one write per latency marker, about one per 100 ms). Above 1 where the run holds few budget windows and the markers' own writes weigh (the hour level of a dense cell: a minute's run is one window); below 1 where flushes waited longer than their budget — a database that took a while to answer — which only makes flushes fuller. A level marked skipped ran under the level policy suggested for the cell's density (docs/data-layout.md): it writes none of the cell's ticks, only the markers.",
   ];
 }

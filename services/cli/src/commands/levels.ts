@@ -1,17 +1,26 @@
 import {
   LEVELS,
   LevelPolicyError,
+  floorTo,
   isLevel,
+  suggestedModes,
   type Level,
   type LevelMode,
   type LevelPolicy,
 } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
-import { changeLevelPolicy, readLevelPolicy } from '@tickertape/store';
+import {
+  changeLevelPolicy,
+  metricDensities,
+  readLevelPolicy,
+  type MetricDensity,
+} from '@tickertape/store';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Db } from 'mongodb';
+import { positiveInt } from '../arguments.js';
 import { openMongo } from '../connect.js';
 import type { CliEnv } from '../env.js';
+import { formatTable } from '../table.js';
 
 export interface LevelsIo {
   ready: () => { env: CliEnv; logger: Logger };
@@ -29,7 +38,9 @@ bucket holds one tick, while the hour bucket's per-minute map holds that minute 
            totals: one number per field for a minute with one tick; a minute's min, max, first
            and last are then its mean (exact at one tick a minute)
   keep     the level's full layout again (the default)
-For metrics at one tick a minute: skip minute, compact hour. Every 10 s: skip minute. Set a
+For metrics at one tick a minute: skip minute, compact hour. Every 10 s: skip minute.
+\`tickertape levels suggest\` measures each metric in the last day's hour buckets and says
+which (--apply sets them). Set a
 metric's policy before its producers start; a change reaches running workers within 10 s and
 applies to what they write from then on — rebuild a range (--source topic) to apply it to what is
 stored. docs/data-layout.md, "The level policy".
@@ -72,6 +83,65 @@ const VERBS: readonly { verb: string; mode: LevelMode; description: string }[] =
   },
 ];
 
+const HOUR = 3_600_000;
+
+/** One metric's measured density beside the modes suggested for it and the ones set now. */
+export interface Suggestion extends MetricDensity {
+  suggested: Record<Level, LevelMode>;
+  current: Record<Level, LevelMode>;
+}
+
+export function suggest(densities: readonly MetricDensity[], policy: LevelPolicy): Suggestion[] {
+  return densities.map((density) => ({
+    ...density,
+    suggested: suggestedModes(density.perMinute),
+    current: Object.fromEntries(
+      LEVELS.map((level) => [level, policy.mode(level, density.metric)]),
+    ) as Record<Level, LevelMode>,
+  }));
+}
+
+/** The `tickertape levels …` commands that turn the current modes into the suggested ones. */
+export function changesFor(suggestions: readonly Suggestion[]): [Level, LevelMode, string[]][] {
+  const changes = new Map<string, [Level, LevelMode, string[]]>();
+  for (const s of suggestions)
+    for (const level of LEVELS) {
+      const mode = s.suggested[level];
+      if (mode === s.current[level]) continue;
+      const key = `${level}/${mode}`;
+      const change = changes.get(key) ?? [level, mode, []];
+      change[2].push(s.metric);
+      changes.set(key, change);
+    }
+  return [...changes.values()];
+}
+
+const VERB_OF: Record<LevelMode, string> = { skip: 'skip', compact: 'compact', full: 'keep' };
+
+export function formatSuggestions(suggestions: readonly Suggestion[], hours: number): string {
+  if (suggestions.length === 0)
+    return `no hour bucket with ticks in the last ${hours} whole hours: nothing to measure\n`;
+  const modes = (m: Record<Level, LevelMode>) => LEVELS.map((level) => m[level]).join(' / ');
+  const table = formatTable(
+    ['metric', 'series', 'ticks/min each', 'suggested (minute / hour / day)', 'now'],
+    suggestions.map((s) => [
+      s.metric,
+      s.series,
+      Number(s.perMinute.toPrecision(3)),
+      modes(s.suggested),
+      modes(s.current),
+    ]),
+  );
+  const changes = changesFor(suggestions).map(
+    ([level, mode, metrics]) => `tickertape levels ${VERB_OF[mode]} ${level} ${metrics.join(' ')}`,
+  );
+  return `${table}${
+    changes.length === 0
+      ? 'the policy is as suggested\n'
+      : `to apply (or run again with --apply):\n${changes.map((c) => `  ${c}\n`).join('')}`
+  }`;
+}
+
 export function addLevelsCommand(program: Command, io: LevelsIo): void {
   const withDb = async <T>(database: string, work: (db: Db) => Promise<T>): Promise<T> => {
     const { env, logger } = io.ready();
@@ -89,6 +159,30 @@ export function addLevelsCommand(program: Command, io: LevelsIo): void {
     .addHelpText('after', LEVELS_HELP)
     .action(async (options: { database: string }) => {
       io.stdout(formatPolicy(await withDb(options.database, readLevelPolicy)));
+    });
+  levels
+    .command('suggest')
+    .description(
+      "each metric's density in the last hours' hour buckets, and the modes suggested for it",
+    )
+    .option('--hours <n>', 'whole hours to measure, up to the current one', positiveInt, 24)
+    .option('--apply', 'set the suggested modes', false)
+    .action(async (options: { hours: number; apply: boolean }, command: Command) => {
+      const { database } = command.optsWithGlobals<{ database: string }>();
+      const toMs = floorTo(io.now(), HOUR);
+      const text = await withDb(database, async (db) => {
+        const densities = await metricDensities(db, 'hour', toMs - options.hours * HOUR, toMs);
+        const suggestions = suggest(densities, await readLevelPolicy(db));
+        let out = formatSuggestions(suggestions, options.hours);
+        if (options.apply) {
+          let policy: LevelPolicy | undefined;
+          for (const [level, mode, metrics] of changesFor(suggestions))
+            policy = await changeLevelPolicy(db, level, metrics, mode, io.now());
+          if (policy !== undefined) out += `applied:\n${formatPolicy(policy)}`;
+        }
+        return out;
+      });
+      io.stdout(text);
     });
   for (const { verb, mode, description } of VERBS)
     levels

@@ -1,4 +1,4 @@
-import type { Level } from '@tickertape/buckets';
+import type { Level, LevelPolicy } from '@tickertape/buckets';
 import { LevelPolicySource } from '@tickertape/store';
 import { readRawPoints, type RawPointsResult } from '@tickertape/segments';
 import type { Db } from 'mongodb';
@@ -154,6 +154,11 @@ export class RollupReader {
     checkSeries(query.series);
     if (query.field !== undefined) checkName('field', query.field);
     return readRawPoints(this.db, query, { maxDocuments: this.ctx.limits.maxDocuments });
+  }
+
+  /** Which levels skip or keep compact which metrics (re-read every few seconds). */
+  async levelPolicy(): Promise<LevelPolicy> {
+    return this.policy.current();
   }
 
   /** Each running level's finality watermark (`finalBefore`); absent before the scheduler's first run. */

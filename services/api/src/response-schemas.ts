@@ -179,7 +179,16 @@ export const rawSchema = z.object({
 });
 
 export const levelsSchema = z.object({
-  levels: z.array(z.object({ level, finalBefore, lag })),
+  levels: z.array(
+    z.object({
+      level,
+      finalBefore,
+      lag,
+      /** The level policy: metrics this level skips, and those it keeps compact (docs/data-layout.md). */
+      skips: z.array(z.string()),
+      compact: z.array(z.string()),
+    }),
+  ),
 });
 
 export const healthSchema = z.object({

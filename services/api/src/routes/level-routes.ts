@@ -52,19 +52,26 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
     '/levels',
     {
       schema: {
-        summary: 'The levels served: finality watermark and consumer lag of each',
+        summary:
+          'The levels served: finality watermark, consumer lag and level policy (metrics skipped, kept compact) of each',
         tags: ['status'],
         security: BEARER,
         response: { 200: levelsSchema, ...apiErrors },
       },
     },
     async () => {
-      const [marks, lags] = await Promise.all([finality(), Promise.all(reader.levels.map(lag))]);
+      const [marks, lags, policy] = await Promise.all([
+        finality(),
+        Promise.all(reader.levels.map(lag)),
+        reader.levelPolicy(),
+      ]);
       return {
         levels: reader.levels.map((level, i) => ({
           level,
           finalBefore: marks[level] ?? null,
           lag: lags[i] ?? null,
+          skips: policy.metricsAt(level, 'skip'),
+          compact: policy.metricsAt(level, 'compact'),
         })),
       };
     },

@@ -286,10 +286,16 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
     });
   });
 
-  it('lists the levels with their watermarks (lag unknown without Kafka)', async () => {
+  it('lists the levels with their watermarks (lag unknown without Kafka) and level policy', async () => {
     const res = await api.get<LevelsBody>('/api/v1/levels');
     expect(res.body).toEqual({
-      levels: LEVELS.map((level) => ({ level, finalBefore: MARKS[level], lag: null })),
+      levels: LEVELS.map((level) => ({
+        level,
+        finalBefore: MARKS[level],
+        lag: null,
+        skips: [],
+        compact: [],
+      })),
     });
   });
 

@@ -113,8 +113,24 @@ export class PartitionHold {
   }
 }
 
+/**
+ * How long before its budget runs out a partition's hold is written: as long as the partition's
+ * last write took (its queue behind the other partitions' writes included), at most half the
+ * budget. A budget is how stale a reader may find the level, so a hold must be *visible* within it,
+ * not start its write then: an hour worker writing 10,000 buckets in 3 s showed its ticks 63 s
+ * after they were produced with a 60 s budget.
+ */
+export function writeLead(budgetMs: number, lastWriteMs: number): number {
+  return Math.min(Math.floor(budgetMs / 2), Math.max(0, Math.round(lastWriteMs)));
+}
+
+/** The hold age at which a partition is written: its budget less its write lead (0 stays 0). */
+export function dueAfter(budgetMs: number, lastWriteMs: number): number {
+  return budgetMs === 0 ? 0 : budgetMs - writeLead(budgetMs, lastWriteMs);
+}
+
 export interface HoldLimits {
-  /** FRESHNESS_BUDGET_MS: 0 writes every fetched batch. */
+  /** FRESHNESS_BUDGET_MS less the partition's write lead (dueAfter): 0 writes every fetched batch. */
   budgetMs: number;
   /** FLUSH_MAX_TICKS: most records one flush holds. */
   flushMaxTicks: number;

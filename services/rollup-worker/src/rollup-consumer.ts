@@ -5,6 +5,7 @@ import type { Consumer, EachBatchPayload, KafkaMessage, Producer } from 'kafkajs
 import { sendDeadLetters } from './dead-letter.js';
 import { decodeChunk } from './decode-chunk.js';
 import {
+  dueAfter,
   flushCause,
   heldSince,
   overMemory,
@@ -12,6 +13,7 @@ import {
   room,
   type FlushCause,
   type HeldTicks,
+  type HoldLimits,
 } from './held-ticks.js';
 import type { WorkerMetrics } from './metrics.js';
 
@@ -74,6 +76,8 @@ interface PartitionState {
   /** Bumped when the held records are dropped: work begun before belongs to no one. */
   epoch: number;
   highWatermark: string;
+  /** How long the partition's last write and commit took: its holds are written that much early. */
+  lastWriteMs: number;
   /** A budget flush that failed: rethrown by the partition's next batch, so KafkaJS retries it. */
   failure?: Error;
 }
@@ -175,6 +179,7 @@ export class RollupConsumer {
         chain: Promise.resolve(),
         epoch: 0,
         highWatermark: '0',
+        lastWriteMs: 0,
       };
       this.partitions.set(partition, state);
     }
@@ -202,12 +207,12 @@ export class RollupConsumer {
       next += chunk.length;
       if (!(await this.hold(state, chunk, epoch))) return;
       payload.resolveOffset(chunk[chunk.length - 1]!.offset);
-      const cause = flushCause(state.hold, this.deps.clock(), this.options, false);
+      const cause = flushCause(state.hold, this.deps.clock(), this.limitsOf(state), false);
       if (cause !== undefined) await this.flushPartition(state, cause);
       await payload.heartbeat();
     }
     if (gone()) return;
-    const cause = flushCause(state.hold, this.deps.clock(), this.options, true);
+    const cause = flushCause(state.hold, this.deps.clock(), this.limitsOf(state), true);
     if (cause !== undefined) await this.flushPartition(state, cause);
     const holds = new Map([...this.partitions].map(([p, held]) => [p, held.hold] as const));
     for (const partition of overMemory(holds, this.options.maxHeldBytes))
@@ -257,11 +262,19 @@ export class RollupConsumer {
   private flushDue(): void {
     const now = this.deps.clock();
     for (const state of this.partitions.values()) {
-      if (!state.hold.isDue(now, this.options.budgetMs)) continue;
+      if (!state.hold.isDue(now, this.limitsOf(state).budgetMs)) continue;
       this.flushPartition(state, 'budget').catch((err: unknown) => {
         state.failure ??= err instanceof Error ? err : new Error(String(err));
       });
     }
+  }
+
+  /** The partition's limits: its budget less the time its last write took (writeLead). */
+  private limitsOf(state: PartitionState): HoldLimits {
+    return {
+      budgetMs: dueAfter(this.options.budgetMs, state.lastWriteMs),
+      flushMaxTicks: this.options.flushMaxTicks,
+    };
   }
 
   /** Queues a write of whatever the partition holds when its turn comes; resolves once committed. */
@@ -281,6 +294,7 @@ export class RollupConsumer {
     // A hold of a whole budget can take longer to write than the group's session timeout, and
     // kafkajs only heartbeats between batches: keep the membership alive meanwhile.
     const beat = setInterval(() => void this.heartbeat?.().catch(() => undefined), 3000);
+    const started = this.deps.clock();
     try {
       await this.write(partition, held);
       metrics.flushCauses.inc({ cause });
@@ -289,6 +303,7 @@ export class RollupConsumer {
       if (state.epoch !== epoch) return;
       const next = (BigInt(held.lastOffset) + 1n).toString();
       await consumer.commitOffsets([{ topic: this.options.topic, partition, offset: next }]);
+      if (held.inputs.length > 0) state.lastWriteMs = this.deps.clock() - started;
       metrics.lag.set(
         { partition: String(partition) },
         Math.max(0, Number(BigInt(state.highWatermark) - BigInt(next))),

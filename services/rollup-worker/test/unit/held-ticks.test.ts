@@ -1,6 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import type { FoldInput } from '@tickertape/buckets';
-import { estimateHeldBytes, heldSince, overMemory, PartitionHold } from '../../src/held-ticks.js';
+import {
+  dueAfter,
+  estimateHeldBytes,
+  heldSince,
+  overMemory,
+  PartitionHold,
+  writeLead,
+} from '../../src/held-ticks.js';
 import { DEFAULT_FRESHNESS_BUDGET_MS, freshnessBudgetMs, parseWorkerEnv } from '../../src/env.js';
 
 const tick = (offset: number): FoldInput => ({
@@ -48,6 +55,20 @@ describe('where a budget starts', () => {
     ['no timestamp', 10_000, Number.NaN, 5000, 10_000],
   ])('%s', (_name, consumed, produced, budget, since) => {
     expect(heldSince(consumed, produced, budget)).toBe(since);
+  });
+});
+
+describe('a write started early by its expected time', () => {
+  it.each([
+    // budget, last write → lead, due after
+    ['no write yet', 60_000, 0, 0, 60_000],
+    ['a 3 s write of an hour hold', 60_000, 3_000, 3_000, 57_000],
+    ['a write slower than half the budget: half', 5_000, 4_000, 2_500, 2_500],
+    ['fractions of a millisecond rounded', 5_000, 12.6, 13, 4_987],
+    ['budget 0 writes every batch whatever the write took', 0, 800, 0, 0],
+  ])('%s', (_name, budget, lastWrite, lead, due) => {
+    expect(writeLead(budget, lastWrite)).toBe(lead);
+    expect(dueAfter(budget, lastWrite)).toBe(due);
   });
 });
 

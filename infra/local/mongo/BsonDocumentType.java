@@ -49,15 +49,40 @@ final class BsonDocumentType extends BasicDataType<Document> {
     return 24;
   }
 
+  /**
+   * One encoding buffer per thread, reused: a fresh 256-byte buffer per document grew by doubling
+   * through every hour bucket a commit wrote. One that grew past 1 MiB is not kept.
+   */
+  private static final ThreadLocal<ByteBuf> SCRATCH = ThreadLocal.withInitial(() -> Unpooled.buffer(64 * 1024));
+
+  private static final int SCRATCH_KEPT = 1 << 20;
+
+  private static ByteBuf encode(Document document) {
+    ByteBuf out = SCRATCH.get();
+    out.clear();
+    BsonEncoder.encodeDocument(document, out);
+    return out;
+  }
+
+  private static void release(ByteBuf out) {
+    if (out.capacity() > SCRATCH_KEPT) {
+      SCRATCH.remove();
+    }
+  }
+
+  /** The document's BSON size (collStats' size). */
+  static int encodedSize(Document document) {
+    ByteBuf out = encode(document);
+    int size = out.readableBytes();
+    release(out);
+    return size;
+  }
+
   @Override
   public void write(WriteBuffer buffer, Document document) {
-    ByteBuf out = Unpooled.buffer(256);
-    try {
-      BsonEncoder.encodeDocument(document, out);
-      buffer.put(out.nioBuffer());
-    } finally {
-      out.release();
-    }
+    ByteBuf out = encode(document);
+    buffer.put(out.nioBuffer());
+    release(out);
   }
 
   @Override

@@ -58,7 +58,13 @@ describe('api process', () => {
       });
       expect(levels.status).toBe(200);
       expect(await levels.json()).toEqual({
-        levels: ['minute', 'hour', 'day'].map((level) => ({ level, finalBefore: null, lag: null })),
+        levels: ['minute', 'hour', 'day'].map((level) => ({
+          level,
+          finalBefore: null,
+          lag: null,
+          skips: [],
+          compact: [],
+        })),
       });
       const refused = await fetch(`${url}/api/v1/levels`);
       expect(refused.status).toBe(401);

@@ -5,7 +5,7 @@
  * a stand-in; where it differs from real MongoDB the test asserts what it does and says so.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { MongoServerError, type Collection, type Db, type Document } from 'mongodb';
+import { BSON, MongoServerError, type Collection, type Db, type Document } from 'mongodb';
 import { createMongoClient } from '@tickertape/clients';
 import { TestStack } from '../../../src/index.js';
 
@@ -281,6 +281,23 @@ describe('MongoDB collections, indexes and aggregation', () => {
     expect(pipelineUpdate.code).toBeUndefined();
     expect(pipelineUpdate.message).toMatch(/cannot be cast/);
     expect(await col.findOne({ _id: 'a' })).toEqual({ _id: 'a', n: 1 });
+  });
+
+  it('collStats size is the documents\' BSON bytes after inserts, updates and deletes', async () => {
+    const col = db.collection<Doc>('rollup_minute_20261124');
+    await col.insertMany([
+      { _id: 'a', n: 1 },
+      { _id: 'b', s: 'hello', f: { speed: { n: 2, sum: 120.5 } } },
+      { _id: 'c', n: 3 },
+    ]);
+    await col.updateOne({ _id: 'a' }, { $inc: { n: 5, 'f.speed.n': 1 }, $max: { last: 9 } });
+    await col.updateOne({ _id: 'b' }, { $unset: { s: '' } });
+    await col.deleteOne({ _id: 'c' });
+    const stored = await col.find().toArray();
+    const bytes = stored.reduce((sum, doc) => sum + BSON.calculateObjectSize(doc), 0);
+    expect(stored).toHaveLength(2);
+    expect((await db.command({ collStats: col.collectionName })).size).toBe(bytes);
+    await col.drop();
   });
 
   it('creates a new collection atomically when several clients race to create it and write first', async () => {

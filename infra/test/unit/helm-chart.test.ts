@@ -6,12 +6,12 @@
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { runProcess } from '@tickertape/testing';
+import { groupIdOf, STORES, TICK_TOPIC } from '@tickertape/topology';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const chart = `${root}/infra/k8s`;
-const STORES = ['minute', 'hour', 'day', 'segments'] as const;
 
 interface EnvVar {
   name: string;
@@ -53,8 +53,6 @@ const containerOf = (deployment: K8sObject) =>
 const envOf = (container: Container) => new Map(container.env.map((e) => [e.name, e]));
 const workerName = (store: string) =>
   store === 'segments' ? 't-segment-worker' : `t-rollup-${store}`;
-const groupOf = (store: string) =>
-  store === 'segments' ? 'tickertape-segments' : `tickertape-rollup-${store}`;
 
 beforeAll(async () => {
   const ensured = await runProcess('bash', ['scripts/ensure-helm.sh'], {
@@ -92,7 +90,7 @@ describe('the Helm chart', () => {
         expect(probe.httpGet).toEqual({ path: '/health', port: 9400 });
       const env = envOf(container);
       expect(env.get('ROLLUP_LEVEL')?.value).toBe(store);
-      expect(env.get('GROUP_ID')?.value).toBe(groupOf(store));
+      expect(env.get('GROUP_ID')?.value).toBe(groupIdOf(store));
       expect(env.get('HTTP_PORT')?.value).toBe('9400');
       for (const required of ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'TOPIC', 'DLQ_TOPIC'])
         expect(env.get(required)?.value).toBeTruthy();
@@ -112,7 +110,7 @@ describe('the Helm chart', () => {
         triggers: [
           {
             type: 'kafka',
-            metadata: { consumerGroup: groupOf(store), topic: 'raw-ticks', lagThreshold: '5000' },
+            metadata: { consumerGroup: groupIdOf(store), topic: TICK_TOPIC, lagThreshold: '5000' },
           },
         ],
       });

@@ -9,7 +9,6 @@ export {
 export { Batcher, type BatcherOptions } from './batcher.js';
 export { InFlight } from './in-flight.js';
 export {
-  DEFAULT_DLQ_TOPIC,
   ensureTopics,
   topicPartitions,
   type EnsureTopicsResult,

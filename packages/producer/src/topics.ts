@@ -1,9 +1,6 @@
 import type { Admin, ITopicConfig } from 'kafkajs';
 import { TopicLayoutError, TopicMissingError } from './errors.js';
 
-/** The worker's default DLQ topic (DLQ_TOPIC), next to `raw-ticks`. */
-export const DEFAULT_DLQ_TOPIC = 'raw-ticks-dlq';
-
 export interface TopicLayout {
   /** The raw tick topic, e.g. `raw-ticks`. */
   topic: string;

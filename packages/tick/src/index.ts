@@ -1,7 +1,6 @@
 export type { Tick } from './tick.js';
 export {
   DEFAULT_SUBJECT,
-  DEFAULT_TOPIC,
   TICK_SCHEMA_V1,
   TICK_SCHEMA_V2,
   TICK_SCHEMAS,

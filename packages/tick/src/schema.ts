@@ -4,6 +4,7 @@
  * reader reads old data) and old readers skip what they do not know (the v1 workers keep
  * running while producers move to v2).
  */
+import { TICK_TOPIC } from '@tickertape/topology';
 
 type AvroPrimitive = 'null' | 'string' | 'long' | 'double';
 interface AvroMap {
@@ -34,14 +35,12 @@ export interface TickAvroSchema {
 
 export type TickSchemaVersion = 1 | 2;
 
-export const DEFAULT_TOPIC = 'raw-ticks';
-
 /** Confluent's TopicNameStrategy: the value schema of topic T lives under `T-value`. */
 export function valueSubject(topic: string): string {
   return `${topic}-value`;
 }
 
-export const DEFAULT_SUBJECT = valueSubject(DEFAULT_TOPIC);
+export const DEFAULT_SUBJECT = valueSubject(TICK_TOPIC);
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {

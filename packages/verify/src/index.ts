@@ -16,7 +16,6 @@ export {
 export { storedBuckets, storedSegments, WHOLE_TIME, type CheckedRange } from './stored.js';
 export { NotCaughtUpError, VerifyErrorCode } from './verify-error.js';
 export {
-  defaultGroupId,
   readDeadLetters,
   verify,
   type CheckedTarget,

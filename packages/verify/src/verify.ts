@@ -73,11 +73,6 @@ export interface VerifyReport {
   differences: Difference[];
 }
 
-/** The default consumer group of each target, as the workers name them. */
-export function defaultGroupId(store: CheckedTarget['store']): string {
-  return store === 'segments' ? 'tickertape-segments' : `tickertape-rollup-${store}`;
-}
-
 async function readRecords(options: VerifyOptions): Promise<{
   records: DecodedRecord[];
   ends: Map<number, bigint>;

@@ -11,6 +11,7 @@ import {
 } from '@tickertape/config';
 import { LEVELS } from '@tickertape/buckets';
 import { DEFAULT_LIMITS } from '@tickertape/query';
+import { ROLLUP_GROUP_PREFIX, TICK_TOPIC } from '@tickertape/topology';
 import { z } from 'zod';
 
 /** Shorter tokens can be guessed; 16 characters of a random alphabet is the floor we accept. */
@@ -62,8 +63,8 @@ export const apiEnvSchema = z
     /** With KAFKA_SSL* and KAFKA_SASL_* for TLS and SASL (docs/security.md). */
     ...kafkaShape,
     /** The topic the rollup workers consume, and their group ids: `<GROUP_PREFIX><level>`. */
-    TOPIC: z.string().min(1).default('raw-ticks'),
-    GROUP_PREFIX: z.string().min(1).default('tickertape-rollup-'),
+    TOPIC: z.string().min(1).default(TICK_TOPIC),
+    GROUP_PREFIX: z.string().min(1).default(ROLLUP_GROUP_PREFIX),
     /** Levels whose workers run, comma separated; reads use only these. */
     LEVELS: z
       .string()

@@ -1,7 +1,7 @@
 import { describeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import { DEFAULT_DLQ_TOPIC, PROFILE_NAMES, type ProfileName } from '@tickertape/producer';
-import { DEFAULT_TOPIC } from '@tickertape/tick';
+import { PROFILE_NAMES, type ProfileName } from '@tickertape/producer';
+import { DEAD_LETTER_TOPIC, STORES, TICK_TOPIC, type Store } from '@tickertape/topology';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -41,7 +41,6 @@ import {
   groupArgument,
   storesArgument,
   VERIFY_HELP,
-  VERIFY_STORES,
   verifyCommand,
 } from './commands/verify.js';
 import { parseDuration } from './duration.js';
@@ -50,6 +49,7 @@ import type { CliEnv } from './env.js';
 import { formatRoundtrip } from './format.js';
 import { BadInputError } from './input/input-error.js';
 import type { LogSettings } from './log-output.js';
+import { maxFutureOption, maxLatenessOption } from './time-window-options.js';
 
 /** Everything a command touches outside itself, so tests can run the real program in-process. */
 export interface CliIo {
@@ -84,9 +84,9 @@ export interface ProgramOptions {
 
 /** `--stores`: which of the levels and the segment store a command covers. */
 const storesOption = (verb: string) =>
-  new Option('--stores <list>', `what to ${verb}, comma-separated (${VERIFY_STORES.join(',')})`)
+  new Option('--stores <list>', `what to ${verb}, comma-separated (${STORES.join(',')})`)
     .argParser(storesArgument)
-    .default([...VERIFY_STORES]);
+    .default([...STORES]);
 
 /** `--group store=group`, repeatable: a store's group when it is not the workers' default. */
 const groupOption = () =>
@@ -128,9 +128,9 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
     .description('manage the tick topics')
     .command('create')
     .description('create the raw tick topic and its dead-letter topic where missing')
-    .option('--topic <name>', 'raw tick topic', DEFAULT_TOPIC)
+    .option('--topic <name>', 'raw tick topic', TICK_TOPIC)
     .option('--partitions <n>', 'partitions of the raw topic, if it is created', positiveInt, 6)
-    .option('--dlq-topic <name>', 'dead-letter topic', DEFAULT_DLQ_TOPIC)
+    .option('--dlq-topic <name>', 'dead-letter topic', DEAD_LETTER_TOPIC)
     .option('--dlq-partitions <n>', 'partitions of the DLQ topic, if it is created', positiveInt, 1)
     .option('--replication-factor <n>', "replicas (default: the broker's default)", positiveInt)
     .addHelpText(
@@ -162,7 +162,7 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
         INPUT_FORMATS,
       ),
     )
-    .option('--topic <name>', 'topic to publish to (must exist)', DEFAULT_TOPIC)
+    .option('--topic <name>', 'topic to publish to (must exist)', TICK_TOPIC)
     .addHelpText('after', PUBLISH_HELP)
     .action(async (file: string, options: { format?: InputFormat; topic: string }) => {
       const { env, logger } = ready();
@@ -195,7 +195,7 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
       'series (symbols, sensors); default stocks 50, traffic 500',
       positiveInt,
     )
-    .option('--topic <name>', 'topic to publish to (must exist)', DEFAULT_TOPIC)
+    .option('--topic <name>', 'topic to publish to (must exist)', TICK_TOPIC)
     .option('--seed <n>', 'random seed', integer, 1)
     .option('--no-progress', 'no progress bar')
     .addHelpText('after', LOADGEN_HELP)
@@ -270,7 +270,7 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
       "workers' base URLs (for /metrics), comma-separated",
       'http://127.0.0.1:9401,http://127.0.0.1:9402,http://127.0.0.1:9403,http://127.0.0.1:9404',
     )
-    .option('--topic <name>', 'raw tick topic', DEFAULT_TOPIC)
+    .option('--topic <name>', 'raw tick topic', TICK_TOPIC)
     .option(
       '--wait-for-groups <groups>',
       'first wait until these consumer groups have no lag on --topic',
@@ -295,7 +295,7 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
   program
     .command('redrive')
     .description('republish dead letters, original bytes, to the topic they came from')
-    .option('--dlq-topic <name>', 'dead-letter topic to read', DEFAULT_DLQ_TOPIC)
+    .option('--dlq-topic <name>', 'dead-letter topic to read', DEAD_LETTER_TOPIC)
     .option('--topic <name>', "republish here instead of each record's source topic")
     .option('--reason <reason...>', 'only records with these reasons (default: all)')
     .option('--dry-run', 'read and tally, publish nothing', false)
@@ -333,7 +333,7 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
     .description("rewind a level's consumer group to the start of the topic (workers stopped)")
     .requiredOption(
       '--store <store>',
-      `the level or the segment store (${VERIFY_STORES.join(', ')})`,
+      `the level or the segment store (${STORES.join(', ')})`,
       (text) => {
         const [store] = storesArgument(text);
         if (store === undefined || text.includes(',')) throw new InvalidArgumentError('one store');
@@ -341,7 +341,7 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
       },
     )
     .option('--group <id>', "its consumer group, when not the workers' default")
-    .option('--topic <name>', 'tick topic', DEFAULT_TOPIC)
+    .option('--topic <name>', 'tick topic', TICK_TOPIC)
     .option(
       '--from <where>',
       'earliest (a replay), latest, or an ISO time: where the group starts reading',
@@ -349,24 +349,17 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
       'earliest' as GroupStart,
     )
     .addHelpText('after', REPLAY_HELP)
-    .action(
-      async (options: {
-        store: (typeof VERIFY_STORES)[number];
-        group?: string;
-        topic: string;
-        from: GroupStart;
-      }) => {
-        const { env, logger } = ready();
-        io.stdout(formatReplay(await replayCommand(env, options, logger)));
-      },
-    );
+    .action(async (options: { store: Store; group?: string; topic: string; from: GroupStart }) => {
+      const { env, logger } = ready();
+      io.stdout(formatReplay(await replayCommand(env, options, logger)));
+    });
 
   program
     .command('groups')
     .description(
       'consumer groups of every level and the segment store: members, partitions, offsets, lag in records and seconds',
     )
-    .option('--topic <name>', 'tick topic', DEFAULT_TOPIC)
+    .option('--topic <name>', 'tick topic', TICK_TOPIC)
     .addOption(storesOption('show'))
     .addOption(groupOption())
     .addOption(
@@ -387,8 +380,8 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
     .action(
       async (options: {
         topic: string;
-        stores: (typeof VERIFY_STORES)[number][];
-        group?: Partial<Record<(typeof VERIFY_STORES)[number], string>>;
+        stores: Store[];
+        group?: Partial<Record<Store, string>>;
         format: 'table' | 'json';
         maxLagSeconds?: number;
         interval: number;
@@ -415,15 +408,15 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
   program
     .command('verify')
     .description('ground truth: refold the topic and compare every bucket, segment and dead letter')
-    .option('--topic <name>', 'tick topic', DEFAULT_TOPIC)
-    .option('--dlq-topic <name>', 'dead-letter topic', DEFAULT_DLQ_TOPIC)
+    .option('--topic <name>', 'tick topic', TICK_TOPIC)
+    .option('--dlq-topic <name>', 'dead-letter topic', DEAD_LETTER_TOPIC)
     .option('--database <name>', 'MongoDB database of the rollups', 'tickertape')
     .addOption(storesOption('check'))
     .addOption(groupOption())
     .option('--from <time>', `only buckets from this time (${TIME_HELP})`)
     .option('--to <time>', 'only buckets ending by this time')
-    .option('--max-lateness-ms <ms>', "the workers' MAX_LATENESS_MS", nonNegativeInt, 6 * 3_600_000)
-    .option('--max-future-ms <ms>', "the workers' MAX_FUTURE_MS", nonNegativeInt, 300_000)
+    .addOption(maxLatenessOption())
+    .addOption(maxFutureOption())
     .option('--segment-max-points <n>', "the segment workers' SEGMENT_MAX_POINTS", positiveInt, 500)
     .option(
       '--write-on-change <metrics>',
@@ -440,8 +433,8 @@ export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command 
         topic: string;
         dlqTopic: string;
         database: string;
-        stores: (typeof VERIFY_STORES)[number][];
-        group?: Partial<Record<(typeof VERIFY_STORES)[number], string>>;
+        stores: Store[];
+        group?: Partial<Record<Store, string>>;
         from?: string;
         to?: string;
         maxLatenessMs: number;

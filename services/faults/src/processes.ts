@@ -1,8 +1,8 @@
 import { kafkaSecurityVars, registryAuthVars } from '@tickertape/config';
 import { spawnService, type ServiceProcess } from '@tickertape/testing';
 import { fileURLToPath } from 'node:url';
+import { TIME_WINDOW_DEFAULTS, type Store } from '@tickertape/topology';
 import type { FaultsEnv } from './env.js';
-import type { Store } from './schedule.js';
 
 /** What the suite runs as processes: one kind of worker per store, and the scheduler. */
 export type Process = Store | 'scheduler';
@@ -18,7 +18,7 @@ export interface RunNames {
 
 /** The workers' settings the checker must know (the same values go to both). */
 export const WORKER_LIMITS = {
-  maxFutureMs: 5 * 60_000,
+  maxFutureMs: TIME_WINDOW_DEFAULTS.maxFutureMs,
   segmentMaxPoints: 100,
 } as const;
 

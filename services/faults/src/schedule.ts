@@ -1,6 +1,4 @@
-/** What the suite's workers write: the three rollup levels and the segment store. */
-export const STORES = ['minute', 'hour', 'day', 'segments'] as const;
-export type Store = (typeof STORES)[number];
+import { STORES, type Store } from '@tickertape/topology';
 
 /** Parts of the local stack the suite restarts (the registry is read once per worker start). */
 export const STACK_PARTS = ['kafka', 'mongo', 'redis'] as const;

@@ -22,6 +22,7 @@ import { verify, type VerifyReport } from '@tickertape/verify';
 import { Partitioners, type Kafka } from 'kafkajs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { STORES } from '@tickertape/topology';
 import { deadLettersBySource, sourceKey } from './dead-letters.js';
 import type { FaultsEnv } from './env.js';
 import { Fleet } from './fleet.js';
@@ -41,7 +42,6 @@ import {
   countByKind,
   faultSchedule,
   PROFILES,
-  STORES,
   type FaultEvent,
   type FaultProfile,
 } from './schedule.js';

@@ -11,11 +11,18 @@ import {
   type EnvSource,
 } from '@tickertape/config';
 import { LEVELS } from '@tickertape/buckets';
+import {
+  DEAD_LETTER_TOPIC,
+  FETCH_DEFAULTS,
+  STORES,
+  TICK_TOPIC,
+  TIME_WINDOW_DEFAULTS,
+  type Store,
+} from '@tickertape/topology';
 import { z } from 'zod';
 
 /** What `ROLLUP_LEVEL` may name: a rollup level, or the segment store of exact raw points. */
-export const WORKER_MODES = [...LEVELS, 'segments'] as const;
-export type WorkerMode = (typeof WORKER_MODES)[number];
+export type WorkerMode = Store;
 
 /**
  * The most points a segment may hold. A segment is one BSON document, and MongoDB refuses a
@@ -41,14 +48,14 @@ export const workerEnvSchema = z
      * The level this process rolls up (`minute`, `hour`, `day`), or `segments`: the segment store
      * of exact raw points. Run one process (or several replicas) per value.
      */
-    ROLLUP_LEVEL: z.enum(WORKER_MODES),
+    ROLLUP_LEVEL: z.enum(STORES),
     /**
      * Consumer group; defaults to tickertape-rollup-<level>, or tickertape-segments, so each level
      * and the segment store replay on their own.
      */
     GROUP_ID: z.string().min(1).optional(),
-    TOPIC: z.string().min(1).default('raw-ticks'),
-    DLQ_TOPIC: z.string().min(1).default('raw-ticks-dlq'),
+    TOPIC: z.string().min(1).default(TICK_TOPIC),
+    DLQ_TOPIC: z.string().min(1).default(DEAD_LETTER_TOPIC),
     /**
      * Every level sees every bad record; only the workers of this level dead-letter them, so each
      * bad record lands in the DLQ once. The others (and the segment workers, whatever this says)
@@ -85,15 +92,15 @@ export const workerEnvSchema = z
      */
     PARTITIONS_CONCURRENTLY: z.coerce.number().int().min(1).max(64).default(1),
     /** A fetch waits this long for FLUSH_MIN_BYTES before a flush of whatever arrived. */
-    FLUSH_MAX_WAIT_MS: durationMs().default(500),
-    FLUSH_MIN_BYTES: positiveInt().default(64 * 1024),
+    FLUSH_MAX_WAIT_MS: durationMs().default(FETCH_DEFAULTS.maxWaitMs),
+    FLUSH_MIN_BYTES: positiveInt().default(FETCH_DEFAULTS.minBytes),
     /**
      * Ticks whose event time is older than their Kafka record's time by more than this go to the
      * DLQ as TOO_LATE (history is loaded with `tickertape backfill`, docs/history.md).
      */
-    MAX_LATENESS_MS: durationMs().default(6 * 3_600_000),
+    MAX_LATENESS_MS: durationMs().default(TIME_WINDOW_DEFAULTS.maxLatenessMs),
     /** Ticks further ahead of their record's time than this go to the DLQ as TIMESTAMP_OUT_OF_RANGE. */
-    MAX_FUTURE_MS: durationMs().default(5 * 60_000),
+    MAX_FUTURE_MS: durationMs().default(TIME_WINDOW_DEFAULTS.maxFutureMs),
     /**
      * How long the group waits for a silent member before giving its partitions to others: after
      * a crash, its uncommitted work is redone this much later. The broker allows 6 s at least.
@@ -153,11 +160,6 @@ export const DEFAULT_FRESHNESS_BUDGET_MS: Readonly<Record<WorkerMode, number>> =
 /** The budget this worker runs with. */
 export function freshnessBudgetMs(env: WorkerEnv): number {
   return env.FRESHNESS_BUDGET_MS ?? DEFAULT_FRESHNESS_BUDGET_MS[env.ROLLUP_LEVEL];
-}
-
-/** The default consumer group, and the Kafka client id and MongoDB app name operators see. */
-export function workerName(mode: WorkerMode): string {
-  return mode === 'segments' ? 'tickertape-segments' : `tickertape-rollup-${mode}`;
 }
 
 export function parseWorkerEnv(source: EnvSource): WorkerEnv {

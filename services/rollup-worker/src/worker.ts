@@ -12,8 +12,9 @@ import { startOpsServer } from '@tickertape/ops';
 import { SegmentWriter } from '@tickertape/segments';
 import { RollupWriter } from '@tickertape/store';
 import { TickCodec, valueSubject } from '@tickertape/tick';
+import { groupIdOf } from '@tickertape/topology';
 import { Partitioners } from 'kafkajs';
-import { freshnessBudgetMs, workerName, type WorkerEnv } from './env.js';
+import { freshnessBudgetMs, type WorkerEnv } from './env.js';
 import { createWorkerMetrics } from './metrics.js';
 import { RollupConsumer } from './rollup-consumer.js';
 import { rollupSink, segmentSink } from './sinks.js';
@@ -51,7 +52,7 @@ export async function startWorker(
     env.STARTUP_TIMEOUT_MS,
   );
   const level = env.ROLLUP_LEVEL;
-  const name = workerName(level);
+  const name = groupIdOf(level);
   const groupId = env.GROUP_ID ?? name;
   const kafka = createKafka({ ...security, brokers: env.KAFKA_BROKERS, clientId: name, logger });
   const registry = createRegistry(registryAt);

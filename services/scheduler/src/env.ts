@@ -11,6 +11,7 @@ import {
   type EnvSource,
 } from '@tickertape/config';
 import { LEVELS, isLevel, type Level } from '@tickertape/buckets';
+import { groupIdOf, SEGMENT_GROUP, TICK_TOPIC, TIME_WINDOW_DEFAULTS } from '@tickertape/topology';
 import { z } from 'zod';
 
 const DAY = 86_400_000;
@@ -24,7 +25,7 @@ export const schedulerEnvSchema = z
      */
     ...kafkaShape,
     /** The tick topic the workers read. */
-    TOPIC: z.string().min(1).default('raw-ticks'),
+    TOPIC: z.string().min(1).default(TICK_TOPIC),
     /**
      * The consumer group of each level whose progress holds its finality back, as
      * `level=group,…`; a level left out uses the workers' default, tickertape-rollup-<level>.
@@ -34,7 +35,7 @@ export const schedulerEnvSchema = z
       .default('')
       .transform((text, ctx) => {
         const groups = Object.fromEntries(
-          LEVELS.map((level) => [level, `tickertape-rollup-${level}`]),
+          LEVELS.map((level) => [level, groupIdOf(level)]),
         ) as Record<Level, string>;
         for (const part of text.split(',').map((p) => p.trim())) {
           if (part === '') continue;
@@ -51,7 +52,7 @@ export const schedulerEnvSchema = z
         return groups;
       }),
     /** The segment store's consumer group (its workers' GROUP_ID), for the lag series. */
-    SEGMENT_GROUP: z.string().min(1).default('tickertape-segments'),
+    SEGMENT_GROUP: z.string().min(1).default(SEGMENT_GROUP),
     /**
      * How often each store's consumer group lag is sampled for /metrics
      * (tickertape_group_lag_records/_seconds, tickertape_group_members).
@@ -87,13 +88,13 @@ export const schedulerEnvSchema = z
     /** A series is "active" if it has a bucket of the level starting this recently. */
     SHELL_ACTIVE_WINDOW_MS: positiveInt().default(15 * 60_000),
     /** The workers' lateness bound: no partition a late tick may reach is dropped. */
-    MAX_LATENESS_MS: durationMs().default(6 * 3_600_000),
+    MAX_LATENESS_MS: durationMs().default(TIME_WINDOW_DEFAULTS.maxLatenessMs),
     /**
      * A slot is final once it ended this long ago and the level's group has read every record
      * appended before its end plus this. At least MAX_LATENESS_MS, so no tick the workers still
      * accept can fall into a final slot (docs/history.md).
      */
-    FINALITY_GRACE_MS: durationMs().default(6 * 3_600_000),
+    FINALITY_GRACE_MS: durationMs().default(TIME_WINDOW_DEFAULTS.maxLatenessMs),
     RETENTION_MINUTE_MS: durationMs().default(7 * DAY),
     RETENTION_HOUR_MS: durationMs().default(90 * DAY),
     RETENTION_DAY_MS: durationMs().default(5 * 365 * DAY),

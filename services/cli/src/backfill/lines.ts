@@ -1,27 +1,28 @@
 import type { Tick } from '@tickertape/tick';
 import type { Readable } from 'node:stream';
+import type { Store } from '@tickertape/topology';
 import type { InputFormat } from '../input/format.js';
 import { readTickLines } from '../input/ticks.js';
-import { admitTick, pastRetention, type BackfillStore } from './time-rules.js';
+import { admitTick, pastRetention } from './time-rules.js';
 
 const DAY = 86_400_000;
 
 /** What a run applies to which lines: fixed once at its start, so every pass agrees. */
 export interface BackfillRules {
   /** The stores asked for (--levels). */
-  stores: readonly BackfillStore[];
+  stores: readonly Store[];
   /** The run's clock, read once: the future bound and retention are judged against it. */
   nowMs: number;
   maxFutureMs: number;
-  retentionMs: Readonly<Record<BackfillStore, number>>;
+  retentionMs: Readonly<Record<Store, number>>;
 }
 
 /** A tick for the stores that take it; `refused` are those whose retention it is past. */
 export interface AdmittedLine {
   number: number;
   tick: Tick;
-  accepted: readonly BackfillStore[];
-  refused: readonly BackfillStore[];
+  accepted: readonly Store[];
+  refused: readonly Store[];
 }
 
 /** A line no store takes: not a tick, or one a worker would dead-letter. */
@@ -34,9 +35,9 @@ export interface RejectedLine {
 export function storesFor(
   ts: number,
   rules: BackfillRules,
-): { accepted: BackfillStore[]; refused: BackfillStore[] } {
-  const accepted: BackfillStore[] = [];
-  const refused: BackfillStore[] = [];
+): { accepted: Store[]; refused: Store[] } {
+  const accepted: Store[] = [];
+  const refused: Store[] = [];
   for (const store of rules.stores)
     (pastRetention(store, ts, rules.nowMs, rules.retentionMs[store]) ? refused : accepted).push(
       store,

@@ -1,15 +1,15 @@
 import type { Level } from '@tickertape/buckets';
+import type { Store } from '@tickertape/topology';
 import { formatDuration } from '../duration.js';
 import type { InputFormat } from '../input/format.js';
 import { plural } from '../plural.js';
 import { formatTable } from '../table.js';
 import type { RejectGroup } from './rejects.js';
 import type { ShadowOutcome } from './shadows.js';
-import type { BackfillStore } from './time-rules.js';
 import type { LevelTally, SegmentTally } from './writer.js';
 
 export interface Refusal {
-  store: BackfillStore;
+  store: Store;
   ticks: number;
   retentionMs: number;
 }

@@ -1,4 +1,4 @@
-import { floorTo, LEVELS, partitionOf, timeVerdict, type Level } from '@tickertape/buckets';
+import { floorTo, partitionOf, timeVerdict, type Level } from '@tickertape/buckets';
 import {
   checkEncodedSize,
   DEFAULT_TICK_LIMITS,
@@ -6,16 +6,10 @@ import {
   validateTick,
   type Tick,
 } from '@tickertape/tick';
+import type { Store } from '@tickertape/topology';
 
-/** What a backfill fills: the three rollup levels and the segment store. */
-export const BACKFILL_STORES = [...LEVELS, 'segments'] as const;
-export type BackfillStore = (typeof BACKFILL_STORES)[number];
-
-export function isBackfillStore(text: string): text is BackfillStore {
-  return (BACKFILL_STORES as readonly string[]).includes(text);
-}
-
-export function isRollupLevel(store: BackfillStore): store is Level {
+/** Whether a store a backfill fills is a rollup level (not the segment store). */
+export function isRollupLevel(store: Store): store is Level {
   return store !== 'segments';
 }
 
@@ -25,18 +19,15 @@ const DAY = 86_400_000;
  * The scheduler's retention defaults (RETENTION_*_MS in services/scheduler/src/env.ts; a unit
  * test keeps the two equal): a backfill must not write what the next retention run drops.
  */
-export const DEFAULT_RETENTION_MS: Readonly<Record<BackfillStore, number>> = {
+export const DEFAULT_RETENTION_MS: Readonly<Record<Store, number>> = {
   minute: 7 * DAY,
   hour: 90 * DAY,
   day: 5 * 365 * DAY,
   segments: 7 * DAY,
 };
 
-/** The workers' MAX_FUTURE_MS default. */
-export const DEFAULT_MAX_FUTURE_MS = 5 * 60_000;
-
 /** End of the collection `ts` lands in: its level's partition, or its day for the segments. */
-export function collectionEnd(store: BackfillStore, ts: number): number {
+export function collectionEnd(store: Store, ts: number): number {
   if (isRollupLevel(store)) return partitionOf(store, ts).endMs;
   // Segment collections hold one UTC day each (segments_<YYYYMMDD>).
   return floorTo(ts, DAY) + DAY;
@@ -49,7 +40,7 @@ export function collectionEnd(store: BackfillStore, ts: number): number {
  * partition holding a stray fragment, which the next retention run drops again.
  */
 export function pastRetention(
-  store: BackfillStore,
+  store: Store,
   ts: number,
   nowMs: number,
   retentionMs: number,

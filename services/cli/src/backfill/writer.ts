@@ -5,13 +5,14 @@ import { isRetriable } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import type { Db } from 'mongodb';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Store } from '@tickertape/topology';
 import { isFinalAt, type Watermarks } from './final-ranges.js';
-import { isRollupLevel, type BackfillStore } from './time-rules.js';
+import { isRollupLevel } from './time-rules.js';
 
 /** One admitted line of a flush: the fold's input and the stores it goes to. */
 export interface FlushEntry {
   input: FoldInput;
-  accepted: readonly BackfillStore[];
+  accepted: readonly Store[];
 }
 
 /** What one rollup level received over the run. */
@@ -43,7 +44,7 @@ export interface SegmentTally {
 }
 
 export interface WriterOptions {
-  stores: readonly BackfillStore[];
+  stores: readonly Store[];
   watermarks: Watermarks;
   /** Where final slots go (it refuses a partition the planning pass did not foresee). */
   shadowTarget: CollectionTarget;

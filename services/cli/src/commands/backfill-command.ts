@@ -1,15 +1,11 @@
 import type { Logger } from '@tickertape/logger';
 import { Option, type Command } from 'commander';
 import type { Readable } from 'node:stream';
+import { STORES, TIME_WINDOW_DEFAULTS, type Store } from '@tickertape/topology';
 import { nonNegativeInt, positiveInt } from '../arguments.js';
 import { levelsArgument, retentionArgument } from '../backfill/arguments.js';
 import { formatBackfill } from '../backfill/report.js';
-import {
-  BACKFILL_STORES,
-  DEFAULT_MAX_FUTURE_MS,
-  DEFAULT_RETENTION_MS,
-  type BackfillStore,
-} from '../backfill/time-rules.js';
+import { DEFAULT_RETENTION_MS } from '../backfill/time-rules.js';
 import { parseDuration } from '../duration.js';
 import type { CliEnv } from '../env.js';
 import { INPUT_FORMATS, inputFormat, type InputFormat } from '../input/format.js';
@@ -28,8 +24,8 @@ export interface BackfillCommandIo {
 interface BackfillCommandOptions {
   database: string;
   format?: InputFormat;
-  levels: BackfillStore[];
-  retention?: Partial<Record<BackfillStore, number>>;
+  levels: Store[];
+  retention?: Partial<Record<Store, number>>;
   maxFutureMs: number;
   segmentMaxPoints: number;
   writeOnChange: string;
@@ -56,9 +52,9 @@ export function addBackfillCommand(program: Command, io: BackfillCommandIo): voi
     )
     .option(
       '--levels <list>',
-      `what to fill, comma-separated (${BACKFILL_STORES.join(',')})`,
+      `what to fill, comma-separated (${STORES.join(',')})`,
       levelsArgument,
-      [...BACKFILL_STORES],
+      [...STORES],
     )
     .option(
       '--retention <store=duration>',
@@ -69,7 +65,7 @@ export function addBackfillCommand(program: Command, io: BackfillCommandIo): voi
       '--max-future-ms <ms>',
       "the workers' MAX_FUTURE_MS: later ticks are rejected",
       nonNegativeInt,
-      DEFAULT_MAX_FUTURE_MS,
+      TIME_WINDOW_DEFAULTS.maxFutureMs,
     )
     .option('--segment-max-points <n>', "the segment workers' SEGMENT_MAX_POINTS", positiveInt, 500)
     .option(

@@ -1,6 +1,7 @@
 import type { Logger } from '@tickertape/logger';
 import { readWatermarks } from '@tickertape/store';
 import type { Readable } from 'node:stream';
+import type { Store } from '@tickertape/topology';
 import { BackfillShadows } from '../backfill/shadows.js';
 import { openBackfillInput, type BackfillInput } from '../backfill/input-file.js';
 import { FinalRanges, isFinalAt, type Watermarks } from '../backfill/final-ranges.js';
@@ -8,7 +9,7 @@ import { backfillLines, type BackfillRules } from '../backfill/lines.js';
 import { Rejects } from '../backfill/rejects.js';
 import type { BackfillReport, Refusal } from '../backfill/report.js';
 import { foldInputOf, sourcePartition } from '../backfill/source.js';
-import { isRollupLevel, type BackfillStore } from '../backfill/time-rules.js';
+import { isRollupLevel } from '../backfill/time-rules.js';
 import { BackfillWriter, type FlushEntry } from '../backfill/writer.js';
 import { openMongo } from '../connect.js';
 import type { CliEnv } from '../env.js';
@@ -21,8 +22,8 @@ export interface BackfillOptions {
   stdin: Readable;
   format: InputFormat;
   database: string;
-  stores: readonly BackfillStore[];
-  retentionMs: Readonly<Record<BackfillStore, number>>;
+  stores: readonly Store[];
+  retentionMs: Readonly<Record<Store, number>>;
   maxFutureMs: number;
   segmentMaxPoints: number;
   writeOnChange: ReadonlySet<string>;
@@ -129,7 +130,7 @@ export async function backfill(
       writeOnChange: options.writeOnChange,
     });
     const rejects = new Rejects(options.keepAllRejects);
-    const refused = new Map<BackfillStore, number>();
+    const refused = new Map<Store, number>();
     let ticks = 0;
     const progress = startProgress({
       total: input.lines,

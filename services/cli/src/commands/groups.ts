@@ -1,13 +1,10 @@
 import { groupStatus, otherGroupsOnTopic, type GroupStatus } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
-import { defaultGroupId } from '@tickertape/verify';
+import { groupIdOf, type Store } from '@tickertape/topology';
 import type { Admin } from 'kafkajs';
 import { openKafka } from '../connect.js';
 import type { CliEnv } from '../env.js';
 import { judgeGroup, type GroupJudgement } from './groups-judgement.js';
-import type { VERIFY_STORES } from './verify.js';
-
-type Store = (typeof VERIFY_STORES)[number];
 
 export interface GroupsCommandOptions {
   topic: string;
@@ -65,7 +62,7 @@ export async function groupsCommand(
   try {
     const targets = options.stores.map((store) => ({
       store,
-      groupId: options.groups[store] ?? defaultGroupId(store),
+      groupId: options.groups[store] ?? groupIdOf(store),
     }));
     const first = await sample(admin, options.topic, targets);
     let second: GroupStatus[] | null = null;

@@ -1,13 +1,14 @@
 import { LEVELS, type Level } from '@tickertape/buckets';
 import { describeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import { DEFAULT_TOPIC } from '@tickertape/tick';
+import { TICK_TOPIC } from '@tickertape/topology';
 import { Option, type Command } from 'commander';
 import { nonNegativeInt, positiveInt } from '../arguments.js';
 import type { CliEnv } from '../env.js';
 import { parseInstant, TIME_HELP } from '../format/time.js';
 import { defaultSource, type RebuildSource } from '../rebuild/range-checks.js';
 import { RebuildError } from '../rebuild/rebuild-error.js';
+import { maxFutureOption, maxLatenessOption } from '../time-window-options.js';
 import {
   cleanupCommand,
   formatCleanup,
@@ -63,9 +64,9 @@ export function addRebuildCommand(program: Command, io: RebuildCommandIo): void 
       ).choices(['topic', ...LEVELS]),
     )
     .option('--database <name>', 'MongoDB database of the rollups', 'tickertape')
-    .option('--topic <name>', 'tick topic (--source topic)', DEFAULT_TOPIC)
-    .option('--max-lateness-ms <ms>', "the workers' MAX_LATENESS_MS", nonNegativeInt, 6 * 3_600_000)
-    .option('--max-future-ms <ms>', "the workers' MAX_FUTURE_MS", nonNegativeInt, 300_000)
+    .option('--topic <name>', 'tick topic (--source topic)', TICK_TOPIC)
+    .addOption(maxLatenessOption())
+    .addOption(maxFutureOption())
     .option(
       '--timeout-ms <ms>',
       'give up reading the topic after this long',

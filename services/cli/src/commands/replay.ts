@@ -1,14 +1,13 @@
 import { positionGroup, type GroupStart } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import { defaultGroupId } from '@tickertape/verify';
+import { groupIdOf, type Store } from '@tickertape/topology';
 import { openKafka } from '../connect.js';
 import type { CliEnv } from '../env.js';
 import { formatTable } from '../table.js';
-import type { VERIFY_STORES } from './verify.js';
 
 export interface ReplayOptions {
-  store: (typeof VERIFY_STORES)[number];
+  store: Store;
   group?: string;
   topic: string;
   /** Where the group starts: the first record (a replay), the end, or a time. */
@@ -53,7 +52,7 @@ export async function replayCommand(
   logger: Logger,
 ): Promise<ReplayResult> {
   const kafka = await openKafka(env, logger, 'tickertape-replay', { registry: false });
-  const groupId = options.group ?? defaultGroupId(options.store);
+  const groupId = options.group ?? groupIdOf(options.store);
   const admin = kafka.admin();
   await admin.connect();
   try {

@@ -1,7 +1,6 @@
-import { LEVELS } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
+import { groupIdOf, STORES, type Store } from '@tickertape/topology';
 import {
-  defaultGroupId,
   verify,
   WHOLE_TIME,
   type CheckedTarget,
@@ -15,16 +14,13 @@ import { isoTime } from '../format/time.js';
 import { plural } from '../plural.js';
 import { formatTable } from '../table.js';
 
-export const VERIFY_STORES = [...LEVELS, 'segments'] as const;
-type VerifyStore = (typeof VERIFY_STORES)[number];
-
 export interface VerifyCommandOptions {
   topic: string;
   dlqTopic: string;
   database: string;
-  stores: VerifyStore[];
+  stores: Store[];
   /** Consumer group per store where it is not the workers' default. */
-  groups: Partial<Record<VerifyStore, string>>;
+  groups: Partial<Record<Store, string>>;
   fromMs?: number;
   toMs?: number;
   maxLatenessMs: number;
@@ -53,24 +49,24 @@ extra, or wrong with the field, the expected and the stored value).
 `;
 
 /** `--stores minute,segments`: a subset of the levels and the segment store. */
-export function storesArgument(text: string): VerifyStore[] {
+export function storesArgument(text: string): Store[] {
   const stores = text.split(',').map((part) => part.trim());
   for (const store of stores) {
-    if (!(VERIFY_STORES as readonly string[]).includes(store))
-      throw new InvalidArgumentError(`"${store}" is not one of ${VERIFY_STORES.join(', ')}`);
+    if (!(STORES as readonly string[]).includes(store))
+      throw new InvalidArgumentError(`"${store}" is not one of ${STORES.join(', ')}`);
   }
-  return stores as VerifyStore[];
+  return stores as Store[];
 }
 
 /** `--group hour=my-hour-group`, repeatable. */
 export function groupArgument(
   text: string,
-  previous: Partial<Record<VerifyStore, string>> = {},
-): Partial<Record<VerifyStore, string>> {
+  previous: Partial<Record<Store, string>> = {},
+): Partial<Record<Store, string>> {
   const at = text.indexOf('=');
   const store = text.slice(0, at);
-  if (at <= 0 || at === text.length - 1 || !(VERIFY_STORES as readonly string[]).includes(store))
-    throw new InvalidArgumentError(`must be <${VERIFY_STORES.join('|')}>=<consumer group>`);
+  if (at <= 0 || at === text.length - 1 || !(STORES as readonly string[]).includes(store))
+    throw new InvalidArgumentError(`must be <${STORES.join('|')}>=<consumer group>`);
   return { ...previous, [store]: text.slice(at + 1) };
 }
 
@@ -85,7 +81,7 @@ export async function verifyCommand(
   try {
     const targets: CheckedTarget[] = options.stores.map((store) => ({
       store,
-      groupId: options.groups[store] ?? defaultGroupId(store),
+      groupId: options.groups[store] ?? groupIdOf(store),
     }));
     return await verify({
       kafka,

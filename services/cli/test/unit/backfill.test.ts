@@ -7,6 +7,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { STORES } from '@tickertape/topology';
 import { parseSchedulerEnv } from '../../../scheduler/src/env.js';
 import { levelsArgument, retentionArgument } from '../../src/backfill/arguments.js';
 import { FinalRanges, isFinalAt } from '../../src/backfill/final-ranges.js';
@@ -21,12 +22,7 @@ import {
   SOURCE_PARTITION_BASE,
   sourcePartition,
 } from '../../src/backfill/source.js';
-import {
-  admitTick,
-  BACKFILL_STORES,
-  DEFAULT_RETENTION_MS,
-  pastRetention,
-} from '../../src/backfill/time-rules.js';
+import { admitTick, DEFAULT_RETENTION_MS, pastRetention } from '../../src/backfill/time-rules.js';
 import { BadLineError } from '../../src/input/input-error.js';
 
 const M = 60_000;
@@ -37,7 +33,7 @@ const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 const rules: BackfillRules = {
-  stores: BACKFILL_STORES,
+  stores: STORES,
   nowMs: NOW,
   maxFutureMs: 5 * M,
   retentionMs: DEFAULT_RETENTION_MS,

@@ -3,7 +3,7 @@ import { ConfigError } from '@tickertape/errors';
 import { dayOf, segmentId, type SegmentDocument, type SegmentPoint } from '@tickertape/segments';
 import { DEFAULT_TICK_LIMITS, isSafeName, seriesKey } from '@tickertape/tick';
 import { BSON } from 'mongodb';
-import { parseWorkerEnv, SEGMENT_MAX_POINTS_LIMIT, workerName } from '../../src/env.js';
+import { parseWorkerEnv, SEGMENT_MAX_POINTS_LIMIT } from '../../src/env.js';
 
 const base = {
   KAFKA_BROKERS: '127.0.0.1:19092',
@@ -12,12 +12,10 @@ const base = {
 };
 
 describe('worker env', () => {
-  it('takes a rollup level or `segments`, and names the group, client and app after it', () => {
+  it('takes a rollup level or `segments`', () => {
     expect(parseWorkerEnv({ ...base, ROLLUP_LEVEL: 'hour' }).ROLLUP_LEVEL).toBe('hour');
     expect(parseWorkerEnv({ ...base, ROLLUP_LEVEL: 'segments' }).ROLLUP_LEVEL).toBe('segments');
     expect(() => parseWorkerEnv({ ...base, ROLLUP_LEVEL: 'week' })).toThrow(/ROLLUP_LEVEL/);
-    expect(workerName('minute')).toBe('tickertape-rollup-minute');
-    expect(workerName('segments')).toBe('tickertape-segments');
   });
 
   it('keeps the DLQ with a rollup level: `segments` cannot own it', () => {

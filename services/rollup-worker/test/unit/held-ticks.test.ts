@@ -63,7 +63,7 @@ describe('a write started early by its expected time', () => {
     // budget, last write → lead, due after
     ['no write yet', 60_000, 0, 0, 60_000],
     ['a 3 s write of an hour hold', 60_000, 3_000, 3_000, 57_000],
-    ['a write slower than half the budget: half', 5_000, 4_000, 2_500, 2_500],
+    ['a write slower than a quarter of the budget: a quarter', 5_000, 4_000, 1_250, 3_750],
     ['fractions of a millisecond rounded', 5_000, 12.6, 13, 4_987],
     ['budget 0 writes every batch whatever the write took', 0, 800, 0, 0],
   ])('%s', (_name, budget, lastWrite, lead, due) => {

@@ -224,12 +224,15 @@ build_mongo_launcher() {
   fi
   rm -rf "$MONGO_LIB/launcher" "$patched"
   mkdir -p "$patched"
-  (cd "$patched" && jar xf "$sources"/mongo-java-server-core-*-sources.jar de/bwaldvogel/mongo/backend/Utils.java)
+  # The library's sources each patch changes (its "+++ b/<path>" lines), taken from the jar.
+  local -a patched_files
+  mapfile -t patched_files < <(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$ROOT"/patches/mongo-java-server/*.patch | sort -u)
+  (cd "$patched" && jar xf "$sources"/mongo-java-server-core-*-sources.jar "${patched_files[@]}")
   for patch_file in "$ROOT"/patches/mongo-java-server/*.patch; do
     patch -s -p1 -d "$patched" <"$patch_file" || die "mongo: $patch_file does not apply"
   done
   javac -nowarn -cp "$MONGO_LIB/*" -d "$MONGO_LIB/launcher" "$HERE"/mongo/*.java \
-    "$patched"/de/bwaldvogel/mongo/backend/Utils.java
+    "${patched_files[@]/#/$patched/}"
   touch "$MONGO_LIB/launcher/.built"
 }
 

@@ -6,7 +6,7 @@
  * 50 sensors, a rebuild's scan in `_id` order, an aggregation, retention's drop — sampling the
  * database process's resident memory throughout. Prints a Markdown table of what it measured.
  */
-import type { FoldInput, Level } from '@tickertape/buckets';
+import type { FoldInput } from '@tickertape/buckets';
 import { createMongoClient } from '@tickertape/clients';
 import { createLogger } from '@tickertape/logger';
 import { RollupReader } from '@tickertape/query';
@@ -14,7 +14,6 @@ import { RollupWriter } from '@tickertape/store';
 import { loadSoakEnv } from './soak-env.js';
 import { ResidentPeak, directoryBytes, partPid } from './resident.js';
 
-const LEVELS: readonly Level[] = ['minute', 'hour', 'day'];
 const DAY = Date.UTC(2026, 9, 1);
 const MINUTE_PARTITION = 'rollup_minute_20261001';
 const HOUR_PARTITION = 'rollup_hour_202610';
@@ -80,9 +79,18 @@ function hourOfTicks(hour: number, offsetBase: number): FoldInput[] {
   return ticks;
 }
 
+/** What the load wrote at each level it wrote. */
+function bucketCounts(loaded: number): string {
+  const per = { minute: loaded, hour: env.SOAK_SERIES * env.SOAK_HOURS, day: env.SOAK_SERIES };
+  return env.SOAK_LEVELS.map(
+    (level) =>
+      `${per[level].toLocaleString('en')} ${level}${level === 'minute' ? ' buckets in one partition' : ''}`,
+  ).join(', ');
+}
+
 await db.dropDatabase();
 const load = new ResidentPeak(pid, 1000);
-const writers = LEVELS.map((level) => new RollupWriter(db, level));
+const writers = env.SOAK_LEVELS.map((level) => new RollupWriter(db, level));
 const began = performance.now();
 let ticks = 0;
 for (let hour = 0; hour < env.SOAK_HOURS; hour++) {
@@ -90,6 +98,12 @@ for (let hour = 0; hour < env.SOAK_HOURS; hour++) {
   for (let i = 0; i < hourTicks.length; i += env.SOAK_FLUSH) {
     const flush = hourTicks.slice(i, i + env.SOAK_FLUSH);
     await Promise.all(writers.map((writer) => writer.apply(flush)));
+    const done = ticks + i + flush.length;
+    if (done % 100_000 < env.SOAK_FLUSH)
+      log.info(
+        { ticks: done, perSecond: Math.round(done / ((performance.now() - began) / 1000)) },
+        'loading',
+      );
   }
   ticks += hourTicks.length;
   const elapsed = performance.now() - began;
@@ -107,7 +121,7 @@ for (let hour = 0; hour < env.SOAK_HOURS; hour++) {
 const loadMs = performance.now() - began;
 rows.push([
   'loaded',
-  `${ticks.toLocaleString('en')} ticks → ${ticks.toLocaleString('en')} minute buckets in one partition, ${(env.SOAK_SERIES * env.SOAK_HOURS).toLocaleString('en')} hour, ${env.SOAK_SERIES.toLocaleString('en')} day; ${seconds(loadMs)} (${Math.round(ticks / (loadMs / 1000))} ticks/s, every level); peak resident ${mib(load.stop())}`,
+  `${ticks.toLocaleString('en')} ticks → ${bucketCounts(ticks)}; ${seconds(loadMs)} (${Math.round(ticks / (loadMs / 1000))} ticks/s, every level); peak resident ${mib(load.stop())}`,
 ]);
 rows.push(['data on disk after load', mib(directoryBytes(dataDir))]);
 
@@ -124,7 +138,12 @@ await timed(
   String,
 );
 const end = DAY + env.SOAK_HOURS * 3_600_000;
-const reader = new RollupReader(db, { levels: ['minute', 'hour'], now: () => end });
+const reader = new RollupReader(db, {
+  levels: env.SOAK_LEVELS.filter((level) => level !== 'day'),
+  now: () => end,
+});
+// A rebuild from the minute level scans the hour partition it rebuilds; without it, the minute one.
+const scanned = env.SOAK_LEVELS.includes('hour') ? 'hour' : 'minute';
 const window = { metric: 'traffic', limit: 50, field: 'f0', fromMs: end - 10 * 60_000, toMs: end };
 await timed(
   "the seed's window: 10-minute average of 50 sensors (first call)",
@@ -132,18 +151,18 @@ await timed(
   (r) => `${r.examined} documents examined`,
 );
 await timed(
-  'the same window, 20 more calls',
+  `the same window, ${env.SOAK_WINDOW_CALLS} more calls`,
   async () => {
-    for (let i = 0; i < 20; i++) await reader.windowByMetric(window);
+    for (let i = 0; i < env.SOAK_WINDOW_CALLS; i++) await reader.windowByMetric(window);
   },
-  () => '20 answers',
+  () => `${env.SOAK_WINDOW_CALLS} answers`,
 );
 await timed(
-  "a rebuild's scan: hour partition in _id order",
+  `a rebuild's scan: ${scanned} partition in _id order`,
   async () => {
     let n = 0;
     for await (const bucket of db
-      .collection<{ n: number }>(HOUR_PARTITION)
+      .collection<{ n: number }>(scanned === 'hour' ? HOUR_PARTITION : MINUTE_PARTITION)
       .find({})
       .sort({ _id: 1 }))
       n += bucket.n;

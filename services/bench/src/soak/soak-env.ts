@@ -1,3 +1,4 @@
+import { LEVELS } from '@tickertape/buckets';
 import { loadEnv, logLevel, positiveInt, stackShape } from '@tickertape/config';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -13,6 +14,25 @@ const soakEnvSchema = z.object({
   SOAK_HOURS: positiveInt().default(17),
   /** Numeric fields per tick (each adds a per-second sum to a minute bucket, a summary to an hour's minute). */
   SOAK_FIELDS: positiveInt().default(2),
+  /**
+   * The levels written, comma-separated: every tick is one upsert at each. The minute level alone
+   * is the cheapest way to many buckets (a new document per tick); hour and day add updates of
+   * ever larger documents.
+   */
+  SOAK_LEVELS: z
+    .string()
+    .default(LEVELS.join(','))
+    .transform((list) => list.split(',').map((level) => level.trim()))
+    .pipe(
+      z
+        .array(z.enum(LEVELS))
+        .refine(
+          (levels) => levels.includes('minute'),
+          'must include minute (the partition measured)',
+        ),
+    ),
+  /** Calls of the seed's window after the first (each scans the partition: no secondary index). */
+  SOAK_WINDOW_CALLS: positiveInt().default(20),
   /** Ticks a flush, as a worker's batch. */
   SOAK_FLUSH: positiveInt().default(5_000),
   SOAK_DATABASE: z.string().min(1).default('tickertape_soak'),

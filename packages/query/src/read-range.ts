@@ -10,11 +10,12 @@ import {
 } from '@tickertape/buckets';
 import type { Db, Document } from 'mongodb';
 import {
-  summaryProjection,
+  bucketPartition,
   isObservedAggregate,
   isObservedMark,
+  summaryProjection,
   type StoredBucket,
-} from './stored.js';
+} from '@tickertape/store';
 import { checkBudget, checkName, checkRange, checkSeries, type ReaderContext } from './limits.js';
 import { partitionsInRange } from './partitions-in-range.js';
 import {
@@ -143,15 +144,10 @@ export async function readRange(
     partitionsInRange(level, fromMs, toMs).map(async (partition) => {
       const lo = slotStart(level, Math.max(fromMs, partition.startMs));
       const hi = slotStart(level, Math.min(toMs, partition.endMs) - 1);
-      return db
-        .collection<StoredBucket>(partition.name)
-        .find(
-          { _id: { $gte: bucketId(level, series, lo), $lte: bucketId(level, series, hi) } },
-          { projection },
-        )
-        .sort({ _id: 1 })
-        .limit(planned)
-        .toArray();
+      return bucketPartition(db, partition.name).find(
+        { _id: { $gte: bucketId(level, series, lo), $lte: bucketId(level, series, hi) } },
+        { projection, sort: { _id: 1 }, limit: planned },
+      );
     }),
   );
   let examined = 0;

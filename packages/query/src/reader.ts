@@ -1,6 +1,6 @@
 import type { Level, LevelPolicy } from '@tickertape/buckets';
 import { LevelPolicySource } from '@tickertape/store';
-import { readRawPoints, type RawPointsResult } from '@tickertape/segments';
+import { isSegmentBudgetError, readRawPoints, type RawPointsResult } from '@tickertape/segments';
 import type { Db } from 'mongodb';
 import {
   checkLevel,
@@ -11,6 +11,7 @@ import {
   type ReaderContext,
   type ReaderOptions,
 } from './limits.js';
+import { QueryError, QueryErrorCode } from './query-error.js';
 import { checkLevelKept, keptContext, metricOfSeries } from './kept-levels.js';
 import type { Point } from './points.js';
 import { readRange, type RangeQuery, type RangeResult } from './read-range.js';
@@ -153,7 +154,14 @@ export class RollupReader {
     checkRange(query.fromMs, query.toMs);
     checkSeries(query.series);
     if (query.field !== undefined) checkName('field', query.field);
-    return readRawPoints(this.db, query, { maxDocuments: this.ctx.limits.maxDocuments });
+    try {
+      return await readRawPoints(this.db, query, { maxDocuments: this.ctx.limits.maxDocuments });
+    } catch (err) {
+      // The segment store's refusal is the query's: the same code and 4xx as every read budget.
+      if (isSegmentBudgetError(err))
+        throw new QueryError(QueryErrorCode.ReadBudgetExceeded, err.message);
+      throw err;
+    }
   }
 
   /** Which levels skip or keep compact which metrics (re-read every few seconds). */

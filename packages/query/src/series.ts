@@ -1,4 +1,5 @@
 import { LEVEL_SPECS, type Level } from '@tickertape/buckets';
+import { bucketPartition } from '@tickertape/store';
 import type { Db, Document } from 'mongodb';
 import { checkBudget, checkMetricSelection, checkRange, type ReaderContext } from './limits.js';
 import { partitionsInRange } from './partitions-in-range.js';
@@ -62,7 +63,7 @@ export async function findSeries(
   // returns the first `limit + 1` keys in order, so `limit` means the first series by key.
   const partitions = partitionsInRange(level, query.fromMs, query.toMs);
   const counts = await Promise.all(
-    partitions.map((partition) => db.collection(partition.name).countDocuments(filter)),
+    partitions.map((partition) => bucketPartition(db, partition.name).count(filter)),
   );
   const examined = counts.reduce((total, count) => total + count, 0);
   if (examined > ctx.limits.maxDocuments)
@@ -73,39 +74,36 @@ export async function findSeries(
   const found = new Map<string, SeriesInfo & { fieldSet: Set<string> }>();
   for (const [i, partition] of partitions.entries()) {
     if (counts[i] === 0) continue;
-    const rows = await db
-      .collection<Document>(partition.name)
-      .aggregate<{
-        _id: string;
-        metric: string;
-        tags: Record<string, string>;
-        lastStart: Date;
-        fields: string[];
-      }>([
-        { $match: filter },
-        {
-          $project: {
-            series: 1,
-            metric: 1,
-            tags: 1,
-            start: 1,
-            fields: { $map: { input: { $objectToArray: '$f' }, in: '$$this.k' } },
-          },
+    const rows = await bucketPartition(db, partition.name).aggregate<{
+      _id: string;
+      metric: string;
+      tags: Record<string, string>;
+      lastStart: Date;
+      fields: string[];
+    }>([
+      { $match: filter },
+      {
+        $project: {
+          series: 1,
+          metric: 1,
+          tags: 1,
+          start: 1,
+          fields: { $map: { input: { $objectToArray: '$f' }, in: '$$this.k' } },
         },
-        { $unwind: '$fields' },
-        {
-          $group: {
-            _id: '$series',
-            metric: { $first: '$metric' },
-            tags: { $first: '$tags' },
-            lastStart: { $max: '$start' },
-            fields: { $addToSet: '$fields' },
-          },
+      },
+      { $unwind: '$fields' },
+      {
+        $group: {
+          _id: '$series',
+          metric: { $first: '$metric' },
+          tags: { $first: '$tags' },
+          lastStart: { $max: '$start' },
+          fields: { $addToSet: '$fields' },
         },
-        { $sort: { _id: 1 } },
-        { $limit: query.limit + 1 },
-      ])
-      .toArray();
+      },
+      { $sort: { _id: 1 } },
+      { $limit: query.limit + 1 },
+    ]);
     for (const row of rows) {
       const seen = found.get(row._id) ?? {
         series: row._id,

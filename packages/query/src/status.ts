@@ -1,7 +1,11 @@
 import { parsePartitionName, type Level } from '@tickertape/buckets';
-import { listPartitionNames } from '@tickertape/store';
 import type { Db } from 'mongodb';
-import { isObservedAggregate, type StoredBucket } from './stored.js';
+import {
+  bucketPartition,
+  isObservedAggregate,
+  listPartitionNames,
+  type StoredBucket,
+} from '@tickertape/store';
 import { checkSeries, type ReaderContext } from './limits.js';
 import { FinalityView } from './watermark-view.js';
 
@@ -50,12 +54,10 @@ export async function seriesStatus(
       for (const partition of own) {
         // ':' is escaped inside keys, so [key + ':', key + ';') holds exactly this series' buckets.
         newest = (
-          await db
-            .collection<StoredBucket>(partition.name)
-            .find({ _id: { $gte: `${series}:`, $lt: `${series};` }, n: { $gt: 0 } })
-            .sort({ _id: -1 })
-            .limit(1)
-            .toArray()
+          await bucketPartition(db, partition.name).find(
+            { _id: { $gte: `${series}:`, $lt: `${series};` }, n: { $gt: 0 } },
+            { sort: { _id: -1 }, limit: 1 },
+          )
         )[0];
         if (newest) break;
       }

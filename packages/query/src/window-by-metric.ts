@@ -8,9 +8,9 @@ import {
   type ReaderContext,
 } from './limits.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
-import type { StoredBucket } from './stored.js';
 import { FinalityView } from './watermark-view.js';
-import { planWindow, projectionOf, sumPieces, type WindowResult } from './window.js';
+import { planWindow, sumPieces, type WindowResult } from './window.js';
+import { bucketPartition, projectionOf } from '@tickertape/store';
 
 export interface MetricWindowQuery {
   metric: string;
@@ -73,12 +73,11 @@ export async function windowByMetric(
         n: { $gt: 0 },
       };
       for (const [key, value] of Object.entries(tags)) filter[`tags.${key}`] = value;
-      return db
-        .collection<StoredBucket>(partitionOf(piece.level, piece.start).name)
-        .find(filter, { projection: { series: 1, ...projectionOf(piece, query.field) } })
-        .sort({ series: 1 })
-        .limit(perPiece)
-        .toArray();
+      return bucketPartition(db, partitionOf(piece.level, piece.start).name).find(filter, {
+        projection: { series: 1, ...projectionOf(piece, query.field) },
+        sort: { series: 1 },
+        limit: perPiece,
+      });
     }),
   ]);
 

@@ -1,20 +1,17 @@
 import {
-  LEVEL_SPECS,
-  SECOND_COUNTS,
   bucketId,
   ceilTo,
   earlier,
   floorTo,
   later,
   partitionOf,
-  secondCountsOf,
   type Aggregate,
   type Mark,
 } from '@tickertape/buckets';
-import type { Db, Document } from 'mongodb';
+import type { Db } from 'mongodb';
 import { coverUnitMs, planCover, type CoverPiece } from './cover.js';
 import { checkBudget, checkName, checkRange, checkSeries, type ReaderContext } from './limits.js';
-import { summaryProjection, type StoredBucket, type StoredField } from './stored.js';
+import { aggregatesOf, bucketPartition, projectionOf, type StoredBucket } from '@tickertape/store';
 import { QueryError, QueryErrorCode } from './query-error.js';
 import { FinalityView } from './watermark-view.js';
 
@@ -71,52 +68,6 @@ function addAggregate(totals: Totals, agg: Aggregate): void {
   totals.last = totals.last ? later(totals.last, agg.last) : agg.last;
 }
 
-export function projectionOf(piece: CoverPiece, field: string): Document {
-  const path = `f.${field}`;
-  if (!piece.sub) return summaryProjection(field);
-  const { subKey, sumsKey } = LEVEL_SPECS[piece.level];
-  const projection: Document = sumsKey === undefined ? {} : { [SECOND_COUNTS]: 1 };
-  for (let i = piece.sub.from; i < piece.sub.to; i++) {
-    projection[`${path}.${subKey}.${i}`] = 1;
-    // An hour bucket the level policy keeps compact: a sum per minute, counts in `c`.
-    if (sumsKey !== undefined) projection[`${path}.${sumsKey}.${i}`] = 1;
-  }
-  return projection;
-}
-
-/**
- * A compact sub-slot as an aggregate: its count and sum; its mean for min, max, first and last
- * (exact when it holds one tick), first and last dated at the sub-slot's start.
- */
-function compactAggregate(t: number, sum: number, n: number): Aggregate {
-  const mean = { t, o: 0, v: sum / n };
-  return { n, sum, min: mean.v, max: mean.v, first: mean, last: mean };
-}
-
-function aggregatesOf(
-  piece: CoverPiece,
-  doc: { f?: Record<string, StoredField>; c?: StoredBucket['c'] },
-  field: string,
-): Aggregate[] {
-  const stored = doc.f?.[field];
-  if (!stored) return [];
-  if (!piece.sub) return [stored];
-  const spec = LEVEL_SPECS[piece.level];
-  const sub = (stored[spec.subKey] ?? {}) as Record<string, Aggregate>;
-  const sums = spec.sumsKey === undefined ? undefined : stored[spec.sumsKey];
-  const counts = sums === undefined ? undefined : secondCountsOf(doc.c, field);
-  const aggregates: Aggregate[] = [];
-  for (let i = piece.sub.from; i < piece.sub.to; i++) {
-    const agg = sub[String(i)];
-    if (agg) aggregates.push(agg);
-    const n = counts?.get(i);
-    const sum = sums?.[String(i)];
-    if (n !== undefined && n > 0 && typeof sum === 'number')
-      aggregates.push(compactAggregate(piece.start + i * spec.subSlotMs, sum, n));
-  }
-  return aggregates;
-}
-
 /**
  * Count, sum, average, min, max, first and last of one field over [from, to) for many series at
  * once — the seed's "10-minute average speed of 50 sensors". The window is covered by bucket
@@ -146,13 +97,10 @@ export async function windowAggregate(
   const [finality, ...read] = await Promise.all([
     FinalityView.read(db),
     ...pieces.map((piece) =>
-      db
-        .collection<StoredBucket>(partitionOf(piece.level, piece.start).name)
-        .find(
-          { _id: { $in: series.map((key) => bucketId(piece.level, key, piece.start)) } },
-          { projection: { series: 1, ...projectionOf(piece, query.field) } },
-        )
-        .toArray(),
+      bucketPartition(db, partitionOf(piece.level, piece.start).name).find(
+        { _id: { $in: series.map((key) => bucketId(piece.level, key, piece.start)) } },
+        { projection: { series: 1, ...projectionOf(piece, query.field) } },
+      ),
     ),
   ]);
   return sumPieces({ field: query.field, fromMs, toMs, pieces }, read, series, finality);

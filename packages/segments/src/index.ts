@@ -25,14 +25,18 @@ export {
   type SeriesSplit,
   type SegmentWriterOptions,
 } from './segment-writer.js';
-export { SegmentConflictError, SegmentErrorCode } from './segment-error.js';
+export {
+  SegmentBudgetError,
+  SegmentConflictError,
+  SegmentErrorCode,
+  isSegmentBudgetError,
+} from './segment-error.js';
 export {
   SEGMENT_INDEXES,
   ensureSegmentCollection,
   listSegmentDays,
 } from './segment-collections.js';
 export {
-  RawPointsErrorCode,
   readRawPoints,
   type RawPointsLimits,
   type RawPointsQuery,
@@ -46,3 +50,5 @@ export {
   type SegmentRetentionPolicy,
   type SegmentRetentionVerdict,
 } from './retention.js';
+export { applySegmentRetention, type SegmentRetentionRun } from './apply-retention.js';
+export { scanSegmentDay } from './scan.js';

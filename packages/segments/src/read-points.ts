@@ -1,4 +1,4 @@
-import { TickertapeError } from '@tickertape/errors';
+import { SegmentBudgetError } from './segment-error.js';
 import type { Db, Document } from 'mongodb';
 import { segmentDayRange } from './retention.js';
 import { listSegmentDays } from './segment-collections.js';
@@ -41,8 +41,6 @@ export interface RawPointsLimits {
   /** Segment documents one read may examine. */
   maxDocuments: number;
 }
-
-export const RawPointsErrorCode = { ReadBudgetExceeded: 'QUERY_READ_BUDGET_EXCEEDED' } as const;
 
 type Segment = Pick<SegmentDocument, '_id' | 'start' | 'end' | 'prevEnd' | 'nextStart' | 't' | 'v'>;
 
@@ -112,8 +110,7 @@ export async function readRawPoints(
   );
   const planned = counts.reduce((a, b) => a + b, 0);
   if (planned + 2 > limits.maxDocuments)
-    throw new TickertapeError(
-      RawPointsErrorCode.ReadBudgetExceeded,
+    throw new SegmentBudgetError(
       `the range holds ${planned} segments of ${series}; the limit is ${limits.maxDocuments}: narrow the range`,
     );
   const segments: Segment[] = [];

@@ -48,3 +48,17 @@ export {
   readLevelPolicy,
 } from './level-policy.js';
 export { metricDensities, type MetricDensity } from './metric-densities.js';
+export {
+  BucketPartition,
+  bucketPartition,
+  type BucketFindOptions,
+  type BucketRecord,
+} from './bucket-partition.js';
+export {
+  isObservedAggregate,
+  isObservedMark,
+  summaryProjection,
+  type StoredBucket,
+  type StoredField,
+} from './stored.js';
+export { aggregatesOf, projectionOf, type BucketPart } from './slot-reads.js';

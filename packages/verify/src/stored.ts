@@ -2,11 +2,11 @@ import { LEVEL_SPECS, parsePartitionName, type Level } from '@tickertape/buckets
 import {
   listSegmentDays,
   partitionOfSegmentId,
-  segmentCollection,
+  scanSegmentDay,
   segmentDayRange,
   type SegmentDocument,
 } from '@tickertape/segments';
-import { listPartitionNames } from '@tickertape/store';
+import { bucketPartition, listPartitionNames } from '@tickertape/store';
 import type { Db } from 'mongodb';
 import { isDate } from './compare-documents.js';
 
@@ -46,7 +46,7 @@ export async function storedBuckets(
     const partition = parsePartitionName(name);
     if (partition?.level !== level) continue;
     if (partition.endMs <= range.fromMs || partition.startMs >= range.toMs) continue;
-    for await (const doc of db.collection<{ _id: string }>(name).find({})) {
+    for await (const doc of bucketPartition(db, name).scan()) {
       const start = (doc as { start?: unknown }).start;
       if (isDate(start) && !slotInRange(level, start.getTime(), range)) continue;
       buckets.set(doc._id, doc);
@@ -67,11 +67,7 @@ export async function storedSegments(
   for (const day of await listSegmentDays(db)) {
     const days = segmentDayRange(day);
     if (days === undefined || !dayInRange(days.startMs, range)) continue;
-    const segments = db
-      .collection<SegmentDocument>(segmentCollection(day))
-      .find({})
-      .sort({ _id: 1 });
-    for await (const segment of segments) {
+    for await (const segment of scanSegmentDay(db, day)) {
       let chains = bySeries.get(segment.series);
       if (!chains) bySeries.set(segment.series, (chains = new Map<number, SegmentDocument[]>()));
       const partition = partitionOfSegmentId(segment._id);

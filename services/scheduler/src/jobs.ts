@@ -10,6 +10,7 @@ import {
   type RetentionPolicy,
 } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
+import { applySegmentRetention } from '@tickertape/segments';
 import {
   advanceWatermarks,
   applyRetention,
@@ -25,7 +26,6 @@ import { z } from 'zod';
 import { consumedBefore, groupPosition } from './consumed.js';
 import type { SchedulerEnv } from './env.js';
 import type { SchedulerMetrics } from './metrics.js';
-import { applySegmentRetention } from './segment-retention.js';
 
 /** What every job handler gets: the database, the clock (injected, never read directly), its config. */
 export interface JobContext {

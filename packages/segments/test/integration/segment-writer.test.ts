@@ -55,7 +55,10 @@ describe('SegmentWriter on the real database', () => {
   it('counts a split once when two partitions flush their first ticks of a series side by side', async () => {
     const writer = new SegmentWriter(db, options);
     const onPartition = (partition: number) =>
-      ticks('side-by-side', 3, 0, 1000 + partition).map((t) => ({ ...t, kafkaPartition: partition }));
+      ticks('side-by-side', 3, 0, 1000 + partition).map((t) => ({
+        ...t,
+        kafkaPartition: partition,
+      }));
     // A worker flushes its partitions concurrently (one promise chain each).
     const stats = await Promise.all([writer.apply(onPartition(0)), writer.apply(onPartition(1))]);
     expect(stats.flatMap((s) => s.split)).toEqual([
@@ -122,6 +125,6 @@ describe('SegmentWriter on the real database', () => {
   it('refuses a read over budget before reading', async () => {
     await expect(
       readRawPoints(db, { series: 'burst', fromMs: T0, toMs: T0 + 1000 }, { maxDocuments: 3 }),
-    ).rejects.toMatchObject({ code: 'QUERY_READ_BUDGET_EXCEEDED', retriable: false });
+    ).rejects.toMatchObject({ code: 'SEGMENT_READ_BUDGET_EXCEEDED', retriable: false });
   });
 });

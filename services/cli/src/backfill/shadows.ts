@@ -1,5 +1,6 @@
 import type { Level } from '@tickertape/buckets';
 import {
+  bucketPartition,
   seedShadow,
   shadowPlan,
   startRun,
@@ -125,7 +126,7 @@ export class BackfillShadows {
         if (swap)
           outcomes.push({ level, live, fromMs, toMs, swap: await swapShadow(this.db, part) });
         else {
-          await this.db.collection(part.shadow).drop();
+          await bucketPartition(this.db, part.shadow).drop();
           outcomes.push({ level, live, fromMs, toMs });
         }
       }

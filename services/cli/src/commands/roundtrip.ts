@@ -6,9 +6,12 @@ import {
   kafkaSecurity,
   probeDependencies,
 } from '@tickertape/clients';
+import { bucketId, partitionOf, slotStart } from '@tickertape/buckets';
 import { registryEndpoint } from '@tickertape/config';
 import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
+import { RollupWriter, bucketPartition } from '@tickertape/store';
+import { seriesKey } from '@tickertape/tick';
 import { Partitioners } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import type { CliEnv } from '../env.js';
@@ -25,12 +28,15 @@ export interface RoundtripResult {
   schemaId: number;
   partition: number;
   offset: string;
+  /** The minute partition the bucket is in. */
+  collection: string;
   document: Record<string, unknown>;
 }
 
 /**
- * Publishes one Avro tick through the Schema Registry, consumes it back from Kafka, and upserts
- * it into a per-minute document in MongoDB — the shortest path a tick takes through the stack.
+ * Publishes one Avro tick through the Schema Registry, consumes it back from Kafka, and writes it
+ * into its minute bucket with the workers' writer — the shortest path a tick takes through the
+ * stack.
  * Safe to run again: the topic and subject are reused, each run has its own consumer group and
  * its own tick.
  */
@@ -116,33 +122,35 @@ export async function roundtrip(
     );
     const got = await withDeadline(options.timeoutMs, 'the tick to come back from Kafka', received);
 
-    const minute = Math.floor(got.tick.ts / 60_000) * 60_000;
-    const second = Math.floor((got.tick.ts - minute) / 1000);
-    const collection = mongo
-      .db(options.database)
-      .collection<{ _id: string; [key: string]: unknown }>('roundtrip_minute');
-    const id = `${got.tick.metric}|sensor=s-1:${new Date(minute).toISOString().slice(0, 16).replace(/[-T:]/g, '')}`;
-    const updates: Record<string, Record<string, unknown>> = {
-      $inc: {},
-      $min: {},
-      $max: {},
-      $set: {},
+    // The workers' write path: the minute level's writer folds the tick into its bucket (a
+    // fresh series per run, through its run tag), and the store reads the bucket back.
+    const db = mongo.db(options.database);
+    const key = seriesKey(got.tick.metric, got.tick.tags);
+    await new RollupWriter(db, 'minute').apply([
+      {
+        seriesKey: key,
+        metric: got.tick.metric,
+        tags: got.tick.tags,
+        ts: got.tick.ts,
+        fields: got.tick.fields,
+        strings: {},
+        kafkaPartition: got.partition,
+        offset: Number(got.offset),
+      },
+    ]);
+    const slot = slotStart('minute', got.tick.ts);
+    const collection = partitionOf('minute', slot).name;
+    const id = bucketId('minute', key, slot);
+    const [document] = await bucketPartition(db, collection).byIds([id]);
+    if (!document) throw new Error(`bucket ${id} not found in ${collection} after the write`);
+    return {
+      tick: got.tick,
+      schemaId,
+      partition: got.partition,
+      offset: got.offset,
+      collection,
+      document,
     };
-    for (const [field, value] of Object.entries(got.tick.fields)) {
-      updates.$inc![`f.${field}.n`] = 1;
-      updates.$inc![`f.${field}.sum`] = value;
-      updates.$min![`f.${field}.min`] = value;
-      updates.$max![`f.${field}.max`] = value;
-      updates.$set![`f.${field}.v.${second}`] = value;
-    }
-    await collection.updateOne(
-      { _id: id },
-      { ...updates, $setOnInsert: { start: new Date(minute) } },
-      { upsert: true },
-    );
-    const document = await collection.findOne({ _id: id });
-    if (!document) throw new Error(`document ${id} not found after upsert`);
-    return { tick: got.tick, schemaId, partition: got.partition, offset: got.offset, document };
   } finally {
     await Promise.allSettled([
       consumer.disconnect(),

@@ -3,7 +3,7 @@ import { consumerLag } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { lastMinutes, RollupReader, type Candle } from '@tickertape/query';
-import { listPartitionNames } from '@tickertape/store';
+import { bucketPartition, listPartitionNames } from '@tickertape/store';
 import type { Admin } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { openKafka, openMongo } from '../connect.js';
@@ -85,7 +85,7 @@ async function bucketsByLevel(db: Db): Promise<Record<Level, number>> {
   const counts = Object.fromEntries(LEVELS.map((level) => [level, 0])) as Record<Level, number>;
   for (const name of await listPartitionNames(db)) {
     const range = parsePartitionName(name);
-    if (range) counts[range.level] += await db.collection(name).countDocuments();
+    if (range) counts[range.level] += await bucketPartition(db, name).count();
   }
   return counts;
 }

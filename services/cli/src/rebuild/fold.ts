@@ -1,5 +1,10 @@
 import type { CoarseLevel } from '@tickertape/buckets';
-import { prepareShadow, readLevelPolicy, type ShadowPartition } from '@tickertape/store';
+import {
+  bucketPartition,
+  prepareShadow,
+  readLevelPolicy,
+  type ShadowPartition,
+} from '@tickertape/store';
 import { expectedBuckets, type Difference } from '@tickertape/verify';
 import type { Db } from 'mongodb';
 import { startProgress } from '../progress.js';
@@ -47,7 +52,7 @@ export async function foldIntoShadows(
   const present = await collectionNames(db);
   for (const part of plan) {
     // A resumed fold starts over: a rerun of the source is cheap next to a wrong swap.
-    if (present.has(part.shadow)) await db.collection(part.shadow).drop();
+    if (present.has(part.shadow)) await bucketPartition(db, part.shadow).drop();
     await prepareShadow(db, part);
   }
   const total =

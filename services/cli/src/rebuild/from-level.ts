@@ -7,11 +7,11 @@ import {
   type CoarseLevel,
   type Level,
 } from '@tickertape/buckets';
-import type { ShadowPartition } from '@tickertape/store';
+import { bucketPartition, type BucketRecord, type ShadowPartition } from '@tickertape/store';
 import { compareBuckets, expectedFromFiner, type Difference } from '@tickertape/verify';
-import type { Db, Document } from 'mongodb';
+import type { Db } from 'mongodb';
 
-type Bucket = Document & { _id: string };
+type Bucket = BucketRecord;
 
 /** A source level's partition and the part of a shadow's range it holds. */
 export interface SourceSpan {
@@ -65,7 +65,7 @@ export async function foldLevel(options: {
   const { db, level } = options;
   const fold: LevelFold = { sourceBuckets: 0, ticks: 0, written: 0, differences: [] };
   for (const part of options.plan) {
-    const shadow = db.collection<Bucket>(part.shadow);
+    const shadow = bucketPartition(db, part.shadow);
     let groups: Bucket[][] = [];
     const flush = async () => {
       const rolled = rollUp(level, groups.flat());
@@ -80,28 +80,19 @@ export async function foldLevel(options: {
       }
       groups = [];
       if (rolled.size === 0 && expected.size === 0) return;
-      if (rolled.size > 0)
-        await shadow.bulkWrite(
-          [...rolled.values()].map((doc) => ({
-            replaceOne: { filter: { _id: doc._id as string }, replacement: doc, upsert: true },
-          })),
-          { ordered: false },
-        );
+      if (rolled.size > 0) await shadow.replace([...rolled.values()] as BucketRecord[]);
       fold.written += rolled.size;
       const ids = [...new Set([...rolled.keys(), ...expected.keys()])];
-      const stored = new Map(
-        (await shadow.find({ _id: { $in: ids } }).toArray()).map((d) => [d._id, d]),
-      );
+      const stored = new Map((await shadow.byIds(ids)).map((d) => [d._id, d]));
       for (const difference of compareBuckets(level, expected, stored))
         fold.differences.push(difference);
     };
     for (const span of sourceSpans(options.source, part)) {
       let current: Bucket[] = [];
       let currentId: string | undefined;
-      for await (const bucket of db
-        .collection<Bucket>(span.collection)
-        .find(spanFilter(span))
-        .sort({ _id: 1 })) {
+      for await (const bucket of bucketPartition(db, span.collection).scan(spanFilter(span), {
+        inIdOrder: true,
+      })) {
         fold.sourceBuckets += 1;
         fold.ticks += (bucket.n as number) > 0 ? (bucket.n as number) : 0;
         const id = bucketId(

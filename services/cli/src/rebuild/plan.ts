@@ -1,6 +1,6 @@
 import type { Level } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
-import { readLevelPolicy, type ShadowPartition } from '@tickertape/store';
+import { bucketPartition, readLevelPolicy, type ShadowPartition } from '@tickertape/store';
 import type { TickCodec } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
@@ -89,20 +89,21 @@ export async function planPartitions(
       fromMs: part.fromMs,
       toMs: part.toMs,
       whole: part.whole,
-      liveBuckets: await db.collection(part.live).countDocuments(spanFilter(part)),
+      liveBuckets: await bucketPartition(db, part.live).count(spanFilter(part)),
     };
     if (options.source !== 'topic') {
       let count = 0;
       for (const span of sourceSpans(options.source, part)) {
         if (present.has(span.collection)) {
-          count += await db.collection(span.collection).countDocuments(spanFilter(span));
+          count += await bucketPartition(db, span.collection).count(spanFilter(span));
           continue;
         }
         // A source partition that never was (no tick those days) is nothing to roll up; one
         // retention dropped while this level holds data there would wipe that data.
-        const held = await db
-          .collection(part.live)
-          .countDocuments({ ...spanFilter(span), n: { $gt: 0 } });
+        const held = await bucketPartition(db, part.live).count({
+          ...spanFilter(span),
+          n: { $gt: 0 },
+        });
         if (held > 0)
           throw new RebuildError(
             RebuildErrorCode.BadSource,

@@ -1,10 +1,10 @@
 import type { Level } from '@tickertape/buckets';
-import type { ShadowPartition } from '@tickertape/store';
+import { bucketPartition, type BucketRecord, type ShadowPartition } from '@tickertape/store';
 import { compareBuckets, type Difference } from '@tickertape/verify';
-import type { Db, Document } from 'mongodb';
+import type { Db } from 'mongodb';
 import { spanFilter } from './from-level.js';
 
-type Bucket = Document & { _id: string };
+type Bucket = BucketRecord;
 
 /** What a swap changes, bucket by bucket, against the live buckets of the range. */
 export interface AgainstLive {
@@ -56,12 +56,10 @@ export async function checkShadows(
   const seen = new Set<string>();
   const compareChunk = async (part: ShadowPartition, chunk: Bucket[]) => {
     const current = new Map(
-      (
-        await db
-          .collection<Bucket>(part.live)
-          .find({ _id: { $in: chunk.map((doc) => doc._id) } })
-          .toArray()
-      ).map((doc) => [doc._id, doc]),
+      (await bucketPartition(db, part.live).byIds(chunk.map((doc) => doc._id))).map((doc) => [
+        doc._id,
+        doc,
+      ]),
     );
     for (const doc of chunk) {
       const { _id: id, ...rest } = doc;
@@ -79,7 +77,7 @@ export async function checkShadows(
   };
   for (const part of plan) {
     let chunk: Bucket[] = [];
-    for await (const doc of db.collection<Bucket>(part.shadow).find(spanFilter(part))) {
+    for await (const doc of bucketPartition(db, part.shadow).scan(spanFilter(part))) {
       chunk.push(doc);
       if (chunk.length >= CHUNK) {
         await compareChunk(part, chunk);
@@ -87,9 +85,9 @@ export async function checkShadows(
       }
     }
     await compareChunk(part, chunk);
-    const ids = db
-      .collection<Bucket>(part.live)
-      .find(spanFilter(part), { projection: { _id: 1, n: 1 } });
+    const ids = bucketPartition(db, part.live).scan(spanFilter(part), {
+      projection: { _id: 1, n: 1 },
+    });
     for await (const { _id: id, n } of ids) {
       if (!((n as number) > 0)) continue;
       live.liveTicks += n as number;

@@ -8,7 +8,10 @@ import type { Document } from 'mongodb';
 export type StoredField = Aggregate &
   Partial<Record<'sec' | 'v' | 'm' | 'h' | 'msum', Record<string, unknown>>>;
 
-/** The parts of a bucket document readers look at (projections may leave any of them out). */
+/**
+ * The parts of a bucket document readers look at (projections may leave any of them out). The
+ * writer's side of the same layout is `buckets/update.ts`; this is the one reader's view of it.
+ */
 export interface StoredBucket {
   _id: string;
   series: string;

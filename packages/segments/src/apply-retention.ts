@@ -1,9 +1,6 @@
-import {
-  listSegmentDays,
-  segmentRetentionPlan,
-  type SegmentRetentionPolicy,
-} from '@tickertape/segments';
 import type { Db } from 'mongodb';
+import { listSegmentDays } from './segment-collections.js';
+import { segmentRetentionPlan, type SegmentRetentionPolicy } from './retention.js';
 
 const NAMESPACE_NOT_FOUND = 26;
 

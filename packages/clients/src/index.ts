@@ -15,7 +15,7 @@ export {
   type PartitionPosition,
 } from './group-status.js';
 export { recordTimes, type OffsetsAtTime, type RecordTimeOptions } from './record-time.js';
-export { probeDependencies, type ProbeTargets } from './probe.js';
+export { probeDependencies, probePipeline, type PipelineEnv, type ProbeTargets } from './probe.js';
 export { readTopic, type ReadRange, type ReadTopicOptions } from './read-topic.js';
 export { positionGroup, rewindGroup, RewindError, type GroupStart } from './rewind.js';
 export { headerText } from './headers.js';

@@ -2,7 +2,8 @@ import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { dependencyFailure } from './auth-refusal.js';
 import { createKafka } from './kafka.js';
-import type { KafkaSecurity } from './kafka-security.js';
+import { registryEndpoint, type KafkaSecurityEnv, type RegistryAuthEnv } from '@tickertape/config';
+import { kafkaSecurity, type KafkaSecurity } from './kafka-security.js';
 import { createMongoClient } from './mongo.js';
 import { createRedis } from './redis.js';
 
@@ -141,4 +142,37 @@ export async function probeDependencies(
     (result): result is PromiseRejectedResult => result.status === 'rejected',
   );
   if (failed) throw failed.reason;
+}
+
+/** What a service that reads ticks and writes rollups is configured with. */
+export type PipelineEnv = KafkaSecurityEnv &
+  RegistryAuthEnv & {
+    KAFKA_BROKERS: string[];
+    SCHEMA_REGISTRY_URL: string;
+    MONGODB_URI: string;
+    STARTUP_TIMEOUT_MS: number;
+  };
+
+/**
+ * Probes Kafka, the registry and MongoDB as `env` names them (see `probeDependencies`), and
+ * returns the Kafka security options and the registry endpoint it probed with.
+ */
+export async function probePipeline(
+  env: PipelineEnv,
+  logger: Logger,
+): Promise<{ security: KafkaSecurity; registryAt: ReturnType<typeof registryEndpoint> }> {
+  const security = kafkaSecurity(env);
+  const registryAt = registryEndpoint(env);
+  await probeDependencies(
+    {
+      KAFKA_BROKERS: env.KAFKA_BROKERS,
+      SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
+      MONGODB_URI: env.MONGODB_URI,
+      kafkaSecurity: security,
+      registryAuth: registryAt,
+    },
+    logger,
+    env.STARTUP_TIMEOUT_MS,
+  );
+  return { security, registryAt };
 }

@@ -3,10 +3,8 @@ import {
   createMongoClient,
   createRegistry,
   isTransientKafkaError,
-  kafkaSecurity,
-  probeDependencies,
+  probePipeline,
 } from '@tickertape/clients';
-import { registryEndpoint } from '@tickertape/config';
 import type { Logger } from '@tickertape/logger';
 import { startOpsServer } from '@tickertape/ops';
 import { SegmentWriter } from '@tickertape/segments';
@@ -38,19 +36,7 @@ export async function startWorker(
   logger: Logger,
   hooks: WorkerHooks = {},
 ): Promise<WorkerHandle> {
-  const security = kafkaSecurity(env);
-  const registryAt = registryEndpoint(env);
-  await probeDependencies(
-    {
-      KAFKA_BROKERS: env.KAFKA_BROKERS,
-      SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
-      MONGODB_URI: env.MONGODB_URI,
-      kafkaSecurity: security,
-      registryAuth: registryAt,
-    },
-    logger,
-    env.STARTUP_TIMEOUT_MS,
-  );
+  const { security, registryAt } = await probePipeline(env, logger);
   const level = env.ROLLUP_LEVEL;
   const name = groupIdOf(level);
   const groupId = env.GROUP_ID ?? name;

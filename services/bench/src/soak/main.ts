@@ -142,8 +142,6 @@ const reader = new RollupReader(db, {
   levels: env.SOAK_LEVELS.filter((level) => level !== 'day'),
   now: () => end,
 });
-// A rebuild from the minute level scans the hour partition it rebuilds; without it, the minute one.
-const scanned = env.SOAK_LEVELS.includes('hour') ? 'hour' : 'minute';
 const window = { metric: 'traffic', limit: 50, field: 'f0', fromMs: end - 10 * 60_000, toMs: end };
 await timed(
   "the seed's window: 10-minute average of 50 sensors (first call)",
@@ -157,19 +155,21 @@ await timed(
   },
   () => `${env.SOAK_WINDOW_CALLS} answers`,
 );
-await timed(
-  `a rebuild's scan: ${scanned} partition in _id order`,
-  async () => {
-    let n = 0;
-    for await (const bucket of db
-      .collection<{ n: number }>(scanned === 'hour' ? HOUR_PARTITION : MINUTE_PARTITION)
-      .find({})
-      .sort({ _id: 1 }))
-      n += bucket.n;
-    return n;
-  },
-  (n) => `${n} ticks`,
-);
+// Written at the minute level alone, a rebuild scans that partition: the full scan below.
+if (env.SOAK_LEVELS.includes('hour'))
+  await timed(
+    "a rebuild's scan: hour partition in _id order",
+    async () => {
+      let n = 0;
+      for await (const bucket of db
+        .collection<{ n: number }>(HOUR_PARTITION)
+        .find({})
+        .sort({ _id: 1 }))
+        n += bucket.n;
+      return n;
+    },
+    (n) => `${n} ticks`,
+  );
 await timed(
   'a full scan of the minute partition',
   async () => {

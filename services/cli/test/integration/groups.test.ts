@@ -5,7 +5,7 @@
  * the offsets the test sets stay put.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { GroupsReport } from '../../src/commands/groups.js';
+import type { GroupsReport } from '../../src/commands/groups/run.js';
 import { TestStack, waitFor } from '@tickertape/testing';
 import type { Consumer } from 'kafkajs';
 import { runCli } from '../support/cli.js';

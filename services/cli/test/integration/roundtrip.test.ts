@@ -3,7 +3,7 @@ import { TestStack } from '@tickertape/testing';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { roundtrip } from '../../src/commands/roundtrip.js';
+import { roundtrip } from '../../src/commands/demo/roundtrip/run.js';
 import { parseCliEnv } from '../../src/env.js';
 
 const run = promisify(execFile);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { GroupStatus } from '@tickertape/clients';
-import { judgeGroup } from '../../src/commands/groups-judgement.js';
+import { judgeGroup } from '../../src/commands/groups/judgement.js';
 
 /** A group on a topic of `ends.length` partitions; `held[p]` is the member holding p. */
 function status(spec: {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { LevelPolicy } from '@tickertape/buckets';
-import { changesFor, formatSuggestions, suggest } from '../../src/commands/levels.js';
+import { changesFor, formatSuggestions, suggest } from '../../src/commands/levels/run.js';
 
 const density = (metric: string, perMinute: number) => ({
   metric,

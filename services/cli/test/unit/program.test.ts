@@ -2,9 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { createLogger } from '@tickertape/logger';
 import type { RedriveReport } from '@tickertape/producer';
 import { Readable } from 'node:stream';
-import { formatRedrive, unknownReasons } from '../../src/commands/redrive.js';
-import { formatTopics } from '../../src/commands/topics-create.js';
-import { inputFormat } from '../../src/commands/publish.js';
+import { formatRedrive, unknownReasons } from '../../src/commands/redrive/run.js';
+import { formatTopics } from '../../src/commands/topics/run.js';
+import { inputFormat } from '../../src/commands/publish/run.js';
 import { buildProgram } from '../../src/program.js';
 import { formatTable } from '../../src/table.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatSummary, type SummaryReport } from '../../src/commands/summary.js';
+import { formatSummary, type SummaryReport } from '../../src/commands/demo/summary/run.js';
 
 const HOUR = Date.parse('2026-11-21T10:00:00Z');
 

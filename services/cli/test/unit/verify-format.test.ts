@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { WHOLE_TIME, type VerifyReport } from '@tickertape/verify';
 import { InvalidArgumentError } from 'commander';
-import { formatVerify, groupArgument, storesArgument } from '../../src/commands/verify.js';
+import { formatVerify, groupArgument, storesArgument } from '../../src/commands/verify/run.js';
 
 const report = (differences: VerifyReport['differences']): VerifyReport => ({
   topic: 'raw-ticks',

@@ -1,6 +1,6 @@
-import type { GroupsReport, StoreGroups } from '../commands/groups.js';
-import { plural } from '../plural.js';
-import { formatTable } from '../table.js';
+import type { GroupsReport, StoreGroups } from './run.js';
+import { plural } from '../../plural.js';
+import { formatTable } from '../../table.js';
 
 const seconds = (value: number) => Math.round(value * 10) / 10;
 

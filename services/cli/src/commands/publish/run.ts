@@ -2,14 +2,14 @@ import type { Logger } from '@tickertape/logger';
 import { InFlight, TickProducer } from '@tickertape/producer';
 import { isTickRejected, seriesKey } from '@tickertape/tick';
 import type { Readable } from 'node:stream';
-import { openTopicForPublishing } from '../connect.js';
-import { formatDuration } from '../duration.js';
-import type { CliEnv } from '../env.js';
-import type { InputFormat } from '../input/format.js';
-import { readTickLines } from '../input/ticks.js';
-import { plural } from '../plural.js';
+import { openTopicForPublishing } from '../../connect.js';
+import { formatDuration } from '../../duration.js';
+import type { CliEnv } from '../../env.js';
+import type { InputFormat } from '../../input/format.js';
+import { readTickLines } from '../../input/ticks.js';
+import { plural } from '../../plural.js';
 
-export { INPUT_FORMATS, inputFormat, type InputFormat } from '../input/format.js';
+export { INPUT_FORMATS, inputFormat, type InputFormat } from '../../input/format.js';
 
 export interface PublishOptions {
   format: InputFormat;

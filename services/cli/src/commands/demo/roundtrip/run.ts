@@ -1,21 +1,14 @@
 import { SchemaType } from '@kafkajs/confluent-schema-registry';
-import {
-  createKafka,
-  createMongoClient,
-  createRegistry,
-  kafkaSecurity,
-  probeDependencies,
-} from '@tickertape/clients';
+import { createKafka, createMongoClient, createRegistry, probePipeline } from '@tickertape/clients';
 import { bucketId, partitionOf, slotStart } from '@tickertape/buckets';
-import { registryEndpoint } from '@tickertape/config';
 import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { RollupWriter, bucketPartition } from '@tickertape/store';
 import { seriesKey } from '@tickertape/tick';
 import { Partitioners } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
-import type { CliEnv } from '../env.js';
-import { ROUNDTRIP_SCHEMA, type RoundtripTick } from './roundtrip-schema.js';
+import type { CliEnv } from '../../../env.js';
+import { ROUNDTRIP_SCHEMA, type RoundtripTick } from './schema.js';
 
 export interface RoundtripOptions {
   topic: string;
@@ -45,19 +38,7 @@ export async function roundtrip(
   options: RoundtripOptions,
   logger: Logger,
 ): Promise<RoundtripResult> {
-  const security = kafkaSecurity(env);
-  const registryAt = registryEndpoint(env);
-  await probeDependencies(
-    {
-      KAFKA_BROKERS: env.KAFKA_BROKERS,
-      SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
-      MONGODB_URI: env.MONGODB_URI,
-      kafkaSecurity: security,
-      registryAuth: registryAt,
-    },
-    logger,
-    env.STARTUP_TIMEOUT_MS,
-  );
+  const { security, registryAt } = await probePipeline(env, logger);
   const kafka = createKafka({
     ...security,
     brokers: env.KAFKA_BROKERS,

@@ -1,9 +1,9 @@
 import type { Logger } from '@tickertape/logger';
 import { lastMinutes, RollupReader, type Detail } from '@tickertape/query';
 import { type Command, Option } from 'commander';
-import { positiveInt, tagArgument } from '../arguments.js';
-import { openMongo } from '../connect.js';
-import type { CliEnv } from '../env.js';
+import { positiveInt, tagArgument } from '../../arguments.js';
+import { openMongo } from '../../connect.js';
+import type { CliEnv } from '../../env.js';
 import {
   candlesAnswer,
   pointsAnswer,
@@ -11,9 +11,9 @@ import {
   seriesAnswer,
   statusAnswer,
   windowAnswer,
-} from '../format/answers.js';
-import { OUTPUT_FORMATS, render, type Answer, type OutputFormat } from '../format/render.js';
-import { parseInstant, parseLastMinutes, TIME_HELP } from '../format/time.js';
+} from '../../format/answers.js';
+import { OUTPUT_FORMATS, render, type Answer, type OutputFormat } from '../../format/render.js';
+import { parseInstant, parseLastMinutes, TIME_HELP } from '../../format/time.js';
 
 /** What the query commands need from the program: see CliIo and buildProgram. */
 export interface QueryIo {

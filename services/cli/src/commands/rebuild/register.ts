@@ -3,12 +3,12 @@ import { describeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { TICK_TOPIC } from '@tickertape/topology';
 import { Option, type Command } from 'commander';
-import { nonNegativeInt, positiveInt } from '../arguments.js';
-import type { CliEnv } from '../env.js';
-import { parseInstant, TIME_HELP } from '../format/time.js';
-import { defaultSource, type RebuildSource } from '../rebuild/range-checks.js';
-import { RebuildError } from '../rebuild/rebuild-error.js';
-import { maxFutureOption, maxLatenessOption } from '../time-window-options.js';
+import { nonNegativeInt, positiveInt } from '../../arguments.js';
+import type { CliEnv } from '../../env.js';
+import { parseInstant, TIME_HELP } from '../../format/time.js';
+import { defaultSource, type RebuildSource } from '../../rebuild/range-checks.js';
+import { RebuildError } from '../../rebuild/rebuild-error.js';
+import { maxFutureOption, maxLatenessOption } from '../../time-window-options.js';
 import {
   cleanupCommand,
   formatCleanup,
@@ -18,7 +18,7 @@ import {
   rebuildCommand,
   type RebuildOptions,
   type RebuildPlan,
-} from './rebuild.js';
+} from './run.js';
 
 export interface RebuildCommandIo {
   ready: () => { env: CliEnv; logger: Logger };

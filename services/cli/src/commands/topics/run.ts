@@ -1,8 +1,8 @@
 import type { Logger } from '@tickertape/logger';
 import { ensureTopics, type EnsureTopicsResult } from '@tickertape/producer';
-import { openKafka } from '../connect.js';
-import type { CliEnv } from '../env.js';
-import { formatTable } from '../table.js';
+import { openKafka } from '../../connect.js';
+import type { CliEnv } from '../../env.js';
+import { formatTable } from '../../table.js';
 
 export interface TopicsCreateOptions {
   topic: string;

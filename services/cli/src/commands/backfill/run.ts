@@ -2,19 +2,19 @@ import type { Logger } from '@tickertape/logger';
 import { readWatermarks } from '@tickertape/store';
 import type { Readable } from 'node:stream';
 import type { Store } from '@tickertape/topology';
-import { BackfillShadows } from '../backfill/shadows.js';
-import { openBackfillInput, type BackfillInput } from '../backfill/input-file.js';
-import { FinalRanges, isFinalAt, type Watermarks } from '../backfill/final-ranges.js';
-import { backfillLines, type BackfillRules } from '../backfill/lines.js';
-import { Rejects } from '../backfill/rejects.js';
-import type { BackfillReport, Refusal } from '../backfill/report.js';
-import { foldInputOf, sourcePartition } from '../backfill/source.js';
-import { isRollupLevel } from '../backfill/time-rules.js';
-import { BackfillWriter, type FlushEntry } from '../backfill/writer.js';
-import { openMongo } from '../connect.js';
-import type { CliEnv } from '../env.js';
-import type { InputFormat } from '../input/format.js';
-import { startProgress } from '../progress.js';
+import { BackfillShadows } from '../../backfill/shadows.js';
+import { openBackfillInput, type BackfillInput } from '../../backfill/input-file.js';
+import { FinalRanges, isFinalAt, type Watermarks } from '../../backfill/final-ranges.js';
+import { backfillLines, type BackfillRules } from '../../backfill/lines.js';
+import { Rejects } from '../../backfill/rejects.js';
+import type { BackfillReport, Refusal } from '../../backfill/report.js';
+import { foldInputOf, sourcePartition } from '../../backfill/source.js';
+import { isRollupLevel } from '../../backfill/time-rules.js';
+import { BackfillWriter, type FlushEntry } from '../../backfill/writer.js';
+import { openMongo } from '../../connect.js';
+import type { CliEnv } from '../../env.js';
+import type { InputFormat } from '../../input/format.js';
+import { startProgress } from '../../progress.js';
 
 export interface BackfillOptions {
   /** A path, or `-` for `stdin`. */

@@ -8,11 +8,11 @@ import {
   type VerifyReport,
 } from '@tickertape/verify';
 import { InvalidArgumentError } from 'commander';
-import { openKafka, openMongo, tickCodecFor } from '../connect.js';
-import type { CliEnv } from '../env.js';
-import { isoTime } from '../format/time.js';
-import { plural } from '../plural.js';
-import { formatTable } from '../table.js';
+import { openKafka, openMongo, tickCodecFor } from '../../connect.js';
+import type { CliEnv } from '../../env.js';
+import { isoTime } from '../../format/time.js';
+import { plural } from '../../plural.js';
+import { formatTable } from '../../table.js';
 
 export interface VerifyCommandOptions {
   topic: string;

@@ -2,9 +2,9 @@ import { groupStatus, otherGroupsOnTopic, type GroupStatus } from '@tickertape/c
 import type { Logger } from '@tickertape/logger';
 import { groupIdOf, type Store } from '@tickertape/topology';
 import type { Admin } from 'kafkajs';
-import { openKafka } from '../connect.js';
-import type { CliEnv } from '../env.js';
-import { judgeGroup, type GroupJudgement } from './groups-judgement.js';
+import { openKafka } from '../../connect.js';
+import type { CliEnv } from '../../env.js';
+import { judgeGroup, type GroupJudgement } from './judgement.js';
 
 export interface GroupsCommandOptions {
   topic: string;

@@ -6,12 +6,12 @@ import { lastMinutes, RollupReader, type Candle } from '@tickertape/query';
 import { bucketPartition, listPartitionNames } from '@tickertape/store';
 import type { Admin } from 'kafkajs';
 import type { Db } from 'mongodb';
-import { openKafka, openMongo } from '../connect.js';
-import type { CliEnv } from '../env.js';
-import { describeResolution } from '../format/answers.js';
-import { isoTime } from '../format/time.js';
-import { plural } from '../plural.js';
-import { formatTable } from '../table.js';
+import { openKafka, openMongo } from '../../../connect.js';
+import type { CliEnv } from '../../../env.js';
+import { describeResolution } from '../../../format/answers.js';
+import { isoTime } from '../../../format/time.js';
+import { plural } from '../../../plural.js';
+import { formatTable } from '../../../table.js';
 
 /** Counters scraped from one worker's /metrics. */
 export interface WorkerFigures {

@@ -1,9 +1,9 @@
 import type { Logger } from '@tickertape/logger';
 import { KNOWN_DLQ_REASONS, redrive, type RedriveReport } from '@tickertape/producer';
-import { openKafka } from '../connect.js';
-import type { CliEnv } from '../env.js';
-import { plural } from '../plural.js';
-import { formatTable } from '../table.js';
+import { openKafka } from '../../connect.js';
+import type { CliEnv } from '../../env.js';
+import { plural } from '../../plural.js';
+import { formatTable } from '../../table.js';
 
 export interface RedriveCommandOptions {
   dlqTopic: string;

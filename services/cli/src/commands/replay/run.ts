@@ -2,9 +2,9 @@ import { positionGroup, type GroupStart } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { groupIdOf, type Store } from '@tickertape/topology';
-import { openKafka } from '../connect.js';
-import type { CliEnv } from '../env.js';
-import { formatTable } from '../table.js';
+import { openKafka } from '../../connect.js';
+import type { CliEnv } from '../../env.js';
+import { formatTable } from '../../table.js';
 
 export interface ReplayOptions {
   store: Store;

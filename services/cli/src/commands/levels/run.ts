@@ -17,10 +17,10 @@ import {
 } from '@tickertape/store';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Db } from 'mongodb';
-import { positiveInt } from '../arguments.js';
-import { openMongo } from '../connect.js';
-import type { CliEnv } from '../env.js';
-import { formatTable } from '../table.js';
+import { positiveInt } from '../../arguments.js';
+import { openMongo } from '../../connect.js';
+import type { CliEnv } from '../../env.js';
+import { formatTable } from '../../table.js';
 
 export interface LevelsIo {
   ready: () => { env: CliEnv; logger: Logger };

@@ -2,14 +2,14 @@ import type { Logger } from '@tickertape/logger';
 import { Option, type Command } from 'commander';
 import type { Readable } from 'node:stream';
 import { STORES, TIME_WINDOW_DEFAULTS, type Store } from '@tickertape/topology';
-import { nonNegativeInt, positiveInt } from '../arguments.js';
-import { levelsArgument, retentionArgument } from '../backfill/arguments.js';
-import { formatBackfill } from '../backfill/report.js';
-import { DEFAULT_RETENTION_MS } from '../backfill/time-rules.js';
-import { parseDuration } from '../duration.js';
-import type { CliEnv } from '../env.js';
-import { INPUT_FORMATS, inputFormat, type InputFormat } from '../input/format.js';
-import { backfill, BACKFILL_HELP } from './backfill.js';
+import { nonNegativeInt, positiveInt } from '../../arguments.js';
+import { levelsArgument, retentionArgument } from '../../backfill/arguments.js';
+import { formatBackfill } from '../../backfill/report.js';
+import { DEFAULT_RETENTION_MS } from '../../backfill/time-rules.js';
+import { parseDuration } from '../../duration.js';
+import type { CliEnv } from '../../env.js';
+import { INPUT_FORMATS, inputFormat, type InputFormat } from '../../input/format.js';
+import { backfill, BACKFILL_HELP } from './run.js';
 
 export interface BackfillCommandIo {
   ready: () => { env: CliEnv; logger: Logger };

@@ -10,12 +10,12 @@ import {
   updateRun,
 } from '@tickertape/store';
 import type { Difference } from '@tickertape/verify';
-import { openMongo } from '../connect.js';
-import { formatDuration } from '../duration.js';
-import type { CliEnv } from '../env.js';
-import { isoTime } from '../format/time.js';
-import { plural } from '../plural.js';
-import { foldIntoShadows, type RebuildIo, type SourceRead } from '../rebuild/fold.js';
+import { openMongo } from '../../connect.js';
+import { formatDuration } from '../../duration.js';
+import type { CliEnv } from '../../env.js';
+import { isoTime } from '../../format/time.js';
+import { plural } from '../../plural.js';
+import { foldIntoShadows, type RebuildIo, type SourceRead } from '../../rebuild/fold.js';
 import {
   openTopic,
   planPartitions,
@@ -24,11 +24,11 @@ import {
   type RebuildOptions,
   type RebuildPlan,
   type Sources,
-} from '../rebuild/plan.js';
-import { checkAligned, checkFinal, checkSource } from '../rebuild/range-checks.js';
-import { RebuildError, RebuildErrorCode } from '../rebuild/rebuild-error.js';
-import { checkShadows, type AgainstLive } from '../rebuild/shadow-check.js';
-import { formatTable } from '../table.js';
+} from '../../rebuild/plan.js';
+import { checkAligned, checkFinal, checkSource } from '../../rebuild/range-checks.js';
+import { RebuildError, RebuildErrorCode } from '../../rebuild/rebuild-error.js';
+import { checkShadows, type AgainstLive } from '../../rebuild/shadow-check.js';
+import { formatTable } from '../../table.js';
 
 export type { PlannedPartition, RebuildIo, RebuildOptions, RebuildPlan };
 

@@ -1,4 +1,4 @@
-import type { RoundtripOptions, RoundtripResult } from './commands/roundtrip.js';
+import type { RoundtripOptions, RoundtripResult } from './run.js';
 
 export function formatRoundtrip(
   result: RoundtripResult,

@@ -8,11 +8,11 @@ import {
   type ProfileName,
 } from '@tickertape/producer';
 import cliProgress from 'cli-progress';
-import { openTopicForPublishing } from '../connect.js';
-import { formatDuration } from '../duration.js';
-import type { CliEnv } from '../env.js';
-import { plural } from '../plural.js';
-import { formatTable } from '../table.js';
+import { openTopicForPublishing } from '../../connect.js';
+import { formatDuration } from '../../duration.js';
+import type { CliEnv } from '../../env.js';
+import { plural } from '../../plural.js';
+import { formatTable } from '../../table.js';
 
 export interface LoadgenOptions {
   profile: ProfileName;

@@ -1,0 +1,36 @@
+import type { GroupStart } from '@tickertape/clients';
+import { STORES, TICK_TOPIC, type Store } from '@tickertape/topology';
+import { InvalidArgumentError, type Command } from 'commander';
+import { groupStartArgument } from '../../arguments.js';
+import type { CommandContext } from '../context.js';
+import { storesArgument } from '../verify/run.js';
+import { formatReplay, REPLAY_HELP, replayCommand } from './run.js';
+
+/** `tickertape replay`: rewind a store's consumer group. */
+export function registerReplay(program: Command, ctx: CommandContext): void {
+  program
+    .command('replay')
+    .description("rewind a level's consumer group to the start of the topic (workers stopped)")
+    .requiredOption(
+      '--store <store>',
+      `the level or the segment store (${STORES.join(', ')})`,
+      (text) => {
+        const [store] = storesArgument(text);
+        if (store === undefined || text.includes(',')) throw new InvalidArgumentError('one store');
+        return store;
+      },
+    )
+    .option('--group <id>', "its consumer group, when not the workers' default")
+    .option('--topic <name>', 'tick topic', TICK_TOPIC)
+    .option(
+      '--from <where>',
+      'earliest (a replay), latest, or an ISO time: where the group starts reading',
+      groupStartArgument,
+      'earliest' as GroupStart,
+    )
+    .addHelpText('after', REPLAY_HELP)
+    .action(async (options: { store: Store; group?: string; topic: string; from: GroupStart }) => {
+      const { env, logger } = ctx.ready();
+      ctx.io.stdout(formatReplay(await replayCommand(env, options, logger)));
+    });
+}

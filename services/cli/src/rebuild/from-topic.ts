@@ -2,14 +2,13 @@ import {
   foldInputOf,
   LEVEL_SPECS,
   slotStart,
-  timeVerdict,
   type FoldInput,
   type Level,
   type TimeBounds,
 } from '@tickertape/buckets';
 import { readTopic } from '@tickertape/clients';
 import { LevelPolicySource, RollupWriter, type ShadowPartition } from '@tickertape/store';
-import { isTickRejected, seriesKey, type TickCodec } from '@tickertape/tick';
+import { readTickRecord, seriesKey, type TickCodec } from '@tickertape/tick';
 import type { TruthTick } from '@tickertape/verify';
 import type { Admin, Kafka, KafkaMessage } from 'kafkajs';
 import type { Db } from 'mongodb';
@@ -115,22 +114,14 @@ export async function foldTopic(options: TopicFoldOptions): Promise<TopicFold> {
       fold.skipped += 1;
       return undefined;
     }
-    if (message.value === null) {
-      fold.rejected += 1;
+    const read = await readTickRecord(options.codec, message, bounds);
+    if (!read.ok) {
+      // Late or ahead of its record: what the workers dead-letter by time, and the checker drops.
+      if (read.byTime) fold.dropped += 1;
+      else fold.rejected += 1;
       return undefined;
     }
-    let tick;
-    try {
-      tick = await options.codec.decode(message.value);
-    } catch (err) {
-      if (!isTickRejected(err)) throw err;
-      fold.rejected += 1;
-      return undefined;
-    }
-    if (timeVerdict(tick.ts, recordTs, bounds) !== 'ok') {
-      fold.dropped += 1;
-      return undefined;
-    }
+    const { tick } = read;
     const start = slotStart(level, tick.ts);
     if (start < fromMs || start + LEVEL_SPECS[level].slotMs > toMs) {
       fold.outside += 1;

@@ -1,5 +1,6 @@
 import { densityTarget } from './density-markdown.js';
 import { liveTargets } from './live/live-figures.js';
+import type { Target } from './target.js';
 import type { LevelRun } from './workers.js';
 import type { BenchReport, DesignKey, DesignRun } from './run.js';
 
@@ -19,11 +20,7 @@ export interface Ratio {
   of: string;
 }
 
-export interface Target {
-  target: string;
-  measured: string;
-  met: boolean;
-}
+export type { Target } from './target.js';
 
 export interface Figures {
   perTick: Map<DesignKey, { ops: number; requests: number; bytes?: number; cpuPerMillion: number }>;

@@ -28,7 +28,8 @@ import { DENSITY_PRESETS, densityStart } from './density-spec.js';
 import type { BenchEnv } from './env.js';
 import { measureLatency, type LatencyResult } from './latency.js';
 import { LIVE_DENSITIES } from './live/live-densities.js';
-import { runLiveGrid, type LiveCellRun } from './live/run-live.js';
+import type { LiveReport } from './live/live-types.js';
+import { runLiveGrid } from './live/run-live.js';
 import { produceAll, type LoadResult } from './load.js';
 import { describeMachine, type Machine } from './machine.js';
 import { probeServer, type ServerProbe } from './probe.js';
@@ -88,14 +89,6 @@ export interface BenchReport {
   cpuProfile?: CpuProfileRun;
   /** The live grid (live/run-live.ts); absent in reports from before it. */
   live?: LiveReport;
-}
-
-export interface LiveReport {
-  cells: LiveCellRun[];
-  /** Every level's FRESHNESS_BUDGET_MS when the run set one; absent: the workers' defaults. */
-  budgetMs?: number;
-  /** Stored bytes per tick at the grid's densities, over whole hours. */
-  densities: DensityProbeResult;
 }
 
 const SHELL_LEVELS: readonly Level[] = ['minute', 'hour'];

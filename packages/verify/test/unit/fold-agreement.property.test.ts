@@ -166,6 +166,7 @@ describe('the checker folds as the workers do', () => {
         { numRuns: 200 },
       );
     },
+    30_000,
   );
 
   it.each(FORMS)(
@@ -205,5 +206,7 @@ describe('the checker folds as the workers do', () => {
         { numRuns: 200 },
       );
     },
+    // 200 runs take 1-2 s on a quiet machine; beside a soak or a CI run they once took over 5.
+    30_000,
   );
 });

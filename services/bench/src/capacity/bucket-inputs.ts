@@ -1,7 +1,7 @@
 import { DENSITY_LEVELS } from '../density-figures.js';
 import { raw, type FigureRegistry } from './figures.js';
 import type { BenchJson, BenchJsonDesign } from './input.js';
-import { designOf, type BucketPoint, type Inputs, type ModelLevel } from './inputs.js';
+import { designOf, type BucketPoint, type Inputs, type ModelLevel } from './input-types.js';
 import { fmt } from './table.js';
 
 const perSecondShown = (value: number) => `${raw(value)} ticks/s per series`;

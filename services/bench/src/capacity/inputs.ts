@@ -1,70 +1,9 @@
-import { DENSITY_LEVELS, type DensityLevel } from '../density-figures.js';
-import { FigureRegistry, raw, type Figure } from './figures.js';
+import { FigureRegistry, raw } from './figures.js';
 import type { BenchJson, BenchJsonDesign } from './input.js';
+import { designOf, type Inputs, type LevelInputs, type ModelLevel } from './input-types.js';
 import { benchBuckets, probeBuckets } from './bucket-inputs.js';
 import { readInputs } from './read-inputs.js';
 import { fmt } from './table.js';
-
-/** The levels the benchmark's workers (and the density probe) ran. */
-export const MODEL_LEVELS = DENSITY_LEVELS;
-export type ModelLevel = DensityLevel;
-
-/** What one level's worker measured in the benchmark's B design. */
-export interface LevelInputs {
-  /** CPU seconds per tick of the level's worker. */
-  cpuPerTick: Figure;
-  /** Share of its wall time the worker was on the CPU (the rest it waited, mostly for the database). */
-  busy: Figure;
-  /** Database operations ÷ buckets written: 1 when every flush wrote one operation per bucket. */
-  coalescing: Figure;
-  ticksPerFlush: Figure;
-  bucketsPerFlush: Figure;
-}
-
-/** A bucket's stored size at one measured density. */
-export interface BucketPoint {
-  perSecond: Figure;
-  bytesPerBucket: Figure;
-  /** Hour level: minutes of data an hour bucket held (the measured span may be shorter than an hour). */
-  minutesPerBucket?: Figure;
-}
-
-export interface Inputs {
-  registry: FigureRegistry;
-  /** Where the bytes per bucket come from. */
-  bytesFrom: 'density probe' | 'benchmark tick set';
-  levels: Record<ModelLevel, LevelInputs>;
-  bareCpuPerTick: Figure;
-  /** Bytes of one Kafka record (what a fetch's FLUSH_MIN_BYTES counts). */
-  recordBytes: Figure;
-  /** The benchmark's own flushes, to check the operations formula against. */
-  benchFlush: { seriesPerPartition: Figure; eventTicksPerSecondPerPartition: Figure };
-  buckets: Record<ModelLevel, BucketPoint[]>;
-  perTick: { perSecond: Figure; bytesPerTick: Figure }[];
-  reads: {
-    windowSensors: Figure;
-    windowMinutes: Figure;
-    windowRollups: Figure;
-    windowP50: Figure;
-    windowP99: Figure;
-    windowPerTickP50: Figure;
-    windowPerTickP99: Figure;
-    /** The chart's range (a day): the model counts its buckets. */
-    chartHours: Figure;
-    chartRollups: Figure;
-    chartP50: Figure;
-    chartP99: Figure;
-    chartPerTickP50: Figure;
-    chartPerTickP99: Figure;
-  };
-  standInMsPerOp?: Figure;
-}
-
-export function designOf(json: BenchJson, key: string): BenchJsonDesign {
-  const design = json.designs.find((d) => d.key === key);
-  if (design === undefined) throw new Error(`design ${key} is missing from the benchmark's JSON`);
-  return design;
-}
 
 const us = (seconds: number) => `${fmt.fixed(seconds * 1e6, 2)} µs`;
 

@@ -1,5 +1,5 @@
 import type { BenchJson } from './input.js';
-import { MODEL_LEVELS, type ModelLevel } from './inputs.js';
+import { MODEL_LEVELS, type ModelLevel } from './input-types.js';
 import { ASSUMPTIONS, flushSpanSeconds, operationsPerSecond, SLOT_SECONDS } from './model.js';
 import { fmt, markdownTable } from './table.js';
 

@@ -1,5 +1,5 @@
 import type { Figure } from './figures.js';
-import { MODEL_LEVELS, type BucketPoint, type Inputs, type ModelLevel } from './inputs.js';
+import { MODEL_LEVELS, type BucketPoint, type Inputs, type ModelLevel } from './input-types.js';
 
 /** The operator's questions: these total rates, over these series counts. */
 export const SCENARIO_RATES = [10_000, 100_000, 1_000_000] as const;

@@ -1,6 +1,6 @@
 import { raw, type Figure, type FigureRegistry } from './figures.js';
 import type { BenchJson } from './input.js';
-import type { Inputs } from './inputs.js';
+import type { Inputs } from './input-types.js';
 import { fmt } from './table.js';
 
 const QUERIES = { window: '10-minute average', chart: 'one-day chart' } as const;

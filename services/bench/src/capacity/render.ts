@@ -1,6 +1,6 @@
 import type { Figure } from './figures.js';
 import type { BenchJson } from './input.js';
-import { MODEL_LEVELS, type Inputs } from './inputs.js';
+import { MODEL_LEVELS, type Inputs } from './input-types.js';
 import {
   ASSUMPTIONS,
   SLOT_SECONDS,

@@ -1,10 +1,15 @@
 import { LEVEL_SPECS, type Level } from '@tickertape/buckets';
 import type { DensityProbeResult } from '../density.js';
 import { modesLabel } from '../level-policy.js';
-import type { Target } from '../report.js';
-import type { LiveReport } from '../run.js';
+import type { Target } from '../target.js';
 import type { SeriesLoad } from '../tick-set.js';
-import type { LiveCellRun, LiveDesign, LiveDesignRun, LiveStore } from './run-live.js';
+import type {
+  LiveCellRun,
+  LiveDesign,
+  LiveDesignRun,
+  LiveReport,
+  LiveStore,
+} from './live-types.js';
 
 /** The workers' default budgets (services/rollup-worker/src/env.ts DEFAULT_FRESHNESS_BUDGET_MS). */
 export const DEFAULT_BUDGETS_MS: Readonly<Record<Level, number>> = {

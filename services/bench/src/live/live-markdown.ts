@@ -1,5 +1,5 @@
 import { fmt, markdownTable } from '../capacity/table.js';
-import type { LiveReport } from '../run.js';
+import type { LiveReport } from './live-types.js';
 import {
   budgetGains,
   cellLabel,

@@ -13,64 +13,21 @@ import {
 } from '../designs.js';
 import type { BenchEnv } from '../env.js';
 import type { SeriesLoad } from '../tick-set.js';
-import type { RunCpu, StackMeter } from '../stack-cpu.js';
+import type { StackMeter } from '../stack-cpu.js';
 import { consumerLag } from '@tickertape/clients';
 import { LEVELS_RUN, startLevels, type WorkerMode } from '../workers.js';
 import { DEFAULT_BUDGETS_MS } from './live-figures.js';
+import {
+  LIVE_DESIGNS,
+  type LiveCellRun,
+  type LiveDesignRun,
+  type LiveStore,
+} from './live-types.js';
 import { LiveConsumer } from './live-consumer.js';
 import { runLoadgen } from './loadgen-process.js';
-import { MarkerProbe, type Marker, type MarkerLookup, type VisibleLatency } from './markers.js';
+import { MarkerProbe, type Marker, type MarkerLookup } from './markers.js';
 import { MARKER_METRIC } from '../latency.js';
-import { applySuggestedPolicy, type AppliedModes } from '../level-policy.js';
-
-/**
- * `ours`: the workers at their budgets; `ours0`: the same workers with FRESHNESS_BUDGET_MS=0 —
- * every fetch written at once, as before budgets — for the before/after in one run.
- */
-export const LIVE_DESIGNS = ['ours', 'ours0', 'D', 'E'] as const;
-export type LiveDesign = (typeof LIVE_DESIGNS)[number];
-
-/** One store of a design in one cell: a rollup level of ours, or D's and E's tick documents. */
-export interface LiveStore {
-  store: Level | 'ticks';
-  /** Records consumed (good ticks and markers alike). */
-  consumed: number;
-  /** Ticks written (in buckets, or as documents). */
-  applied: number;
-  /** Document-level writes: bucket updates, inserts, upserts. */
-  ops: number;
-  /** Round trips carrying them: bulk writes, insertMany calls. */
-  requests: number;
-  /** CPU of the process that consumed and wrote (a worker; the harness for D and E). */
-  cpuSeconds: number;
-  /** Records produced but not yet consumed when the producer stopped: 0 = it kept up. */
-  backlogAtEnd: number;
-  /** From the producer's end until everything was committed (held ticks written), or until the harness stopped waiting. */
-  settleSeconds: number;
-  /** Records still not committed when the harness stopped waiting: 0 = it settled. */
-  unsettled: number;
-  latency: VisibleLatency;
-}
-
-export interface LiveDesignRun {
-  design: LiveDesign;
-  /** The level policy `ours` ran under (the one suggested for the cell's density). */
-  modes?: AppliedModes;
-  /** Records on the topic when the producer stopped (the cell's ticks and the markers). */
-  produced: number;
-  producingSeconds: number;
-  stores: LiveStore[];
-  /** The stack's CPU from the producer's start until everything was committed. */
-  cpu: RunCpu;
-}
-
-export interface LiveCellRun {
-  cell: SeriesLoad;
-  /** Ticks per second the producer was asked for: series × per-series rate. */
-  rate: number;
-  durationMs: number;
-  designs: LiveDesignRun[];
-}
+import { applySuggestedPolicy } from '../level-policy.js';
 
 export interface LiveOptions {
   env: BenchEnv;

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { DEFAULT_FRESHNESS_BUDGET_MS, parseWorkerEnv } from '../../../rollup-worker/src/env.js';
 import { DEFAULT_BUDGETS_MS } from '../../src/live/live-figures.js';
 import { parseBenchJson } from '../../src/capacity/input.js';
-import { modelInputs, type BucketPoint } from '../../src/capacity/inputs.js';
+import type { BucketPoint } from '../../src/capacity/input-types.js';
+import { modelInputs } from '../../src/capacity/inputs.js';
 import {
   ASSUMPTIONS,
   bucketsPerFlush,

@@ -1,10 +1,11 @@
 /**
  * The local database's volume test (scripts/soak.sh; figures in docs/local-stack.md, "Volume"):
  * loads SOAK_SERIES series × SOAK_HOURS hours of one tick a minute through the workers' writers
- * (minute, hour and day levels; so series × hours × 60 minute buckets, all in one day's
- * partition), then runs the reads the project does on it — counts, the seed's 10-minute window of
- * 50 sensors, a rebuild's scan in `_id` order, an aggregation, retention's drop — sampling the
- * database process's resident memory throughout. Prints a Markdown table of what it measured.
+ * (SOAK_LEVELS: minute, hour and day by default; so series × hours × 60 minute buckets, all in one
+ * day's partition), then runs the reads the project does on it — counts, the seed's 10-minute
+ * window of 50 sensors, a rebuild's scan in `_id` order, an aggregation, retention's drop —
+ * sampling the database process's resident memory throughout. SOAK_READ_ONLY runs the reads alone
+ * on what an interrupted run loaded. Prints a Markdown table of what it measured.
  */
 import type { FoldInput } from '@tickertape/buckets';
 import { createMongoClient } from '@tickertape/clients';
@@ -88,41 +89,51 @@ function bucketCounts(loaded: number): string {
   ).join(', ');
 }
 
-await db.dropDatabase();
-const load = new ResidentPeak(pid, 1000);
-const writers = env.SOAK_LEVELS.map((level) => new RollupWriter(db, level));
-const began = performance.now();
-let ticks = 0;
-for (let hour = 0; hour < env.SOAK_HOURS; hour++) {
-  const hourTicks = hourOfTicks(hour, ticks);
-  for (let i = 0; i < hourTicks.length; i += env.SOAK_FLUSH) {
-    const flush = hourTicks.slice(i, i + env.SOAK_FLUSH);
-    await Promise.all(writers.map((writer) => writer.apply(flush)));
-    const done = ticks + i + flush.length;
-    if (done % 100_000 < env.SOAK_FLUSH)
-      log.info(
-        { ticks: done, perSecond: Math.round(done / ((performance.now() - began) / 1000)) },
-        'loading',
-      );
+/** Loads the ticks through the writers, logging progress; a row of what it did. */
+async function loadTicks(): Promise<void> {
+  await db.dropDatabase();
+  const load = new ResidentPeak(pid, 1000);
+  const writers = env.SOAK_LEVELS.map((level) => new RollupWriter(db, level));
+  const began = performance.now();
+  let ticks = 0;
+  for (let hour = 0; hour < env.SOAK_HOURS; hour++) {
+    const hourTicks = hourOfTicks(hour, ticks);
+    for (let i = 0; i < hourTicks.length; i += env.SOAK_FLUSH) {
+      const flush = hourTicks.slice(i, i + env.SOAK_FLUSH);
+      await Promise.all(writers.map((writer) => writer.apply(flush)));
+      const done = ticks + i + flush.length;
+      if (done % 100_000 < env.SOAK_FLUSH)
+        log.info(
+          { ticks: done, perSecond: Math.round(done / ((performance.now() - began) / 1000)) },
+          'loading',
+        );
+    }
+    ticks += hourTicks.length;
+    const elapsed = performance.now() - began;
+    log.warn(
+      {
+        hour: hour + 1,
+        ticks,
+        perSecond: Math.round(ticks / (elapsed / 1000)),
+        resident: mib(load.sample()),
+        data: mib(directoryBytes(dataDir)),
+      },
+      'loaded an hour',
+    );
   }
-  ticks += hourTicks.length;
-  const elapsed = performance.now() - began;
-  log.warn(
-    {
-      hour: hour + 1,
-      ticks,
-      perSecond: Math.round(ticks / (elapsed / 1000)),
-      resident: mib(load.sample()),
-      data: mib(directoryBytes(dataDir)),
-    },
-    'loaded an hour',
-  );
+  const loadMs = performance.now() - began;
+  rows.push([
+    'loaded',
+    `${ticks.toLocaleString('en')} ticks → ${bucketCounts(ticks)}; ${seconds(loadMs)} (${Math.round(ticks / (loadMs / 1000))} ticks/s, every level); peak resident ${mib(load.stop())}`,
+  ]);
 }
-const loadMs = performance.now() - began;
-rows.push([
-  'loaded',
-  `${ticks.toLocaleString('en')} ticks → ${bucketCounts(ticks)}; ${seconds(loadMs)} (${Math.round(ticks / (loadMs / 1000))} ticks/s, every level); peak resident ${mib(load.stop())}`,
-]);
+
+if (env.SOAK_READ_ONLY)
+  rows.push([
+    'loaded',
+    `by an earlier run (SOAK_READ_ONLY): ${(await db.collection(MINUTE_PARTITION).estimatedDocumentCount()).toLocaleString('en')} minute buckets in one partition`,
+  ]);
+else await loadTicks();
 rows.push(['data on disk after load', mib(directoryBytes(dataDir))]);
 
 const minutes = db.collection<{ _id: string; n: number }>(MINUTE_PARTITION);

@@ -1,5 +1,5 @@
 import { LEVELS } from '@tickertape/buckets';
-import { loadEnv, logLevel, positiveInt, stackShape } from '@tickertape/config';
+import { flag, loadEnv, logLevel, positiveInt, stackShape } from '@tickertape/config';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -31,6 +31,11 @@ const soakEnvSchema = z.object({
           'must include minute (the partition measured)',
         ),
     ),
+  /**
+   * Skip the load and measure the reads on what an earlier, interrupted run loaded (the same
+   * SOAK_DATABASE); SOAK_HOURS then names the whole hours it loaded (the window ends there).
+   */
+  SOAK_READ_ONLY: flag().default(false),
   /** Calls of the seed's window after the first (each scans the partition: no secondary index). */
   SOAK_WINDOW_CALLS: positiveInt().default(20),
   /** Ticks a flush, as a worker's batch. */

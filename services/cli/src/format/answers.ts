@@ -1,11 +1,6 @@
-import { LEVEL_SPECS } from '@tickertape/buckets';
 import type {
-  CandleResult,
-  Gap,
   MetricWindowResult,
-  RangeResult,
   RawPointsResult,
-  Resolution,
   SeriesResult,
   StatusResult,
   WindowResult,
@@ -14,125 +9,10 @@ import { plural } from '../plural.js';
 import type { Cell } from './csv.js';
 import type { Answer } from './render.js';
 import { formatSpan, isoTime } from './time.js';
+import { examinedLine, orEmpty } from './range-answers.js';
 
-const orEmpty = (ms: number | null): Cell => (ms === null ? null : isoTime(ms));
+export { candlesAnswer, describeResolution, pointsAnswer } from './range-answers.js';
 
-const examinedLine = (examined: number) => `examined ${plural(examined, 'document')}`;
-
-const SUB_UNIT = { sec: 'second', m: 'minute', h: 'hour' } as const;
-
-/** `5m points from the minutes of hour buckets`: the width, and which documents were read. */
-export function describeResolution(resolution: Resolution): string {
-  const { level, detail } = resolution.source;
-  const parts = detail === 'sub' ? `the ${SUB_UNIT[LEVEL_SPECS[level].subKey]}s of ` : '';
-  return `${formatSpan(resolution.stepMs)} points from ${parts}${level} buckets`;
-}
-
-function rangeLine(result: Omit<RangeResult, 'points'>): string {
-  return (
-    `${result.series} ${result.field} from ${isoTime(result.fromMs)} to ${isoTime(result.toMs)}: ` +
-    describeResolution(result.resolution)
-  );
-}
-
-/** Gaps end at unaligned range edges (`--from -1h`): seconds are precise enough to read. */
-const roundSpan = (ms: number) => (ms < 1000 ? ms : Math.round(ms / 1000) * 1000);
-
-function gapsLine(gaps: readonly Gap[]): string {
-  const missing = gaps.reduce((total, gap) => total + gap.to - gap.from, 0);
-  return gaps.length === 0
-    ? 'no gaps'
-    : `${plural(gaps.length, 'gap')} (no data, not zero) over ${formatSpan(roundSpan(missing))}`;
-}
-
-/**
- * Data rows and gap rows in time order. A gap row has the gap's start, empty value cells and a
- * note, so a reader of the table sees a hole where a chart would break the line, not a zero.
- */
-function withGapRows(
-  rows: readonly { t: number; cells: Cell[] }[],
-  gaps: readonly Gap[],
-  width: number,
-): Cell[][] {
-  const gapRows = gaps.map((gap) => ({
-    t: gap.from,
-    cells: [
-      isoTime(gap.from),
-      ...Array<Cell>(width).fill(null),
-      `no data until ${isoTime(gap.to)} (${formatSpan(roundSpan(gap.to - gap.from))})`,
-    ],
-  }));
-  return [...rows.map((row) => ({ ...row, cells: [...row.cells, null] })), ...gapRows]
-    .sort((a, b) => a.t - b.t)
-    .map((row) => row.cells);
-}
-
-export function pointsAnswer(result: RangeResult): Answer {
-  const values = result.points.map((p) => ({
-    t: p.t,
-    cells: [isoTime(p.t), p.n, p.avg, p.min, p.max, p.open, p.close, p.final] as Cell[],
-  }));
-  return {
-    json: result,
-    table: {
-      header: ['time', 'n', 'avg', 'min', 'max', 'open', 'close', 'final', 'gap'],
-      rows: withGapRows(values, result.gaps, 7),
-    },
-    csv: {
-      header: ['time', 'n', 'sum', 'avg', 'min', 'max', 'open', 'close', 'final'],
-      rows: result.points.map((p) => [
-        isoTime(p.t),
-        p.n,
-        p.sum,
-        p.avg,
-        p.min,
-        p.max,
-        p.open,
-        p.close,
-        p.final,
-      ]),
-    },
-    notes: [
-      rangeLine(result),
-      `${plural(result.points.length, 'point')}, ${gapsLine(result.gaps)}`,
-      examinedLine(result.examined),
-    ],
-  };
-}
-
-export function candlesAnswer(result: CandleResult): Answer {
-  const cellsOf = (c: CandleResult['candles'][number]): Cell[] => [
-    isoTime(c.t),
-    c.open,
-    c.high,
-    c.low,
-    c.close,
-    c.volume,
-    c.final,
-  ];
-  return {
-    json: result,
-    table: {
-      header: ['time', 'open', 'high', 'low', 'close', 'volume', 'final', 'gap'],
-      rows: withGapRows(
-        result.candles.map((c) => ({ t: c.t, cells: cellsOf(c) })),
-        result.gaps,
-        6,
-      ),
-    },
-    csv: {
-      header: ['time', 'open', 'high', 'low', 'close', 'volume', 'final'],
-      rows: result.candles.map(cellsOf),
-    },
-    notes: [
-      rangeLine(result),
-      `${plural(result.candles.length, 'candle')}, ${gapsLine(result.gaps)}`,
-      examinedLine(result.examined),
-    ],
-  };
-}
-
-/** `k1=v1,k2=v2`, keys sorted as in series keys, so the same series always prints the same. */
 const tagText = (tags: Readonly<Record<string, string>>) =>
   Object.keys(tags)
     .sort()

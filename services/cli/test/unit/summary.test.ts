@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatSummary, type SummaryReport } from '../../src/commands/demo/summary/run.js';
+import { formatSummary } from '../../src/commands/demo/summary/format.js';
+import type { SummaryReport } from '../../src/commands/demo/summary/run.js';
 
 const HOUR = Date.parse('2026-11-21T10:00:00Z');
 

@@ -9,11 +9,9 @@ import { parseInstant, TIME_HELP } from '../../format/time.js';
 import { defaultSource, type RebuildSource } from '../../rebuild/range-checks.js';
 import { RebuildError } from '../../rebuild/rebuild-error.js';
 import { maxFutureOption, maxLatenessOption } from '../../time-window-options.js';
+import { formatCleanup, formatRebuild, formatRebuildPlan } from './format.js';
 import {
   cleanupCommand,
-  formatCleanup,
-  formatRebuild,
-  formatRebuildPlan,
   REBUILD_HELP,
   rebuildCommand,
   type RebuildOptions,

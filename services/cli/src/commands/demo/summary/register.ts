@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { positiveInt } from '../../../arguments.js';
 import type { CommandContext } from '../../context.js';
 import { DEMO_COMMANDS } from '../heading.js';
-import { formatSummary, summaryCommand, type SummaryCommandOptions } from './run.js';
+import { formatSummary } from './format.js';
+import { summaryCommand, type SummaryCommandOptions } from './run.js';
 
 /** `tickertape summary`: the demo's report of what the workers did. */
 export function registerSummary(program: Command, ctx: CommandContext): void {

@@ -9,9 +9,6 @@ import type { Db } from 'mongodb';
 import { openKafka, openMongo } from '../../../connect.js';
 import type { CliEnv } from '../../../env.js';
 import { describeResolution } from '../../../format/answers.js';
-import { isoTime } from '../../../format/time.js';
-import { plural } from '../../../plural.js';
-import { formatTable } from '../../../table.js';
 
 /** Counters scraped from one worker's /metrics. */
 export interface WorkerFigures {
@@ -26,7 +23,7 @@ export interface WorkerFigures {
 }
 
 /** What the reads cost, for the report: discovery first, then the answers. */
-interface Examined {
+export interface Examined {
   /** Documents read to find the series. */
   discoveryExamined: number;
   /** Every document read for the table, discovery included. */
@@ -168,72 +165,6 @@ export async function summarize(db: Db, options: SummaryOptions): Promise<Summar
     candles: await hourCandles(reader, slotStart('hour', options.nowMs), options.limit),
     windowMinutes: options.windowMinutes,
   };
-}
-
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-const roundOrEmpty = (value: number | null | undefined) =>
-  value === null || value === undefined ? null : round(value);
-
-function examinedLine(part: Examined, detail = ''): string {
-  return `  examined ${plural(part.examined, 'document')} (${part.discoveryExamined} to find the series${detail})\n`;
-}
-
-export function formatSummary(report: SummaryReport): string {
-  const { averages, candles } = report;
-  const parts = [
-    'workers',
-    formatTable(
-      [
-        'level',
-        'ticks consumed',
-        'ticks applied',
-        'dead letters',
-        'flushes',
-        'buckets written',
-        'db ops',
-        'db ops per tick',
-        'ticks per db op',
-      ],
-      report.workers.map((w) => [
-        w.level,
-        w.ticksConsumed,
-        w.ticksApplied,
-        w.deadLetters,
-        w.flushes,
-        w.bucketsWritten,
-        w.dbOperations,
-        round(w.dbOperations / Math.max(w.ticksApplied, 1), 4),
-        round(w.ticksApplied / Math.max(w.dbOperations, 1), 1),
-      ]),
-    ),
-    'buckets in the database',
-    formatTable(
-      ['level', 'buckets'],
-      LEVELS.map((level) => [level, report.bucketsByLevel[level]]),
-    ),
-    `average speed over the last ${report.windowMinutes} minutes ` +
-      `(${isoTime(averages.fromMs)} to ${isoTime(averages.toMs)})`,
-    formatTable(
-      ['series', 'avg speed', 'readings'],
-      averages.rows.map((a) => [a.series, roundOrEmpty(a.average), a.readings]),
-    ) +
-      `  examined ${plural(averages.examined, 'document')} (${plural(averages.piecesPerSeries, 'bucket part')} ` +
-      `per series for the window, the series found in them)\n`,
-    `price candles for the hour from ${isoTime(candles.hourStart)}` +
-      (candles.source === undefined ? '' : ` (${candles.source})`),
-    formatTable(
-      ['series', 'open', 'high', 'low', 'close', 'ticks'],
-      candles.rows.map(({ series, candle }) => [
-        series,
-        roundOrEmpty(candle?.open),
-        roundOrEmpty(candle?.high),
-        roundOrEmpty(candle?.low),
-        roundOrEmpty(candle?.close),
-        candle?.volume ?? null,
-      ]),
-    ) + examinedLine(candles),
-  ];
-  return parts.join('\n');
 }
 
 export interface SummaryCommandOptions {

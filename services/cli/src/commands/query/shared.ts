@@ -1,0 +1,81 @@
+import type { Logger } from '@tickertape/logger';
+import { RollupReader } from '@tickertape/query';
+import { type Command, Option } from 'commander';
+import { openMongo } from '../../connect.js';
+import type { CliEnv } from '../../env.js';
+import { OUTPUT_FORMATS, render, type Answer, type OutputFormat } from '../../format/render.js';
+import { parseInstant, TIME_HELP } from '../../format/time.js';
+
+/* What every `tickertape query` subcommand shares: its io, options, help and answering. */
+
+/** What the query commands need from the program: see CliIo and buildProgram. */
+export interface QueryIo {
+  ready: () => { env: CliEnv; logger: Logger };
+  now: () => number;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+export interface CommonOptions {
+  format: OutputFormat;
+  database: string;
+}
+
+export interface RangeOptions {
+  from: string;
+  to: string;
+}
+
+export const QUERY_HELP = `
+Times (--from, --to): ${TIME_HELP}.
+Output: --format table (default; notes under the table), csv (header row; the notes, documents
+examined included, go to stderr), json (the query library's result; "examined" is the cost).
+Missing data is an empty cell or a gap, never 0.
+Exit codes: 0 answered; 2 the query was refused (bad time or range, unknown level, too many
+series or points, over the read budget): fix the query; 1 anything else failed.
+`;
+
+/**
+ * Opens the database, answers with the reader, closes, prints. Callers parse their times first,
+ * so an unreadable time is refused before any connection; one clock reading serves the query.
+ */
+export async function respond(
+  io: QueryIo,
+  options: CommonOptions,
+  nowMs: number,
+  work: (reader: RollupReader) => Promise<Answer>,
+): Promise<void> {
+  const { env, logger } = io.ready();
+  const mongo = await openMongo(env, logger, 'tickertape-query');
+  let result: Answer;
+  try {
+    result = await work(new RollupReader(mongo.db(options.database), { now: () => nowMs }));
+  } finally {
+    await mongo.close();
+  }
+  const output = render(options.format, result);
+  io.stdout(output.stdout);
+  if (output.stderr !== '') io.stderr(output.stderr);
+}
+
+export function range(options: RangeOptions, nowMs: number): { fromMs: number; toMs: number } {
+  return {
+    fromMs: parseInstant(options.from, nowMs, '--from'),
+    toMs: parseInstant(options.to, nowMs, '--to'),
+  };
+}
+
+export function common(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
+    )
+    .option('--database <name>', 'MongoDB database of the rollups', 'tickertape')
+    .addHelpText('after', QUERY_HELP);
+}
+
+export function timeRange(command: Command, from: string): Command {
+  return command
+    .option('--from <time>', 'start of the range (inclusive)', from)
+    .option('--to <time>', 'end of the range (exclusive)', 'now');
+}

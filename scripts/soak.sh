@@ -4,8 +4,11 @@
 # tick a minute through the workers' writers (default 10,000 × 17: 10.2 million minute buckets in
 # one partition), then counts, scans, aggregates, asks the seed's window and drops the partition,
 # sampling the database's resident memory. Prints a Markdown table. Takes hours at full size:
-# SOAK_SERIES=2000 SOAK_HOURS=2 bash scripts/soak.sh for a short run. With --ferretdb-part it
-# measures the optional FerretDB part beside the stand-in (stack.sh up ferretdb) instead.
+# SOAK_SERIES=2000 SOAK_HOURS=2 bash scripts/soak.sh for a short run; SOAK_LEVELS=minute writes the
+# minute level alone (the cheap way to many buckets), SOAK_FIELDS sizes the buckets,
+# SOAK_WINDOW_CALLS bounds the window's repeats, SOAK_READ_ONLY=true measures the reads on what an
+# interrupted run loaded. With --ferretdb-part it measures the optional FerretDB part beside the
+# stand-in (stack.sh up ferretdb) instead.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/bootstrap.sh

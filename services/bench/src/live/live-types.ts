@@ -1,4 +1,11 @@
 import type { Level } from '@tickertape/buckets';
+import type { Logger } from '@tickertape/logger';
+import type { TickCodec } from '@tickertape/tick';
+import type { Admin, Kafka } from 'kafkajs';
+import type { Db } from 'mongodb';
+import type { BenchEnv } from '../env.js';
+import type { StackMeter } from '../stack-cpu.js';
+import type { WorkerMode } from '../workers.js';
 import type { DensityProbeResult } from '../density.js';
 import type { AppliedModes } from '../level-policy.js';
 import type { RunCpu } from '../stack-cpu.js';
@@ -62,4 +69,27 @@ export interface LiveReport {
   budgetMs?: number;
   /** Stored bytes per tick at the grid's densities, over whole hours. */
   densities: DensityProbeResult;
+}
+
+/** What a live grid runs with: the stack, the cells, and how each design's topic and database are made. */
+export interface LiveOptions {
+  env: BenchEnv;
+  kafka: Kafka;
+  admin: Admin;
+  stack: StackMeter;
+  mode: WorkerMode;
+  cells: readonly SeriesLoad[];
+  durationMs: number;
+  /** Every level's FRESHNESS_BUDGET_MS; the workers' defaults when absent. */
+  budgetMs?: number;
+  markerEveryMs: number;
+  seed: number;
+  /** A topic of its own for each design of each cell, created and its codec registered. */
+  topic: (name: string) => Promise<{ topic: string; codec: TickCodec }>;
+  dlqTopic: string;
+  database: (name: string) => Db;
+  drop: (db: Db) => Promise<void>;
+  group: (name: string) => string;
+  workerConcurrency?: number;
+  logger: Logger;
 }

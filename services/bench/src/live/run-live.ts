@@ -1,7 +1,6 @@
 import { bucketId, partitionOf, slotStart, type Level } from '@tickertape/buckets';
-import type { Logger } from '@tickertape/logger';
-import { seriesKey, type TickCodec } from '@tickertape/tick';
-import type { Admin, Kafka } from 'kafkajs';
+import { seriesKey } from '@tickertape/tick';
+import type { Admin } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Design } from '../consume.js';
@@ -11,16 +10,15 @@ import {
   sinkDesign,
   type KeyedTickDocument,
 } from '../designs.js';
-import type { BenchEnv } from '../env.js';
 import type { SeriesLoad } from '../tick-set.js';
-import type { StackMeter } from '../stack-cpu.js';
 import { consumerLag } from '@tickertape/clients';
-import { LEVELS_RUN, startLevels, type WorkerMode } from '../workers.js';
+import { LEVELS_RUN, startLevels } from '../workers.js';
 import { DEFAULT_BUDGETS_MS } from './live-figures.js';
 import {
   LIVE_DESIGNS,
   type LiveCellRun,
   type LiveDesignRun,
+  type LiveOptions,
   type LiveStore,
 } from './live-types.js';
 import { LiveConsumer } from './live-consumer.js';
@@ -28,28 +26,6 @@ import { runLoadgen } from './loadgen-process.js';
 import { MarkerProbe, type Marker, type MarkerLookup } from './markers.js';
 import { MARKER_METRIC } from '../latency.js';
 import { applySuggestedPolicy } from '../level-policy.js';
-
-export interface LiveOptions {
-  env: BenchEnv;
-  kafka: Kafka;
-  admin: Admin;
-  stack: StackMeter;
-  mode: WorkerMode;
-  cells: readonly SeriesLoad[];
-  durationMs: number;
-  /** Every level's FRESHNESS_BUDGET_MS; the workers' defaults when absent. */
-  budgetMs?: number;
-  markerEveryMs: number;
-  seed: number;
-  /** A topic of its own for each design of each cell, created and its codec registered. */
-  topic: (name: string) => Promise<{ topic: string; codec: TickCodec }>;
-  dlqTopic: string;
-  database: (name: string) => Db;
-  drop: (db: Db) => Promise<void>;
-  group: (name: string) => string;
-  workerConcurrency?: number;
-  logger: Logger;
-}
 
 /**
  * After the producer stops (and the level's budget), how long the harness waits for a design to

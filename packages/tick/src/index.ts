@@ -41,4 +41,9 @@ export {
 export { TickCodec, type RegisterTickSchemaOptions, type TickCodecOptions } from './codec.js';
 export { DEAD_LETTER_REASONS, DLQ_HEADERS, type DeadLetterReason } from './dead-letter.js';
 export { checkEncodedSize, encodedTickBytes } from './encoded-size.js';
-export { readTickRecord, type RecordVerdict, type TickRecord } from './record.js';
+export {
+  readResolvedTickRecord,
+  readTickRecord,
+  type RecordVerdict,
+  type TickRecord,
+} from './record.js';

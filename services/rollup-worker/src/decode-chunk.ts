@@ -1,5 +1,10 @@
 import { foldInputOf, type FoldInput, type TimeBounds } from '@tickertape/buckets';
-import { readTickRecord, type SeriesKeyCache, type TickCodec } from '@tickertape/tick';
+import {
+  readResolvedTickRecord,
+  readTickRecord,
+  type SeriesKeyCache,
+  type TickCodec,
+} from '@tickertape/tick';
 import type { KafkaMessage } from 'kafkajs';
 import type { DeadLetter } from './dead-letter.js';
 
@@ -24,7 +29,10 @@ export async function decodeChunk(
   const inputs: FoldInput[] = [];
   const letters: DeadLetter[] = [];
   for (const message of messages) {
-    const read = await readTickRecord(codec, message, bounds);
+    // Awaits only for a schema not resolved yet: once per writer schema, not per message.
+    const read =
+      readResolvedTickRecord(codec, message, bounds) ??
+      (await readTickRecord(codec, message, bounds));
     if (!read.ok) {
       letters.push({ reason: read.reason, detail: read.detail, partition, message });
       continue;

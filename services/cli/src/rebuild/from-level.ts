@@ -11,8 +11,6 @@ import { bucketPartition, type BucketRecord, type ShadowPartition } from '@ticke
 import { compareBuckets, expectedFromFiner, type Difference } from '@tickertape/verify';
 import type { Db } from 'mongodb';
 
-type Bucket = BucketRecord;
-
 /** A source level's partition and the part of a shadow's range it holds. */
 export interface SourceSpan {
   collection: string;
@@ -66,7 +64,7 @@ export async function foldLevel(options: {
   const fold: LevelFold = { sourceBuckets: 0, ticks: 0, written: 0, differences: [] };
   for (const part of options.plan) {
     const shadow = bucketPartition(db, part.shadow);
-    let groups: Bucket[][] = [];
+    let groups: BucketRecord[][] = [];
     const flush = async () => {
       const rolled = rollUp(level, groups.flat());
       const expected = new Map<string, Record<string, unknown>>();
@@ -80,7 +78,7 @@ export async function foldLevel(options: {
       }
       groups = [];
       if (rolled.size === 0 && expected.size === 0) return;
-      if (rolled.size > 0) await shadow.replace([...rolled.values()] as BucketRecord[]);
+      await shadow.replace([...rolled.values()] as BucketRecord[]);
       fold.written += rolled.size;
       const ids = [...new Set([...rolled.keys(), ...expected.keys()])];
       const stored = new Map((await shadow.byIds(ids)).map((d) => [d._id, d]));
@@ -88,7 +86,7 @@ export async function foldLevel(options: {
         fold.differences.push(difference);
     };
     for (const span of sourceSpans(options.source, part)) {
-      let current: Bucket[] = [];
+      let current: BucketRecord[] = [];
       let currentId: string | undefined;
       for await (const bucket of bucketPartition(db, span.collection).scan(spanFilter(span), {
         inIdOrder: true,

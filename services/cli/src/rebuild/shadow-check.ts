@@ -4,8 +4,6 @@ import { compareBuckets, type Difference } from '@tickertape/verify';
 import type { Db } from 'mongodb';
 import { spanFilter } from './from-level.js';
 
-type Bucket = BucketRecord;
-
 /** What a swap changes, bucket by bucket, against the live buckets of the range. */
 export interface AgainstLive {
   /** Buckets with data in both, equal (the checker's comparison: sums within 1e-9). */
@@ -54,7 +52,7 @@ export async function checkShadows(
     shadowTicks: 0,
   };
   const seen = new Set<string>();
-  const compareChunk = async (part: ShadowPartition, chunk: Bucket[]) => {
+  const compareChunk = async (part: ShadowPartition, chunk: BucketRecord[]) => {
     const current = new Map(
       (await bucketPartition(db, part.live).byIds(chunk.map((doc) => doc._id))).map((doc) => [
         doc._id,
@@ -76,7 +74,7 @@ export async function checkShadows(
     }
   };
   for (const part of plan) {
-    let chunk: Bucket[] = [];
+    let chunk: BucketRecord[] = [];
     for await (const doc of bucketPartition(db, part.shadow).scan(spanFilter(part))) {
       chunk.push(doc);
       if (chunk.length >= CHUNK) {

@@ -1,6 +1,6 @@
 import { SchemaType } from '@kafkajs/confluent-schema-registry';
 import { createKafka, createMongoClient, createRegistry, probePipeline } from '@tickertape/clients';
-import { bucketId, partitionOf, slotStart } from '@tickertape/buckets';
+import { bucketId, foldInputOf, partitionOf, slotStart } from '@tickertape/buckets';
 import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { RollupWriter, bucketPartition } from '@tickertape/store';
@@ -108,16 +108,7 @@ export async function roundtrip(
     const db = mongo.db(options.database);
     const key = seriesKey(got.tick.metric, got.tick.tags);
     await new RollupWriter(db, 'minute').apply([
-      {
-        seriesKey: key,
-        metric: got.tick.metric,
-        tags: got.tick.tags,
-        ts: got.tick.ts,
-        fields: got.tick.fields,
-        strings: {},
-        kafkaPartition: got.partition,
-        offset: Number(got.offset),
-      },
+      foldInputOf({ ...got.tick, strings: {} }, key, got.partition, Number(got.offset)),
     ]);
     const slot = slotStart('minute', got.tick.ts);
     const collection = partitionOf('minute', slot).name;

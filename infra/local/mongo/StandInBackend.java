@@ -183,7 +183,7 @@ final class StandInBackend extends H2Backend {
       MVMap<Object, Document> dataMap =
           getMvStore().openMap("databases." + fullName, new MVMap.Builder<Object, Document>().valueType(BsonDocumentType.INSTANCE));
       MVMap<String, Object> metaMap = getMvStore().openMap("meta." + fullName);
-      return new StandInCollection(this, collectionName, options, dataMap, metaMap, cursorRegistry);
+      return new StandInCollection(this, collectionName, options, dataMap, metaMap, getMvStore(), cursorRegistry);
     }
 
     @Override
@@ -192,6 +192,15 @@ final class StandInBackend extends H2Backend {
       MVMap<KeyValue, Object> map =
           getMvStore().openMap(indexMapName(collectionName, indexName), new MVMap.Builder<KeyValue, Object>().keyType(KeyValueType.INSTANCE));
       return new StandInUniqueIndex(map, indexName, keys, sparse);
+    }
+
+    /** The library ignores non-unique indexes; here they are kept and walked (StandInSecondaryIndex). */
+    @Override
+    protected Index<Object> openOrCreateSecondaryIndex(
+        String collectionName, String indexName, List<IndexKey> keys, boolean sparse) {
+      MVMap<KeyValue, Integer> map =
+          getMvStore().openMap(indexMapName(collectionName, indexName), new MVMap.Builder<KeyValue, Integer>().keyType(KeyValueType.INSTANCE));
+      return new StandInSecondaryIndex(map, indexName, keys, sparse);
     }
 
     /** H2Database.mapNameForIndex's name (private there). */
@@ -234,7 +243,7 @@ final class StandInBackend extends H2Backend {
       if (batchSize instanceof Number && ((Number) batchSize).intValue() > 0) {
         return ((Number) batchSize).intValue();
       }
-      return KeyScan.FIRST_BATCH;
+      return LazyScan.FIRST_BATCH;
     }
   }
 }

@@ -8,12 +8,19 @@ import de.bwaldvogel.mongo.bson.BsonRegularExpression;
 import de.bwaldvogel.mongo.bson.Document;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.LongFunction;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import org.h2.mvstore.MVMap;
+import org.h2.mvstore.MVStore;
 
 /**
- * An H2 collection whose queries read lazily, in {@code _id} order, through the B-tree.
+ * An H2 collection whose queries read lazily, through the B-trees of its documents and indexes.
  *
  * <p>Two things mongo-java-server does that a real workload cannot survive: (1) every query
  * collects all its matches into a list before answering — a count, a scan or an aggregation of
@@ -26,6 +33,10 @@ import org.h2.mvstore.MVMap;
  * <ul>
  *   <li>a filter with a top-level {@code _id} equality ({@code v}, {@code {$eq: v}}, {@code
  *       {$in: [...]}}) and other conditions takes its candidates from the {@code _id} index;
+ *   <li>a filter without {@code _id} that a secondary index bounds (equalities on its first keys,
+ *       perhaps a range on the next: {@link IndexPlan}) walks that index with an {@link IndexScan},
+ *       in the query's order when the index yields it (a limit then stops the walk early), else
+ *       sorting just the candidates;
  *   <li>any other query the indexes cannot serve, unsorted or sorted by {@code _id} (or
  *       {@code $natural}), walks the documents in key order between the string bounds of its
  *       {@code _id} range, matching, skipping, limiting and projecting as it goes: a find answers
@@ -34,8 +45,8 @@ import org.h2.mvstore.MVMap;
  *   <li>the full filter is applied to every candidate, so results are those of a scan.
  * </ul>
  *
- * Other sorts keep the library's in-memory sort. Pinned by compat/mongo-id-lookup.test.ts and
- * compat/mongo-volume.test.ts.
+ * Other sorts keep the library's in-memory sort. Pinned by compat/mongo-id-lookup.test.ts,
+ * compat/mongo-secondary-index.test.ts and compat/mongo-volume.test.ts.
  */
 final class StandInCollection extends H2Collection {
   /**
@@ -47,7 +58,12 @@ final class StandInCollection extends H2Collection {
 
   private static final Document EVERYTHING = new Document();
 
+  /** Documents an index build adds between commits. */
+  private static final int BUILD_COMMIT_EVERY = 20_000;
+
   private final MVMap<Object, Document> documents;
+  private final MVMap<String, Object> metaMap;
+  private final MVStore store;
   private final CursorRegistry cursors;
 
   StandInCollection(
@@ -56,9 +72,12 @@ final class StandInCollection extends H2Collection {
       CollectionOptions options,
       MVMap<Object, Document> documents,
       MVMap<String, Object> metaMap,
+      MVStore store,
       CursorRegistry cursors) {
     super(database, collectionName, options, documents, metaMap, cursors);
     this.documents = documents;
+    this.metaMap = metaMap;
+    this.store = store;
     this.cursors = cursors;
   }
 
@@ -76,27 +95,97 @@ final class StandInCollection extends H2Collection {
         return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
       }
     }
+    UnaryOperator<Document> project =
+        fields == null || fields.isEmpty() ? UnaryOperator.identity() : doc -> projectOne(doc, fields);
+    Predicate<Document> matches = doc -> documentMatchesQuery(doc, query);
+    IndexPlan plan = query.containsKey("_id") ? null : bestPlan(query, orderBy);
+    if (plan != null && !plan.sorted) {
+      // The index bounds the candidates; the library sorts those few in memory.
+      Stream<Document> candidates =
+          StreamSupport.stream(
+              Spliterators.spliteratorUnknownSize(
+                  new IndexScan(0, plan, documents, doc -> true, UnaryOperator.identity(), 0, 0), Spliterator.ORDERED),
+              false);
+      return matchDocumentsFromStream(candidates, query, orderBy, skip, limit, batchSize, fields);
+    }
+    if (plan != null) {
+      return answer(firstBatch, batchSize, id -> new IndexScan(id, plan, documents, matches, project, skip, limit));
+    }
     Boolean descending = keyOrder(orderBy);
     if (descending == null || !stringKeys()) {
       return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
     }
     Object[] bounds = stringBounds(query.get("_id"));
-    UnaryOperator<Document> project =
-        fields == null || fields.isEmpty() ? UnaryOperator.identity() : doc -> projectOne(doc, fields);
+    return answer(
+        firstBatch, batchSize, id -> new KeyScan(id, documents, bounds[0], bounds[1], descending, matches, project, skip, limit));
+  }
+
+  /**
+   * A lazy scan's answer: the whole scan as a stream for the library's own queries (count,
+   * update, delete, aggregation input), or a find's first batch and a cursor for the rest.
+   */
+  private QueryResult answer(Integer firstBatch, int batchSize, LongFunction<LazyScan> scanWithId) {
     if (firstBatch == null) {
-      return new QueryResult(
-          () -> new KeyScan(0, documents, bounds[0], bounds[1], descending, doc -> documentMatchesQuery(doc, query), project, skip, limit));
+      return new QueryResult(() -> scanWithId.apply(0));
     }
-    KeyScan scan =
-        new KeyScan(
-            cursors.generateCursorId(), documents, bounds[0], bounds[1], descending,
-            doc -> documentMatchesQuery(doc, query), project, skip, limit);
+    LazyScan scan = scanWithId.apply(cursors.generateCursorId());
     List<Document> batch = scan.takeDocuments(batchSize > 0 ? batchSize : firstBatch);
     if (scan.isEmpty()) {
       return new QueryResult(batch);
     }
     cursors.add(scan);
     return new QueryResult(batch, scan);
+  }
+
+  /** The secondary index that bounds most of {@code query}, preferring one that yields its order. */
+  private IndexPlan bestPlan(Document query, Document orderBy) {
+    IndexPlan best = null;
+    for (Index<Object> index : getIndexes()) {
+      IndexPlan plan = index instanceof StandInSecondaryIndex ? IndexPlan.of((StandInSecondaryIndex) index, query, orderBy) : null;
+      if (plan != null && (best == null || rank(plan) > rank(best))) {
+        best = plan;
+      }
+    }
+    return best;
+  }
+
+  private static int rank(IndexPlan plan) {
+    return 2 * plan.selectivity() + (plan.sorted ? 1 : 0);
+  }
+
+  /**
+   * Adds an index; a secondary one is built here over existing documents, committing as it goes
+   * (the library builds an index in one uncommitted change: 10 million entries on the heap). A
+   * marker in the collection's metadata names a build in progress, so an index a crash left half
+   * built is built again at the next start.
+   */
+  @Override
+  public void addIndex(Index<Object> index) {
+    if (index instanceof StandInSecondaryIndex && getIndexes().stream().noneMatch(i -> i.getName().equals(index.getName()))) {
+      build((StandInSecondaryIndex) index);
+    }
+    super.addIndex(index);
+  }
+
+  private void build(StandInSecondaryIndex index) {
+    String marker = "building index " + index.getName();
+    if (metaMap.containsKey(marker)) {
+      index.drop();
+    }
+    if (!index.isEmpty() || documents.isEmpty()) {
+      return;
+    }
+    metaMap.put(marker, true);
+    store.commit();
+    long built = 0;
+    for (Map.Entry<Object, Document> entry : documents.entrySet()) {
+      index.add(entry.getValue(), entry.getKey(), this);
+      if (++built % BUILD_COMMIT_EVERY == 0) {
+        store.commit();
+      }
+    }
+    metaMap.remove(marker);
+    store.commit();
   }
 
   /**

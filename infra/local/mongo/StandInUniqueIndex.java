@@ -1,4 +1,5 @@
 import de.bwaldvogel.mongo.backend.AbstractUniqueIndex;
+import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.backend.Missing;
@@ -13,6 +14,12 @@ final class StandInUniqueIndex extends AbstractUniqueIndex<Object> {
   StandInUniqueIndex(MVMap<KeyValue, Object> map, String name, List<IndexKey> keys, boolean sparse) {
     super(name, keys, sparse);
     this.map = map;
+  }
+
+  /** The library compares only sparseness: a unique index and a plain one of one name would pass. */
+  @Override
+  public boolean hasSameOptions(Index<?> other) {
+    return super.hasSameOptions(other) && other.isUnique() == isUnique();
   }
 
   @Override

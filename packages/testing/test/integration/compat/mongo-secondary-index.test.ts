@@ -270,7 +270,8 @@ describe('MongoDB secondary indexes on the stand-in', () => {
       { metric: 1, start: 1, series: 1 },
       { name: 'metric_1_start_1_series_1' },
     );
-    const names = (await col.listIndexes().toArray()).map((index) => index.name as string);
+    const listed = (await col.listIndexes().toArray()) as { name: string }[];
+    const names = listed.map((index) => index.name);
     expect(names.sort()).toEqual(['_id_', 'metric_1_start_1_series_1', 'start_1']);
     await fc.assert(fc.asyncProperty(ask, agrees), { numRuns: 50 });
   }, 120_000);

@@ -4,7 +4,6 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
-import org.h2.mvstore.Cursor;
 import org.h2.mvstore.MVMap;
 
 /**
@@ -13,13 +12,10 @@ import org.h2.mvstore.MVMap;
  */
 final class IndexScan extends LazyScan {
   private final IndexPlan plan;
-  private final MVMap<KeyValue, Integer> entries;
+  private final BTreeWalk<KeyValue, Integer> walk;
   private final MVMap<Object, Document> documents;
   /** Positions returned of documents with more than one entry (an indexed array): once each. */
   private final Set<Object> returnedMany = new HashSet<>();
-
-  private KeyValue lastKey;
-  private Cursor<KeyValue, Integer> open;
 
   IndexScan(
       long id,
@@ -31,26 +27,18 @@ final class IndexScan extends LazyScan {
       int limit) {
     super(id, matches, project, skip, limit);
     this.plan = plan;
-    this.entries = plan.index.map();
+    this.walk = new BTreeWalk<>(plan.index.map(), plan.from(), plan.to(), plan.descending);
     this.documents = documents;
   }
 
   @Override
   protected Document nextCandidate() {
-    if (open == null) {
-      open = entries.cursor(lastKey != null ? lastKey : plan.from(), plan.to(), plan.descending);
-    }
-    while (open.hasNext()) {
-      KeyValue key = open.next();
-      if (key.equals(lastKey)) {
-        continue;
-      }
-      lastKey = key;
+    for (KeyValue key = walk.next(); key != null; key = walk.next()) {
       int place = plan.place(key);
       if (place == IndexPlan.PAST) {
         return null;
       }
-      Integer count = open.getValue();
+      Integer count = walk.value();
       Object position = StandInSecondaryIndex.positionOf(key);
       if (place != IndexPlan.INSIDE || count != null && count > 1 && !returnedMany.add(position)) {
         continue;
@@ -65,6 +53,6 @@ final class IndexScan extends LazyScan {
 
   @Override
   protected void release() {
-    open = null;
+    walk.release();
   }
 }

@@ -1,7 +1,6 @@
 import de.bwaldvogel.mongo.bson.Document;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
-import org.h2.mvstore.Cursor;
 import org.h2.mvstore.MVMap;
 
 /**
@@ -10,15 +9,7 @@ import org.h2.mvstore.MVMap;
  * implementation too: each batch re-seeks after the last key it examined.
  */
 final class KeyScan extends LazyScan {
-  private final MVMap<Object, Document> map;
-  private final Object low;
-  private final Object high;
-  private final boolean descending;
-
-  private Object lastKey;
-  private boolean started;
-  /** The open B-tree cursor, kept within one request; a getMore seeks again after lastKey. */
-  private Cursor<Object, Document> open;
+  private final BTreeWalk<Object, Document> walk;
 
   KeyScan(
       long id,
@@ -31,26 +22,13 @@ final class KeyScan extends LazyScan {
       int skip,
       int limit) {
     super(id, matches, project, skip, limit);
-    this.map = map;
-    this.low = low;
-    this.high = high;
-    this.descending = descending;
+    this.walk = new BTreeWalk<>(map, descending ? high : low, descending ? low : high, descending);
   }
 
   @Override
   protected Document nextCandidate() {
-    if (open == null) {
-      Object from = started ? lastKey : descending ? high : low;
-      open = map.cursor(from, descending ? low : high, descending);
-    }
-    while (open.hasNext()) {
-      Object key = open.next();
-      if (started && key.equals(lastKey)) {
-        continue;
-      }
-      started = true;
-      lastKey = key;
-      Document document = open.getValue();
+    while (walk.next() != null) {
+      Document document = walk.value();
       if (document != null) {
         return document;
       }
@@ -60,6 +38,6 @@ final class KeyScan extends LazyScan {
 
   @Override
   protected void release() {
-    open = null;
+    walk.release();
   }
 }

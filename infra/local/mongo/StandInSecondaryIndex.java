@@ -146,11 +146,6 @@ final class StandInSecondaryIndex extends Index<Object> {
   }
 
   @Override
-  public boolean isEmpty() {
-    return map.isEmpty();
-  }
-
-  @Override
   public long getDataSize() {
     return getCount();
   }

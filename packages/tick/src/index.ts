@@ -47,3 +47,8 @@ export {
   type RecordVerdict,
   type TickRecord,
 } from './record.js';
+export { INPUT_FORMATS, inputFormat, type InputFormat } from './lines/format.js';
+export { BadInputError, BadLineError, InputErrorCode } from './lines/input-error.js';
+export { readTickLines, type BadLine, type TickLine } from './lines/ticks.js';
+export { parseIsoInstant, parseTimestamp } from './lines/timestamp.js';
+export { CSV_HEADER_SHAPE } from './lines/csv.js';

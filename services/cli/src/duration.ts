@@ -30,11 +30,5 @@ export function parseDuration(text: string): number {
   return ms;
 }
 
-/** `1.2 s`, `850 ms`, `2 m 05 s`: for summaries. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const minutes = Math.floor(ms / 60_000);
-  const seconds = Math.round((ms % 60_000) / 1000);
-  return `${minutes} m ${String(seconds).padStart(2, '0')} s`;
-}
+/** `1.2 s`, `850 ms`, `2 m 05 s`: for summaries; the history engine's refusals say it alike. */
+export { formatDuration } from '@tickertape/history';

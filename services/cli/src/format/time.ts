@@ -1,7 +1,7 @@
 import { QueryError, QueryErrorCode } from '@tickertape/query';
 import { InvalidArgumentError } from 'commander';
 import { durationMs } from '../duration.js';
-import { parseIsoInstant } from '../input/timestamp.js';
+import { parseIsoInstant } from '@tickertape/tick';
 
 const RELATIVE = /^(?:now)?\s*([+-])\s*(\S+)$/;
 

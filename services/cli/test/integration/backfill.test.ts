@@ -29,7 +29,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { foldInputOf } from '../../src/backfill/source.js';
+import { foldInputOf } from '@tickertape/history';
 import { runCli, stackEnv } from '../support/cli.js';
 
 const SECOND = 1000;

@@ -20,7 +20,7 @@ import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick'
 import { compareBuckets, type VerifyReport } from '@tickertape/verify';
 import { Partitioners, type Producer } from 'kafkajs';
 import type { Db, Document } from 'mongodb';
-import type { RebuildPlan, RebuildReport } from '../../src/commands/rebuild/run.js';
+import type { RebuildPlan, RebuildReport } from '@tickertape/history';
 import { runCli } from '../support/cli.js';
 import { Pipeline } from '../support/pipeline.js';
 

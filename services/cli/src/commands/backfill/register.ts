@@ -3,13 +3,13 @@ import { Option, type Command } from 'commander';
 import type { Readable } from 'node:stream';
 import { STORES, TIME_WINDOW_DEFAULTS, type Store } from '@tickertape/topology';
 import { nonNegativeInt, positiveInt } from '../../arguments.js';
-import { levelsArgument, retentionArgument } from '../../backfill/arguments.js';
-import { formatBackfill } from '../../backfill/report.js';
-import { DEFAULT_RETENTION_MS } from '../../backfill/time-rules.js';
+import { levelsArgument, retentionArgument } from './arguments.js';
+import { formatBackfill } from './format.js';
+import { DEFAULT_RETENTION_MS } from '@tickertape/history';
 import { parseDuration } from '../../duration.js';
 import type { CliEnv } from '../../env.js';
-import { INPUT_FORMATS, inputFormat, type InputFormat } from '../../input/format.js';
-import { backfill, BACKFILL_HELP } from './run.js';
+import { INPUT_FORMATS, inputFormat, type InputFormat } from '@tickertape/tick';
+import { BACKFILL_HELP, backfillCommand } from './run.js';
 
 export interface BackfillCommandIo {
   ready: () => { env: CliEnv; logger: Logger };
@@ -90,7 +90,7 @@ export function addBackfillCommand(program: Command, io: BackfillCommandIo): voi
     .addHelpText('after', BACKFILL_HELP)
     .action(async (file: string, options: BackfillCommandOptions) => {
       const { env, logger } = io.ready();
-      const report = await backfill(
+      const report = await backfillCommand(
         env,
         {
           file,

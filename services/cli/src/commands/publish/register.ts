@@ -2,7 +2,7 @@ import { TICK_TOPIC } from '@tickertape/topology';
 import { Option, type Command } from 'commander';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { BadInputError } from '../../input/input-error.js';
+import { BadInputError } from '@tickertape/tick';
 import type { CommandContext } from '../context.js';
 import {
   formatPublish,

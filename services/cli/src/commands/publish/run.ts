@@ -5,11 +5,10 @@ import type { Readable } from 'node:stream';
 import { openTopicForPublishing } from '../../connect.js';
 import { formatDuration } from '../../duration.js';
 import type { CliEnv } from '../../env.js';
-import type { InputFormat } from '../../input/format.js';
-import { readTickLines } from '../../input/ticks.js';
+import { readTickLines, type InputFormat } from '@tickertape/tick';
 import { plural } from '../../plural.js';
 
-export { INPUT_FORMATS, inputFormat, type InputFormat } from '../../input/format.js';
+export { INPUT_FORMATS, inputFormat, type InputFormat } from '@tickertape/tick';
 
 export interface PublishOptions {
   format: InputFormat;

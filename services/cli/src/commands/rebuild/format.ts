@@ -1,9 +1,8 @@
 import { formatDuration } from '../../duration.js';
 import { isoTime } from '../../format/time.js';
 import { plural } from '../../plural.js';
-import type { RebuildPlan } from '../../rebuild/plan.js';
 import { formatTable } from '../../table.js';
-import type { RebuildReport } from './run.js';
+import type { RebuildPlan, RebuildReport } from '@tickertape/history';
 
 function range(plan: RebuildPlan): string {
   return `${plan.level} buckets from ${isoTime(plan.fromMs)} to ${isoTime(plan.toMs)}`;

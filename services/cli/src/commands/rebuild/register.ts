@@ -6,17 +6,16 @@ import { Option, type Command } from 'commander';
 import { nonNegativeInt, positiveInt } from '../../arguments.js';
 import type { CliEnv } from '../../env.js';
 import { parseInstant, TIME_HELP } from '../../format/time.js';
-import { defaultSource, type RebuildSource } from '../../rebuild/range-checks.js';
-import { RebuildError } from '../../rebuild/rebuild-error.js';
-import { maxFutureOption, maxLatenessOption } from '../../time-window-options.js';
-import { formatCleanup, formatRebuild, formatRebuildPlan } from './format.js';
 import {
-  cleanupCommand,
-  REBUILD_HELP,
-  rebuildCommand,
+  defaultSource,
+  RebuildError,
   type RebuildOptions,
   type RebuildPlan,
-} from './run.js';
+  type RebuildSource,
+} from '@tickertape/history';
+import { maxFutureOption, maxLatenessOption } from '../../time-window-options.js';
+import { formatCleanup, formatRebuild, formatRebuildPlan } from './format.js';
+import { cleanupCommand, REBUILD_HELP, rebuildCommand } from './run.js';
 
 export interface RebuildCommandIo {
   ready: () => { env: CliEnv; logger: Logger };
@@ -30,8 +29,9 @@ export interface RebuildCommandIo {
 
 interface RebuildCommandOptions extends Pick<
   RebuildOptions,
-  'database' | 'topic' | 'maxLatenessMs' | 'maxFutureMs' | 'timeoutMs' | 'dryRun'
+  'topic' | 'maxLatenessMs' | 'maxFutureMs' | 'timeoutMs' | 'dryRun'
 > {
+  database: string;
   level?: Level;
   from?: string;
   to?: string;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BadInputError } from '../input/input-error.js';
+import { BadInputError } from '@tickertape/tick';
 
 /** A backfill's input, identified by its bytes and readable as often as the run needs. */
 export interface BackfillInput {

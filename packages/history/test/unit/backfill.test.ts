@@ -1,20 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { isRunId } from '@tickertape/store';
-import { isTickRejected, seriesKey } from '@tickertape/tick';
-import { InvalidArgumentError } from 'commander';
+import { BadLineError, isTickRejected, seriesKey } from '@tickertape/tick';
 import { createHash } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { STORES } from '@tickertape/topology';
-import { parseSchedulerEnv } from '../../../scheduler/src/env.js';
-import { levelsArgument, retentionArgument } from '../../src/backfill/arguments.js';
 import { FinalRanges, isFinalAt } from '../../src/backfill/final-ranges.js';
 import { openBackfillInput } from '../../src/backfill/input-file.js';
 import { backfillLines, storesFor, type BackfillRules } from '../../src/backfill/lines.js';
 import { Rejects } from '../../src/backfill/rejects.js';
-import { formatRetention, refusalLine } from '../../src/backfill/report.js';
 import {
   backfillRunId,
   foldInputOf,
@@ -23,7 +19,6 @@ import {
   sourcePartition,
 } from '../../src/backfill/source.js';
 import { admitTick, DEFAULT_RETENTION_MS, pastRetention } from '../../src/backfill/time-rules.js';
-import { BadLineError } from '../../src/input/input-error.js';
 
 const M = 60_000;
 const H = 60 * M;
@@ -83,20 +78,6 @@ describe('backfill source identity', () => {
 });
 
 describe('backfill time rules', () => {
-  it("has the scheduler's retention defaults", () => {
-    const env = parseSchedulerEnv({
-      KAFKA_BROKERS: '127.0.0.1:19092',
-      MONGODB_URI: 'mongodb://127.0.0.1:27117',
-      REDIS_URL: 'redis://127.0.0.1:16379',
-    });
-    expect(DEFAULT_RETENTION_MS).toEqual({
-      minute: env.RETENTION_MINUTE_MS,
-      hour: env.RETENTION_HOUR_MS,
-      day: env.RETENTION_DAY_MS,
-      segments: env.RETENTION_SEGMENTS_MS,
-    });
-  });
-
   it('refuses a store only when the collection the tick lands in ended longer ago than its retention', () => {
     const today = Date.UTC(2026, 10, 21);
     // The minute partition (a day) of 8 days ago ended 7 days ago at midnight: past 7 d.
@@ -237,29 +218,6 @@ describe('backfill final ranges', () => {
         toMs: day + D + 6 * M,
       },
     ]);
-  });
-});
-
-describe('backfill arguments and report', () => {
-  it('reads --levels and --retention', () => {
-    expect(levelsArgument('segments, hour')).toEqual(['hour', 'segments']);
-    expect(() => levelsArgument('week')).toThrow(InvalidArgumentError);
-    expect(retentionArgument('minute=14d', { hour: 1 })).toEqual({ hour: 1, minute: 14 * D });
-    for (const bad of ['minute', 'week=1d', 'minute=14', 'minute=0d', '=1d'])
-      expect(() => retentionArgument(bad)).toThrow(InvalidArgumentError);
-  });
-
-  it('says why a store refused ticks', () => {
-    expect(refusalLine({ store: 'minute', ticks: 1234, retentionMs: 7 * D })).toBe(
-      "minute: 1,234 ticks refused: older than the minute level's retention (7 d) — its partitions are dropped",
-    );
-    expect(refusalLine({ store: 'segments', ticks: 1, retentionMs: 7 * D })).toBe(
-      "segments: 1 tick refused: older than the segment store's retention (7 d) — its days are dropped",
-    );
-    expect(formatRetention(5 * 365 * D)).toBe('5 y');
-    expect(formatRetention(90 * D)).toBe('90 d');
-    expect(formatRetention(36 * H)).toBe('36 h');
-    expect(formatRetention(90 * M)).toBe('90 min');
   });
 });
 

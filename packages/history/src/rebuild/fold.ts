@@ -7,7 +7,7 @@ import {
 } from '@tickertape/store';
 import { expectedBuckets, type Difference } from '@tickertape/verify';
 import type { Db } from 'mongodb';
-import { startProgress } from '../progress.js';
+import { NO_PROGRESS, type StartProgress } from '../progress.js';
 import { foldLevel } from './from-level.js';
 import { foldTopic } from './from-topic.js';
 import {
@@ -18,8 +18,8 @@ import {
 } from './plan.js';
 
 export interface RebuildIo {
-  /** Where the progress bar (or, off a terminal, progress lines) goes. */
-  progress?: NodeJS.WritableStream;
+  /** Shows the fold's progress (none when absent). */
+  startProgress?: StartProgress;
   now: () => number;
 }
 
@@ -59,12 +59,10 @@ export async function foldIntoShadows(
     options.source === 'topic'
       ? (sources.spans ?? []).reduce((sum, p) => sum + Number(p.high - p.low), 0)
       : planned.reduce((sum, p) => sum + (p.sourceBuckets ?? 0), 0);
-  const progress = startProgress({
+  const progress = (io.startProgress ?? NO_PROGRESS)({
     total,
     unit: options.source === 'topic' ? 'records' : 'buckets',
     label: 'rebuild',
-    ...(io.progress === undefined ? {} : { stream: io.progress }),
-    now: io.now,
   });
   const advance = async (done: number) => {
     progress.update(done);

@@ -1,4 +1,4 @@
-import type { Tick } from '@tickertape/tick';
+import type { Tick } from '../tick.js';
 import { parse, type Options } from 'csv-parse/sync';
 import { BadInputError, BadLineError } from './input-error.js';
 import { parseTimestamp } from './timestamp.js';

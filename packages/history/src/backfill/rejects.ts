@@ -1,5 +1,4 @@
-import { isTickRejected } from '@tickertape/tick';
-import { BadLineError, InputErrorCode } from '../input/input-error.js';
+import { BadLineError, InputErrorCode, isTickRejected } from '@tickertape/tick';
 
 /** The lines of one reason: how many, and which (the first few, or all of them). */
 export interface RejectGroup {

@@ -1,4 +1,4 @@
-import type { Tick } from '@tickertape/tick';
+import type { Tick } from '../tick.js';
 import type { Readable } from 'node:stream';
 import { parseCsvHeader, parseCsvTick, type CsvLayout } from './csv.js';
 import type { InputFormat } from './format.js';

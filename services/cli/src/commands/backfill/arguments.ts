@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { STORES, isStore, type Store } from '@tickertape/topology';
-import { durationMs } from '../duration.js';
+import { durationMs } from '../../duration.js';
 
 /** `--levels minute,hour,day,segments`: which stores to fill, in that order, each once. */
 export function levelsArgument(text: string): Store[] {

@@ -1,13 +1,9 @@
 import type { Level } from '@tickertape/buckets';
-import type { Logger } from '@tickertape/logger';
 import { bucketPartition, readLevelPolicy, type ShadowPartition } from '@tickertape/store';
 import type { TickCodec } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
-import { openKafka, tickCodecFor } from '../connect.js';
-import type { CliEnv } from '../env.js';
-import { isoTime } from '../format/time.js';
-import { plural } from '../plural.js';
+import { isoTime, plural } from '../words.js';
 import { sourceSpans, spanFilter } from './from-level.js';
 import { topicSpans, type TopicPartitionSpan } from './from-topic.js';
 import { checkTopicHolds, type RebuildSource } from './range-checks.js';
@@ -19,7 +15,6 @@ export interface RebuildOptions {
   fromMs: number;
   toMs: number;
   source: RebuildSource;
-  database: string;
   topic: string;
   maxLatenessMs: number;
   maxFutureMs: number;
@@ -123,18 +118,18 @@ export interface Sources {
   spans?: TopicPartitionSpan[];
 }
 
-export async function openTopic(
-  env: CliEnv,
+/** The topic as a rebuild's source: each partition's offsets to read, checked to hold the range. */
+export async function topicSources(
+  kafka: Kafka,
+  codec: TickCodec,
   options: RebuildOptions,
-  logger: Logger,
 ): Promise<Sources> {
-  const kafka = await openKafka(env, logger, 'tickertape-rebuild', { registry: true });
   const admin = kafka.admin();
   await admin.connect();
   try {
     const spans = await topicSpans(admin, options.topic, options.fromMs, options.maxFutureMs);
     checkTopicHolds(options.topic, options.fromMs, options.maxFutureMs, spans);
-    return { kafka, codec: await tickCodecFor(env, options.topic), spans };
+    return { kafka, codec, spans };
   } finally {
     await admin.disconnect();
   }

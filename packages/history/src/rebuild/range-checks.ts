@@ -1,5 +1,5 @@
 import { LEVEL_SPECS, LEVELS, ceilTo, floorTo, type Level } from '@tickertape/buckets';
-import { isoTime } from '../format/time.js';
+import { isoTime } from '../words.js';
 import { RebuildError, RebuildErrorCode } from './rebuild-error.js';
 
 /**

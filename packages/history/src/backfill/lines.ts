@@ -1,8 +1,7 @@
 import type { Tick } from '@tickertape/tick';
 import type { Readable } from 'node:stream';
 import type { Store } from '@tickertape/topology';
-import type { InputFormat } from '../input/format.js';
-import { readTickLines } from '../input/ticks.js';
+import { readTickLines, type InputFormat } from '@tickertape/tick';
 import { admitTick, pastRetention } from './time-rules.js';
 
 const DAY = 86_400_000;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
-import { csvCells, parseCsvHeader, parseCsvTick } from '../../src/input/csv.js';
-import { BadInputError, BadLineError } from '../../src/input/input-error.js';
-import { parseJsonTick } from '../../src/input/jsonl.js';
-import { readLines } from '../../src/input/lines.js';
-import { parseTimestamp } from '../../src/input/timestamp.js';
+import { csvCells, parseCsvHeader, parseCsvTick } from '../../src/lines/csv.js';
+import { BadInputError, BadLineError } from '../../src/lines/input-error.js';
+import { parseJsonTick } from '../../src/lines/jsonl.js';
+import { readLines } from '../../src/lines/lines.js';
+import { parseTimestamp } from '../../src/lines/timestamp.js';
 
 const TS = Date.UTC(2026, 10, 21, 8, 0, 0);
 

@@ -1,6 +1,6 @@
 import { STORES } from '@tickertape/topology';
 import { Option } from 'commander';
-import { groupArgument, storesArgument } from './verify/run.js';
+import { groupArgument, storesArgument } from '../store-arguments.js';
 
 /** `--stores`: which of the levels and the segment store a command covers. */
 export const storesOption = (verb: string) =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { DEFAULT_RETENTION_MS } from '@tickertape/history';
 import { InvalidArgumentError } from 'commander';
 import { parseSchedulerEnv } from '../../../scheduler/src/env.js';
-import { levelsArgument, retentionArgument } from '../../src/commands/backfill/arguments.js';
+import { levelsArgument, retentionArgument } from '../../src/store-arguments.js';
 import { formatRetention, refusalLine } from '../../src/commands/backfill/format.js';
 
 const M = 60_000;

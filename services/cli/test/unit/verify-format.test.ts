@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { WHOLE_TIME, type VerifyReport } from '@tickertape/verify';
 import { InvalidArgumentError } from 'commander';
-import { formatVerify, groupArgument, storesArgument } from '../../src/commands/verify/run.js';
+import { formatVerify } from '../../src/commands/verify/run.js';
+import { groupArgument, storesArgument } from '../../src/store-arguments.js';
 
 const report = (differences: VerifyReport['differences']): VerifyReport => ({
   topic: 'raw-ticks',

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import type { Readable } from 'node:stream';
 import { STORES, TIME_WINDOW_DEFAULTS, type Store } from '@tickertape/topology';
 import { nonNegativeInt, positiveInt } from '../../arguments.js';
-import { levelsArgument, retentionArgument } from './arguments.js';
+import { levelsArgument, retentionArgument } from '../../store-arguments.js';
 import { formatBackfill } from './format.js';
 import { DEFAULT_RETENTION_MS } from '@tickertape/history';
 import { parseDuration } from '../../duration.js';

@@ -3,7 +3,7 @@ import { STORES, TICK_TOPIC, type Store } from '@tickertape/topology';
 import { InvalidArgumentError, type Command } from 'commander';
 import { groupStartArgument } from '../../arguments.js';
 import type { CommandContext } from '../context.js';
-import { storesArgument } from '../verify/run.js';
+import { storesArgument } from '../../store-arguments.js';
 import { formatReplay, REPLAY_HELP, replayCommand } from './run.js';
 
 /** `tickertape replay`: rewind a store's consumer group. */

@@ -1,5 +1,5 @@
 import type { Logger } from '@tickertape/logger';
-import { groupIdOf, STORES, type Store } from '@tickertape/topology';
+import { groupIdOf, type Store } from '@tickertape/topology';
 import {
   verify,
   WHOLE_TIME,
@@ -7,7 +7,6 @@ import {
   type Difference,
   type VerifyReport,
 } from '@tickertape/verify';
-import { InvalidArgumentError } from 'commander';
 import { openKafka, openMongo, tickCodecFor } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
 import { isoTime } from '../../format/time.js';
@@ -47,28 +46,6 @@ buckets, are the same whenever the check runs (docs/history.md).
 Exit status: 0 when nothing differs, 1 when anything does (each difference is listed: missing,
 extra, or wrong with the field, the expected and the stored value).
 `;
-
-/** `--stores minute,segments`: a subset of the levels and the segment store. */
-export function storesArgument(text: string): Store[] {
-  const stores = text.split(',').map((part) => part.trim());
-  for (const store of stores) {
-    if (!(STORES as readonly string[]).includes(store))
-      throw new InvalidArgumentError(`"${store}" is not one of ${STORES.join(', ')}`);
-  }
-  return stores as Store[];
-}
-
-/** `--group hour=my-hour-group`, repeatable. */
-export function groupArgument(
-  text: string,
-  previous: Partial<Record<Store, string>> = {},
-): Partial<Record<Store, string>> {
-  const at = text.indexOf('=');
-  const store = text.slice(0, at);
-  if (at <= 0 || at === text.length - 1 || !(STORES as readonly string[]).includes(store))
-    throw new InvalidArgumentError(`must be <${STORES.join('|')}>=<consumer group>`);
-  return { ...previous, [store]: text.slice(at + 1) };
-}
 
 export async function verifyCommand(
   env: CliEnv,

@@ -13,6 +13,6 @@ if [[ ! -f "$json" ]]; then
   echo "capacity: $json not found; run bash scripts/bench.sh first" >&2
   exit 1
 fi
-# The model is part of the harness: build it (and what it imports) when anything changed.
+# The model (@tickertape/capacity) and its command: build them when anything changed.
 pnpm exec turbo run build --filter=@tickertape/bench... --output-logs=errors-only
-node services/bench/dist/capacity/main.js "$json" "$doc"
+node services/bench/dist/capacity-main.js "$json" "$doc"

@@ -1,4 +1,4 @@
-import type { BenchReport } from './run.js';
+import type { BenchReport } from './bench-report.js';
 import { design } from './report.js';
 
 const num = (value: number, digits: number) => value.toFixed(digits);

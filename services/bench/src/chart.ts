@@ -1,6 +1,6 @@
 import { cellLabel, liveFigures } from './live/live-figures.js';
 import { bytesPerTick } from './report.js';
-import type { BenchReport } from './run.js';
+import type { BenchReport } from './bench-report.js';
 
 const DESIGNS = ['A', 'B', 'C', 'D', 'E', 'F'];
 

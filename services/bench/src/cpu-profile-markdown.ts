@@ -1,4 +1,4 @@
-import { fmt, markdownTable } from './capacity/table.js';
+import { fmt, markdownTable } from '@tickertape/capacity';
 import { busyMs, CPU_CATEGORIES, IDLE_CATEGORY } from './cpu-profile.js';
 import type { CpuProfileRun, LevelProfile } from './cpu-profile-run.js';
 

@@ -1,12 +1,13 @@
+import { MODEL_LEVELS, type ModelLevel } from '@tickertape/capacity';
 import { parsePartitionName } from '@tickertape/buckets';
 import { LEVEL_POLICY_COLLECTION } from '@tickertape/store';
 import { TICKS_COLLECTION } from './designs.js';
 import type { AppliedModes } from './level-policy.js';
 import type { CollectionStored, Stored } from './storage.js';
 
-/** The rollup levels the probe writes: the benchmark's workers' levels. */
-export const DENSITY_LEVELS = ['minute', 'hour'] as const;
-export type DensityLevel = (typeof DENSITY_LEVELS)[number];
+/** The rollup levels the probe writes: the benchmark's workers' levels, the capacity model's. */
+export const DENSITY_LEVELS = MODEL_LEVELS;
+export type DensityLevel = ModelLevel;
 
 /** Stored figures of a group of collections, as storage.ts measured them. */
 export interface StoredPart {

@@ -1,4 +1,4 @@
-import { fmt, markdownTable } from './capacity/table.js';
+import { fmt, markdownTable } from '@tickertape/capacity';
 import type { DensityProbeResult } from './density.js';
 import type { BytesPerTick, DensityResult } from './density-figures.js';
 

@@ -1,5 +1,5 @@
 import { DESIGN_NAMES, levelCpuPerMillion, type Figures } from './report.js';
-import type { BenchReport, DesignRun } from './run.js';
+import type { BenchReport, DesignRun } from './bench-report.js';
 import { int, iso, num, table } from './markdown-table.js';
 
 /* The report's tables of the designs, of B's levels and of the reads. */

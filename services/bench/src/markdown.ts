@@ -4,7 +4,7 @@ import { densitySection } from './density-markdown.js';
 import { liveSection } from './live/live-markdown.js';
 import { processCpuSection } from './process-cpu-markdown.js';
 import { figures } from './report.js';
-import type { BenchReport } from './run.js';
+import type { BenchReport } from './bench-report.js';
 import { int, iso, num, table } from './markdown-table.js';
 import { designTable, levelTable, readTable } from './design-tables.js';
 

@@ -1,6 +1,6 @@
-import { fmt, markdownTable } from './capacity/table.js';
+import { fmt, markdownTable } from '@tickertape/capacity';
 import { boundSentence, designCpu, type ProcessCpu } from './process-cpu.js';
-import type { BenchReport } from './run.js';
+import type { BenchReport } from './bench-report.js';
 import { STACK_PARTS, STACK_PART_NAMES } from './stack-cpu.js';
 
 const NOT_MEASURED = 'not measured';

@@ -1,4 +1,4 @@
-import type { BenchReport, DesignRun } from './run.js';
+import type { BenchReport, DesignRun } from './bench-report.js';
 import { STACK_PARTS, STACK_PART_NAMES, type StackPart } from './stack-cpu.js';
 
 /** One process's CPU over a design's run: seconds, or why there is no figure. */

@@ -1,5 +1,5 @@
 import { basename, dirname, join } from 'node:path';
-import type { BenchReport } from './run.js';
+import type { BenchReport } from './bench-report.js';
 
 /** docs/benchmarks.md → docs/benchmarks.json: the report's data beside its Markdown. */
 export function jsonPathFor(docPath: string): string {

@@ -2,7 +2,7 @@ import { densityTarget } from './density-markdown.js';
 import { liveTargets } from './live/live-figures.js';
 import type { Target } from './target.js';
 import type { LevelRun } from './workers.js';
-import type { BenchReport, DesignKey, DesignRun } from './run.js';
+import type { BenchReport, DesignKey, DesignRun } from './bench-report.js';
 
 export const DESIGN_NAMES: Readonly<Record<DesignKey, string>> = {
   A: 'no-op (kafkajs eachBatch, decode, drop)',

@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { renderChart } from './chart.js';
 import { renderMarkdown } from './markdown.js';
 import { jsonPathFor, reportJson } from './report-json.js';
-import type { BenchReport } from './run.js';
+import type { BenchReport } from './bench-report.js';
 
 export interface WrittenReport {
   markdown: string;

@@ -1,4 +1,4 @@
-import { fmt, markdownTable } from '../capacity/table.js';
+import { fmt, markdownTable } from '@tickertape/capacity';
 import type { LiveReport } from './live-types.js';
 import {
   budgetGains,

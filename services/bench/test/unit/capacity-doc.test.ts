@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { capacityDocument } from '../../src/capacity/document.js';
+import { capacityDocument } from '@tickertape/capacity';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_FRESHNESS_BUDGET_MS, parseWorkerEnv } from '../../../rollup-worker/src/env.js';
 import { DEFAULT_BUDGETS_MS } from '../../src/live/live-figures.js';
-import { parseBenchJson } from '../../src/capacity/input.js';
-import type { BucketPoint } from '../../src/capacity/input-types.js';
-import { modelInputs } from '../../src/capacity/inputs.js';
+import { parseBenchJson } from '@tickertape/capacity';
+import type { BucketPoint } from '@tickertape/capacity';
+import { modelInputs } from '@tickertape/capacity';
 import {
   ASSUMPTIONS,
   bucketsPerFlush,
@@ -18,8 +18,8 @@ import {
   planScenario,
   scenarios,
   workersFor,
-} from '../../src/capacity/model.js';
-import { bytesShown } from '../../src/capacity/render.js';
+} from '@tickertape/capacity';
+import { bytesShown } from '@tickertape/capacity';
 
 const FIXTURE = new URL('../fixtures/benchmarks.json', import.meta.url);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseArgs, parseDurationArg } from '../../src/args.js';
 import { tenMinuteWindow } from '../../src/reads.js';
-import { medianOf, medianRound } from '../../src/run.js';
+import { medianOf, medianRound } from '../../src/design-runs.js';
 import { PRESETS, resolveSettings } from '../../src/settings.js';
 import { percentile, repeat } from '../../src/stats.js';
 import { parseMetrics } from '../../src/workers.js';

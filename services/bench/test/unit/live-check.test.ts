@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { parseBenchJson } from '../../src/capacity/input.js';
-import { liveCheckSection } from '../../src/capacity/live-check.js';
+import { parseBenchJson } from '@tickertape/capacity';
+import { liveCheckSection } from '@tickertape/capacity';
 
 const FIXTURE = new URL('../fixtures/benchmarks.json', import.meta.url);
 

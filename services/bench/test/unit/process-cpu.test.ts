@@ -7,7 +7,7 @@ import { parseBenchEnv } from '../../src/env.js';
 import { processCpuSection } from '../../src/process-cpu-markdown.js';
 import { boundSentence } from '../../src/process-cpu.js';
 import { listeningInodes, parseMachineTicks, parseProcStat } from '../../src/proc-stat.js';
-import type { BenchReport } from '../../src/run.js';
+import type { BenchReport } from '../../src/bench-report.js';
 import { StackMeter, stackAddresses, type StackCpu } from '../../src/stack-cpu.js';
 
 describe('/proc parsing', () => {

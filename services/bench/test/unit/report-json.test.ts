@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonPathFor, reportJson } from '../../src/report-json.js';
-import type { BenchReport } from '../../src/run.js';
+import type { BenchReport } from '../../src/bench-report.js';
 import { writeReport } from '../../src/write-report.js';
 
 const FIXTURE = new URL('../fixtures/benchmarks.json', import.meta.url);

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { renderChart } from '../../src/chart.js';
 import { renderMarkdown } from '../../src/markdown.js';
 import { figures } from '../../src/report.js';
-import type { BenchReport, DesignKey, DesignRun } from '../../src/run.js';
+import type { BenchReport, DesignKey, DesignRun } from '../../src/bench-report.js';
 import { resolveSettings } from '../../src/settings.js';
 import type { LevelRun } from '../../src/workers.js';
 

@@ -1,4 +1,3 @@
-import { DENSITY_LEVELS, type DensityLevel } from '../density-figures.js';
 import type { Figure, FigureRegistry } from './figures.js';
 import type { BenchJson, BenchJsonDesign } from './input.js';
 
@@ -7,9 +6,9 @@ import type { BenchJson, BenchJsonDesign } from './input.js';
  * read-inputs.ts), so those import these and not each other.
  */
 
-/** The levels the benchmark's workers (and the density probe) ran. */
-export const MODEL_LEVELS = DENSITY_LEVELS;
-export type ModelLevel = DensityLevel;
+/** The levels the benchmark's workers (and its density probe) run: the model's levels. */
+export const MODEL_LEVELS = ['minute', 'hour'] as const;
+export type ModelLevel = (typeof MODEL_LEVELS)[number];
 
 /** What one level's worker measured in the benchmark's B design. */
 export interface LevelInputs {

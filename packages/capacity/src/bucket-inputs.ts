@@ -1,7 +1,12 @@
-import { DENSITY_LEVELS } from '../density-figures.js';
 import { raw, type FigureRegistry } from './figures.js';
 import type { BenchJson, BenchJsonDesign } from './input.js';
-import { designOf, type BucketPoint, type Inputs, type ModelLevel } from './input-types.js';
+import {
+  MODEL_LEVELS,
+  designOf,
+  type BucketPoint,
+  type Inputs,
+  type ModelLevel,
+} from './input-types.js';
 import { fmt } from './table.js';
 
 const perSecondShown = (value: number) => `${raw(value)} ticks/s per series`;
@@ -20,7 +25,7 @@ export function probeBuckets(reg: FigureRegistry, json: BenchJson) {
       d.perSecond,
       perSecondShown(d.perSecond),
     );
-    for (const level of DENSITY_LEVELS) {
+    for (const level of MODEL_LEVELS) {
       const part = d.levels[level];
       const bytes = part.dataBytes + part.indexBytes;
       const point: BucketPoint = {
@@ -73,7 +78,7 @@ export function benchBuckets(reg: FigureRegistry, json: BenchJson, b: BenchJsonD
     perSecondShown(shape.total / series / spanS),
   );
   const buckets: Record<ModelLevel, BucketPoint[]> = { minute: [], hour: [] };
-  for (const level of DENSITY_LEVELS) {
+  for (const level of MODEL_LEVELS) {
     const parts = (b.stored?.byCollection ?? []).filter((c) =>
       c.name.startsWith(`rollup_${level}_`),
     );

@@ -2,8 +2,8 @@
 import { describeError } from '@tickertape/errors';
 import { readFile, writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { printReport } from '../output.js';
-import { capacityDocument } from './document.js';
+import { capacityDocument } from '@tickertape/capacity';
+import { printReport } from './output.js';
 
 /** `capacity <benchmarks.json> <capacity.md>`: writes the capacity model generated from the JSON. */
 async function main(): Promise<void> {

@@ -239,7 +239,7 @@ export function readsSection(
       ]),
     ),
     '',
-    `Measured latency on this machine, whose database is ${json.machine.standIn ? 'the local stand-in (mongo-java-server), not mongod: it scans instead of using compound indexes, so the per-tick figures especially are the stand-in’s' : json.machine.database}; not extrapolated:`,
+    `Measured latency on this machine, whose database is ${json.machine.standIn ? 'the local stand-in (mongo-java-server and our launcher), not mongod, so the per-tick figures especially are the stand-in’s' : json.machine.database}; not extrapolated:`,
     '',
     ...markdownTable(
       [

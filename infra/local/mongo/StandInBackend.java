@@ -189,18 +189,19 @@ final class StandInBackend extends H2Backend {
     @Override
     protected Index<Object> openOrCreateUniqueIndex(
         String collectionName, String indexName, List<IndexKey> keys, boolean sparse) {
-      MVMap<KeyValue, Object> map =
-          getMvStore().openMap(indexMapName(collectionName, indexName), new MVMap.Builder<KeyValue, Object>().keyType(KeyValueType.INSTANCE));
-      return new StandInUniqueIndex(map, indexName, keys, sparse);
+      return new StandInUniqueIndex(indexMap(collectionName, indexName), indexName, keys, sparse);
     }
 
     /** The library ignores non-unique indexes; here they are kept and walked (StandInSecondaryIndex). */
     @Override
     protected Index<Object> openOrCreateSecondaryIndex(
         String collectionName, String indexName, List<IndexKey> keys, boolean sparse) {
-      MVMap<KeyValue, Integer> map =
-          getMvStore().openMap(indexMapName(collectionName, indexName), new MVMap.Builder<KeyValue, Integer>().keyType(KeyValueType.INSTANCE));
-      return new StandInSecondaryIndex(map, indexName, keys, sparse);
+      return new StandInSecondaryIndex(indexMap(collectionName, indexName), indexName, keys, sparse);
+    }
+
+    /** An index's entries, keyed by KeyValueType (MongoDB's value order). */
+    private <V> MVMap<KeyValue, V> indexMap(String collectionName, String indexName) {
+      return getMvStore().openMap(indexMapName(collectionName, indexName), new MVMap.Builder<KeyValue, V>().keyType(KeyValueType.INSTANCE));
     }
 
     /** H2Database.mapNameForIndex's name (private there). */

@@ -23,4 +23,4 @@ export {
 export { defaultSource, type RebuildSource } from './rebuild/range-checks.js';
 export { RebuildError, RebuildErrorCode } from './rebuild/rebuild-error.js';
 export type { Progress, StartProgress } from './progress.js';
-export { formatDuration } from './words.js';
+export { formatDuration, isoTime, plural } from './words.js';

@@ -1,4 +1,2 @@
-/** `1 tick`, `2 ticks`: summaries are read by people. */
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
-}
+/** `1 tick`, `2 ticks`: summaries are read by people (one helper with the history engine's refusals). */
+export { plural } from '@tickertape/history';

@@ -46,9 +46,7 @@ export function parseLastMinutes(text: string): number {
 }
 
 /** `2026-11-21T08:05:00Z`: ISO-8601 UTC, milliseconds only when there are some. */
-export function isoTime(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
-}
+export { isoTime } from '@tickertape/history';
 
 const SPANS: readonly [number, string][] = [
   [86_400_000, 'd'],

@@ -18,7 +18,9 @@
 #
 # Parts: kafka, registry, mongo, redis, and the optional prometheus (Debian's package: scrapes the
 # targets tests and developers drop into .stack/prometheus/targets/*.json, loads the rules in
-# .stack/prometheus/rules/*.yml; POST /-/reload after changing them). When KAFKA_BROKERS,
+# .stack/prometheus/rules/*.yml; POST /-/reload after changing them), ferretdb (a second database
+# for tests) and proxy (Debian's nginx caching the API's answers: infra/local/proxy, in front of
+# TT_PROXY_UPSTREAM, the API's default address). When KAFKA_BROKERS,
 # SCHEMA_REGISTRY_URL, MONGODB_URI, REDIS_URL or PROMETHEUS_URL is set to anything but the local
 # address, that part is external: the script uses it and does not start it.
 set -euo pipefail
@@ -26,7 +28,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 STATE=${TT_STACK_DIR:-$ROOT/.stack}
-PORT_VARS=(TT_KAFKA_PORT TT_KAFKA_CONTROLLER_PORT TT_KAFKA_SASL_PORT TT_REGISTRY_PORT TT_MONGO_PORT TT_REDIS_PORT TT_PROMETHEUS_PORT TT_FERRETDB_PORT)
+PORT_VARS=(TT_KAFKA_PORT TT_KAFKA_CONTROLLER_PORT TT_KAFKA_SASL_PORT TT_REGISTRY_PORT TT_MONGO_PORT TT_REDIS_PORT TT_PROMETHEUS_PORT TT_FERRETDB_PORT TT_PROXY_PORT)
 # Ports this checkout's stack moved to (see choose_ports); below a variable set by the caller,
 # above stack.env's defaults.
 PORTS_FILE=$STATE/ports.env
@@ -47,7 +49,7 @@ CONF=$STATE/conf
 
 PARTS=(kafka registry mongo redis)
 # Started only when named: most runs need no Prometheus.
-OPTIONAL_PARTS=(prometheus ferretdb)
+OPTIONAL_PARTS=(prometheus ferretdb proxy)
 ALL_PARTS=("${PARTS[@]}" "${OPTIONAL_PARTS[@]}")
 PROMETHEUS_DIR=$STATE/prometheus
 START_TIMEOUT_S=${TT_START_TIMEOUT_S:-180}
@@ -71,6 +73,7 @@ env_var() {
     redis) echo REDIS_URL ;;
     prometheus) echo PROMETHEUS_URL ;;
     ferretdb) echo FERRETDB_URI ;;
+    proxy) echo PROXY_URL ;;
     *) die "unknown part '$1' (parts: ${ALL_PARTS[*]})" ;;
   esac
 }
@@ -83,6 +86,7 @@ local_address() {
     redis) echo "redis://127.0.0.1:$TT_REDIS_PORT" ;;
     prometheus) echo "http://127.0.0.1:$TT_PROMETHEUS_PORT" ;;
     ferretdb) echo "mongodb://127.0.0.1:$TT_FERRETDB_PORT" ;;
+    proxy) echo "http://127.0.0.1:$TT_PROXY_PORT" ;;
   esac
 }
 
@@ -94,6 +98,7 @@ local_port() {
     redis) echo "$TT_REDIS_PORT" ;;
     prometheus) echo "$TT_PROMETHEUS_PORT" ;;
     ferretdb) echo "$TT_FERRETDB_PORT" ;;
+    proxy) echo "$TT_PROXY_PORT" ;;
   esac
 }
 
@@ -254,6 +259,10 @@ install_prometheus() {
   bash "$ROOT/infra/prometheus/ensure-prometheus.sh"
 }
 
+install_proxy() {
+  bash "$HERE/proxy/ensure-nginx.sh"
+}
+
 install_part() {
   mkdir -p "$STATE" "$LIB"
   "install_$1"
@@ -391,6 +400,14 @@ YAML
     "--web.listen-address=127.0.0.1:$TT_PROMETHEUS_PORT" --web.enable-lifecycle
 }
 
+# Debian's nginx with the proxy's configuration (infra/local/proxy/nginx.conf.template) in front of
+# the API at TT_PROXY_UPSTREAM; its cache lives under $DATA/proxy (stack.sh reset empties it).
+start_proxy() {
+  local conf
+  conf=$(bash "$HERE/proxy/render.sh" "$DATA/proxy" "127.0.0.1:$TT_PROXY_PORT" "$TT_PROXY_UPSTREAM")
+  launch proxy nginx -e "$DATA/proxy/error.log" -p "$DATA/proxy" -c "$conf"
+}
+
 healthy() {
   case $1 in
     kafka) port_open "$TT_KAFKA_PORT" && grep -q 'Kafka Server started' "$LOGS/kafka.log" 2>/dev/null ;;
@@ -399,6 +416,7 @@ healthy() {
     redis) [[ $(redis-cli -p "$TT_REDIS_PORT" ping 2>/dev/null) == PONG ]] ;;
     prometheus) curl -sf -o /dev/null "$(local_address prometheus)/-/ready" ;;
     ferretdb) port_open "$TT_FERRETDB_PORT" ;;
+    proxy) port_open "$TT_PROXY_PORT" ;;
   esac
 }
 

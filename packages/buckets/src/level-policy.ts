@@ -33,6 +33,8 @@ export class LevelPolicyError extends RangeError {}
  */
 export class LevelPolicy {
   private readonly modes: ReadonlyMap<Level, ReadonlyMap<string, Exclude<LevelMode, 'full'>>>;
+  /** The policy as one canonical string: equal policies, equal keys (what cached answers carry). */
+  readonly key: string;
 
   constructor(spec: LevelPolicySpec = {}) {
     const modes = new Map<Level, Map<string, Exclude<LevelMode, 'full'>>>();
@@ -48,6 +50,12 @@ export class LevelPolicy {
       if (byMetric.size > 0) modes.set(level, byMetric);
     }
     this.modes = modes;
+    this.key = JSON.stringify(
+      [...modes].map(([level, byMetric]) => [
+        level,
+        [...byMetric].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      ]),
+    );
     const everywhere = [...(modes.get(LEVELS[0]) ?? new Map<string, LevelMode>())].find(
       ([metric]) => LEVELS.every((level) => this.skips(level, metric)),
     );

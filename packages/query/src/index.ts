@@ -2,6 +2,7 @@ export {
   RollupReader,
   candleOf,
   type AutoQuery,
+  type CacheOptions,
   type Candle,
   type CandleResult,
   type LevelQuery,
@@ -26,3 +27,10 @@ export type { MetricWindowQuery, MetricWindowResult } from './window-by-metric.j
 export type { SeriesInfo, SeriesQuery, SeriesResult } from './series.js';
 export type { LevelStatus, StatusResult } from './status.js';
 export type { RawPointsResult } from '@tickertape/segments';
+export {
+  FinalBucketCache,
+  type CacheEvent,
+  type FinalBucketCacheOptions,
+} from './final-bucket-cache.js';
+export { FinalitySource } from './finality-source.js';
+export { FinalityView } from './watermark-view.js';

@@ -1,5 +1,8 @@
 import { LEVELS, isLevel, type Level } from '@tickertape/buckets';
 import { nameProblem, parseSeriesKey } from '@tickertape/tick';
+import type { Db } from 'mongodb';
+import type { FinalBucketCache } from './final-bucket-cache.js';
+import { FinalitySource, type ReadScope } from './finality-source.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
 
 /**
@@ -33,6 +36,10 @@ export interface ReaderContext {
   levels: readonly Level[];
   limits: Limits;
   now: () => number;
+  /** The watermarks reads judge by; read per query when absent. */
+  finality?: FinalitySource;
+  /** Final buckets kept in memory for windows; none when absent. */
+  cache?: FinalBucketCache;
 }
 
 export function readerContext(options: ReaderOptions = {}): ReaderContext {
@@ -41,6 +48,11 @@ export function readerContext(options: ReaderOptions = {}): ReaderContext {
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     now: options.now ?? Date.now,
   };
+}
+
+/** The finality a query judges by and the session its reads take (see FinalitySource). */
+export function beginReads(db: Db, ctx: ReaderContext): Promise<ReadScope> {
+  return (ctx.finality ?? new FinalitySource(db, 0, ctx.now)).begin();
 }
 
 // Year 1970 to 2100, as the workers accept (tick validation).

@@ -16,7 +16,14 @@ import {
   summaryProjection,
   type StoredBucket,
 } from '@tickertape/store';
-import { checkBudget, checkName, checkRange, checkSeries, type ReaderContext } from './limits.js';
+import {
+  beginReads,
+  checkBudget,
+  checkName,
+  checkRange,
+  checkSeries,
+  type ReaderContext,
+} from './limits.js';
 import { partitionsInRange } from './partitions-in-range.js';
 import {
   findGaps,
@@ -29,7 +36,6 @@ import {
 } from './points.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
 import { pointCount, sourceStepMs, type Resolution } from './resolution.js';
-import { FinalityView } from './watermark-view.js';
 
 export interface RangeQuery {
   series: string;
@@ -50,6 +56,8 @@ export interface RangeResult {
   gaps: Gap[];
   /** Bucket documents read to answer. */
   examined: number;
+  /** The level read, when the range's end is not final yet (points may still change or appear). */
+  openLevels: Level[];
 }
 
 /** The points one bucket yields for the source, shell padding skipped, clipped to [from, to). */
@@ -126,7 +134,8 @@ export async function readRange(
   const planned = pointCount(fromMs, toMs, spec.slotMs);
   checkBudget(planned, ctx, `reading ${series} at ${level} level`);
 
-  const finality = await FinalityView.read(db);
+  const scope = await beginReads(db, ctx);
+  const { view: finality, session } = scope;
   const path = `f.${field}`;
   const projection: Document =
     detail === 'sub'
@@ -146,10 +155,10 @@ export async function readRange(
       const hi = slotStart(level, Math.min(toMs, partition.endMs) - 1);
       return bucketPartition(db, partition.name).find(
         { _id: { $gte: bucketId(level, series, lo), $lte: bucketId(level, series, hi) } },
-        { projection, sort: { _id: 1 }, limit: planned },
+        { projection, sort: { _id: 1 }, limit: planned, ...(session ? { session } : {}) },
       );
     }),
-  );
+  ).finally(() => scope.end());
   let examined = 0;
   const native: Point[] = [];
   for (const docs of batches) {
@@ -181,5 +190,7 @@ export async function readRange(
     points: merged,
     gaps: findGaps(merged, fromMs, Math.min(toMs, ctx.now()), resolution.stepMs),
     examined,
+    // Final when the range's last slot is: a missing bucket there may still be written.
+    openLevels: finality.isFinal(level, slotStart(level, toMs - 1)) ? [] : [level],
   };
 }

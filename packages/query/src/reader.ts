@@ -18,13 +18,22 @@ import { readRange, type RangeQuery, type RangeResult } from './read-range.js';
 import { chooseResolution, levelResolution, type Detail } from './resolution.js';
 import { findSeries, type SeriesQuery, type SeriesResult } from './series.js';
 import { seriesStatus, type StatusResult } from './status.js';
-import { FinalityView } from './watermark-view.js';
+import type { FinalBucketCache } from './final-bucket-cache.js';
+import { FinalitySource } from './finality-source.js';
 import { windowAggregate, type WindowQuery, type WindowResult } from './window.js';
 import {
   windowByMetric,
   type MetricWindowQuery,
   type MetricWindowResult,
 } from './window-by-metric.js';
+
+/** What a long-lived reader (the API) keeps between queries; the CLI and checker keep nothing. */
+export interface CacheOptions {
+  /** Re-read the watermarks at most this often (0: per query). See FinalitySource. */
+  finalityRefreshMs?: number;
+  /** Final buckets kept in memory for windows. */
+  cache?: FinalBucketCache;
+}
 
 export interface AutoQuery extends RangeQuery {
   /** Most points wanted; the finest width that fits is chosen. */
@@ -73,11 +82,20 @@ export class RollupReader {
   /** Re-read every few seconds: a policy change reaches readers about when it reaches writers. */
   private readonly policy: LevelPolicySource;
 
+  /** The watermarks reads judge by, shared by the queries of `finalityRefreshMs`. */
+  readonly finality: FinalitySource;
+
   constructor(
     private readonly db: Db,
-    options: ReaderOptions = {},
+    options: ReaderOptions & CacheOptions = {},
   ) {
-    this.ctx = readerContext(options);
+    const base = readerContext(options);
+    this.finality = new FinalitySource(db, options.finalityRefreshMs ?? 0, base.now);
+    this.ctx = {
+      ...base,
+      finality: this.finality,
+      ...(options.cache ? { cache: options.cache } : {}),
+    };
     this.policy = new LevelPolicySource(db, 5_000, this.ctx.now);
   }
 
@@ -164,6 +182,17 @@ export class RollupReader {
     }
   }
 
+  /**
+   * What every answer of this reader depends on besides its query: the levels' generations (a
+   * swap or retention drop changes final buckets) and the level policy (which levels serve). An
+   * answer kept under a query and this key is the answer to that query now, as far as final
+   * buckets go.
+   */
+  async answerKey(): Promise<string> {
+    const [view, policy] = await Promise.all([this.finality.current(), this.policy.current()]);
+    return `${view.generationKey}|${policy.key}`;
+  }
+
   /** Which levels skip or keep compact which metrics (re-read every few seconds). */
   async levelPolicy(): Promise<LevelPolicy> {
     return this.policy.current();
@@ -171,7 +200,7 @@ export class RollupReader {
 
   /** Each running level's finality watermark (`finalBefore`); absent before the scheduler's first run. */
   async watermarks(): Promise<Partial<Record<Level, number>>> {
-    const view = await FinalityView.read(this.db);
+    const view = await this.finality.current();
     return Object.fromEntries(
       this.ctx.levels.flatMap((level) => {
         const mark = view.finalBefore(level);

@@ -7,7 +7,7 @@ import {
   type StoredBucket,
 } from '@tickertape/store';
 import { checkSeries, type ReaderContext } from './limits.js';
-import { FinalityView } from './watermark-view.js';
+import { FinalitySource } from './finality-source.js';
 
 export interface LevelStatus {
   level: Level;
@@ -40,7 +40,7 @@ export async function seriesStatus(
   series: string,
 ): Promise<StatusResult> {
   checkSeries(series);
-  const finality = await FinalityView.read(db);
+  const finality = await (ctx.finality ?? new FinalitySource(db, 0, ctx.now)).current();
   const partitions = (await listPartitionNames(db))
     .map((name) => parsePartitionName(name))
     .filter((range) => range !== undefined)

@@ -1,22 +1,45 @@
-import { isSlotFinal, type Level } from '@tickertape/buckets';
-import { readWatermarks } from '@tickertape/store';
-import type { Db } from 'mongodb';
+import { LEVELS, isSlotFinal, type Level } from '@tickertape/buckets';
+import { readWatermarkState, type WatermarkState } from '@tickertape/store';
+import type { Db, Timestamp } from 'mongodb';
 
 /** Finality as readers see it: a slot is final once its level's watermark has passed its end. */
 export class FinalityView {
-  private constructor(readonly marks: Readonly<Partial<Record<Level, number>>>) {}
+  /** The generations of every level in one string: what a cached answer's key carries. */
+  readonly generationKey: string;
+
+  private constructor(private readonly state: WatermarkState) {
+    this.generationKey = LEVELS.map((level) => state.generation[level]).join('.');
+  }
 
   static async read(db: Db): Promise<FinalityView> {
-    return new FinalityView(await readWatermarks(db));
+    return FinalityView.of(await readWatermarkState(db));
+  }
+
+  static of(state: WatermarkState): FinalityView {
+    return new FinalityView(state);
+  }
+
+  get marks(): Readonly<Partial<Record<Level, number>>> {
+    return this.state.finalBefore;
+  }
+
+  /** When the watermarks were read, on a replica set (see WatermarkState). */
+  get operationTime(): Timestamp | undefined {
+    return this.state.operationTime;
   }
 
   /** No watermark yet (no scheduler has run): nothing is known final. */
   isFinal(level: Level, slotStartMs: number): boolean {
-    const mark = this.marks[level];
+    const mark = this.state.finalBefore[level];
     return mark !== undefined && isSlotFinal(level, slotStartMs, mark);
   }
 
   finalBefore(level: Level): number | null {
-    return this.marks[level] ?? null;
+    return this.state.finalBefore[level] ?? null;
+  }
+
+  /** Changes whenever final buckets of the level change (a swap, a retention drop). */
+  generation(level: Level): number {
+    return this.state.generation[level];
   }
 }

@@ -1,6 +1,8 @@
 import { partitionOf } from '@tickertape/buckets';
 import type { Db, Document } from 'mongodb';
+import type { CachedBucket } from './final-bucket-cache.js';
 import {
+  beginReads,
   checkBudget,
   checkMetricSelection,
   checkName,
@@ -8,9 +10,8 @@ import {
   type ReaderContext,
 } from './limits.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
-import { FinalityView } from './watermark-view.js';
-import { planWindow, sumPieces, type WindowResult } from './window.js';
-import { bucketPartition, projectionOf } from '@tickertape/store';
+import { finalSlot, planWindow, sumPieces, type WindowResult } from './window.js';
+import { bucketPartition, projectionOf, wholeFieldProjection } from '@tickertape/store';
 
 export interface MetricWindowQuery {
   metric: string;
@@ -64,22 +65,41 @@ export async function windowByMetric(
     `a window over up to ${query.limit} series of ${query.metric}`,
   );
 
-  const [finality, ...read] = await Promise.all([
-    FinalityView.read(db),
-    ...window.pieces.map((piece) => {
-      const filter: Document = {
-        metric: query.metric,
-        start: new Date(piece.start),
-        n: { $gt: 0 },
-      };
-      for (const [key, value] of Object.entries(tags)) filter[`tags.${key}`] = value;
-      return bucketPartition(db, partitionOf(piece.level, piece.start).name).find(filter, {
-        projection: { series: 1, ...projectionOf(piece, query.field) },
-        sort: { series: 1 },
-        limit: perPiece,
-      });
-    }),
-  ]);
+  const scope = await beginReads(db, ctx);
+  let read: (readonly CachedBucket[])[];
+  try {
+    const { view, session } = scope;
+    read = await Promise.all(
+      window.pieces.map((piece) => {
+        const filter: Document = {
+          metric: query.metric,
+          start: new Date(piece.start),
+          n: { $gt: 0 },
+        };
+        for (const [key, value] of Object.entries(tags)) filter[`tags.${key}`] = value;
+        const find = (projection: Document) =>
+          bucketPartition(db, partitionOf(piece.level, piece.start).name).find<CachedBucket>(
+            filter,
+            {
+              projection: { series: 1, ...projection },
+              sort: { series: 1 },
+              limit: perPiece,
+              ...(session ? { session } : {}),
+            },
+          );
+        if (!ctx.cache || !view.isFinal(piece.level, piece.start))
+          return find(projectionOf(piece, query.field));
+        return ctx.cache.read(
+          finalSlot(piece, query.field, view),
+          { metric: query.metric, tags, limit: perPiece },
+          () => find(wholeFieldProjection(piece.level, query.field)),
+        );
+      }),
+    );
+  } finally {
+    await scope.end();
+  }
+  const finality = scope.view;
 
   // Each piece holds its first `limit + 1` series by key, so the first `limit` of their union
   // are complete in every piece: a piece that stopped early stopped past all of them.

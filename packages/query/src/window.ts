@@ -6,14 +6,28 @@ import {
   later,
   partitionOf,
   type Aggregate,
+  type Level,
   type Mark,
 } from '@tickertape/buckets';
-import type { Db } from 'mongodb';
+import type { Db, Document } from 'mongodb';
 import { coverUnitMs, planCover, type CoverPiece } from './cover.js';
-import { checkBudget, checkName, checkRange, checkSeries, type ReaderContext } from './limits.js';
-import { aggregatesOf, bucketPartition, projectionOf, type StoredBucket } from '@tickertape/store';
+import type { CachedBucket, SlotRead } from './final-bucket-cache.js';
+import {
+  beginReads,
+  checkBudget,
+  checkName,
+  checkRange,
+  checkSeries,
+  type ReaderContext,
+} from './limits.js';
+import {
+  aggregatesOf,
+  bucketPartition,
+  projectionOf,
+  wholeFieldProjection,
+} from '@tickertape/store';
 import { QueryError, QueryErrorCode } from './query-error.js';
-import { FinalityView } from './watermark-view.js';
+import type { FinalityView } from './watermark-view.js';
 
 export interface WindowQuery {
   series: readonly string[];
@@ -45,8 +59,10 @@ export interface WindowResult {
   rows: WindowRow[];
   /** The bucket parts summed per series, e.g. minutes 55-59 of hour 10 and 0-4 of hour 11. */
   pieces: CoverPiece[];
-  /** Bucket documents read to answer, for every series together. */
+  /** Bucket documents read to answer, for every series together (from memory or the database). */
   examined: number;
+  /** Levels of the parts that are not final yet: none when the whole window is final. */
+  openLevels: Level[];
 }
 
 interface Totals {
@@ -93,17 +109,39 @@ export async function windowAggregate(
   const { fromMs, toMs, pieces } = planWindow(ctx, query.fromMs, query.toMs);
   checkBudget(pieces.length * series.length, ctx, `a window over ${series.length} series`);
 
-  // The watermarks and every piece in one round trip's time: the seed's hot query is latency-bound.
-  const [finality, ...read] = await Promise.all([
-    FinalityView.read(db),
-    ...pieces.map((piece) =>
-      bucketPartition(db, partitionOf(piece.level, piece.start).name).find(
-        { _id: { $in: series.map((key) => bucketId(piece.level, key, piece.start)) } },
-        { projection: { series: 1, ...projectionOf(piece, query.field) } },
-      ),
-    ),
-  ]);
-  return sumPieces({ field: query.field, fromMs, toMs, pieces }, read, series, finality);
+  const scope = await beginReads(db, ctx);
+  try {
+    const { view, session } = scope;
+    // Every piece at once: the seed's hot query is latency-bound.
+    const read = await Promise.all(
+      pieces.map((piece) => {
+        const partition = bucketPartition(db, partitionOf(piece.level, piece.start).name);
+        const find = (keys: readonly string[], projection: Document) =>
+          partition.find<CachedBucket>(
+            { _id: { $in: keys.map((key) => bucketId(piece.level, key, piece.start)) } },
+            { projection: { series: 1, ...projection }, ...(session ? { session } : {}) },
+          );
+        if (!ctx.cache || !view.isFinal(piece.level, piece.start))
+          return find(series, projectionOf(piece, query.field));
+        return ctx.cache.read(finalSlot(piece, query.field, view), { series }, (missing) =>
+          find(missing ?? series, wholeFieldProjection(piece.level, query.field)),
+        );
+      }),
+    );
+    return sumPieces({ field: query.field, fromMs, toMs, pieces }, read, series, view);
+  } finally {
+    await scope.end();
+  }
+}
+
+/** A final piece's slot as the cache keys it. */
+export function finalSlot(piece: CoverPiece, field: string, view: FinalityView): SlotRead {
+  return {
+    level: piece.level,
+    start: piece.start,
+    field,
+    generation: view.generation(piece.level),
+  };
 }
 
 /** The window rounded out to whole cover units, with its pieces. */
@@ -124,7 +162,7 @@ export function planWindow(
  */
 export function sumPieces(
   window: { field: string; fromMs: number; toMs: number; pieces: CoverPiece[] },
-  read: readonly (readonly StoredBucket[])[],
+  read: readonly (readonly CachedBucket[])[],
   series: readonly string[],
   finality: FinalityView,
 ): WindowResult {
@@ -144,10 +182,12 @@ export function sumPieces(
     ]),
   );
   let examined = 0;
+  const openLevels = new Set<Level>();
   pieces.forEach((piece, i) => {
     const docs = read[i] ?? [];
     examined += docs.length;
     const final = finality.isFinal(piece.level, piece.start);
+    if (!final) openLevels.add(piece.level);
     for (const key of series) totals.get(key)!.final &&= final;
     for (const doc of docs) {
       const row = totals.get(doc.series);
@@ -158,6 +198,7 @@ export function sumPieces(
   return {
     ...window,
     examined,
+    openLevels: [...openLevels],
     rows: series.map((key) => {
       const t = totals.get(key)!;
       const seen = t.n > 0;

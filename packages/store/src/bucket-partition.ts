@@ -1,4 +1,4 @@
-import type { Db, Document, Filter, Sort } from 'mongodb';
+import type { ClientSession, Db, Document, Filter, Sort } from 'mongodb';
 import type { StoredBucket } from './stored.js';
 
 const NAMESPACE_NOT_FOUND = 26;
@@ -11,6 +11,8 @@ export interface BucketFindOptions {
   projection?: Document;
   sort?: Sort;
   limit?: number;
+  /** A reader's causally consistent session (see the query package's FinalitySource). */
+  session?: ClientSession;
 }
 
 /**
@@ -40,6 +42,7 @@ export class BucketPartition {
   ): Promise<T[]> {
     let cursor = this.collection<BucketRecord>().find<T>(filter, {
       ...(options.projection ? { projection: options.projection } : {}),
+      ...(options.session ? { session: options.session } : {}),
     });
     if (options.sort !== undefined) cursor = cursor.sort(options.sort);
     if (options.limit !== undefined) cursor = cursor.limit(options.limit);

@@ -8,7 +8,14 @@ export { PARTITION_INDEXES, ensurePartition, listPartitionNames } from './partit
 export { applyRetention, type RetentionRun } from './retention.js';
 export { RollupWriter, type WriterStats } from './rollup-writer.js';
 export { StoreErrorCode, StoreWriteError } from './store-error.js';
-export { WATERMARKS_COLLECTION, advanceWatermarks, readWatermarks } from './watermarks.js';
+export {
+  WATERMARKS_COLLECTION,
+  advanceWatermarks,
+  bumpGeneration,
+  readWatermarkState,
+  readWatermarks,
+  type WatermarkState,
+} from './watermarks.js';
 export { insertShells, recentSeries } from './shells.js';
 export { isTransientMongoError } from './transient.js';
 export {
@@ -61,4 +68,4 @@ export {
   type StoredBucket,
   type StoredField,
 } from './stored.js';
-export { aggregatesOf, projectionOf, type BucketPart } from './slot-reads.js';
+export { aggregatesOf, projectionOf, wholeFieldProjection, type BucketPart } from './slot-reads.js';

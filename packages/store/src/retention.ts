@@ -1,7 +1,7 @@
 import { retentionPlan, type RetentionPolicy, type RetentionVerdict } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
 import { listPartitionNames } from './partitions.js';
-import { readWatermarks } from './watermarks.js';
+import { bumpGeneration, readWatermarks } from './watermarks.js';
 
 export interface RetentionRun {
   verdicts: RetentionVerdict[];
@@ -30,6 +30,8 @@ export async function applyRetention(
     for (const verdict of verdicts) {
       if (!verdict.drop) continue;
       await db.collection(verdict.range.name).drop();
+      // Dropped buckets were final: what readers kept of them goes with them.
+      await bumpGeneration(db, verdict.range.level, nowMs);
       dropped.push(verdict.range.name);
     }
   }

@@ -11,6 +11,7 @@ import { ensurePartition } from './partitions.js';
 import { ShadowError, ShadowErrorCode } from './shadow-error.js';
 import { parseShadowName, shadowCollectionName } from './shadow-names.js';
 import { writeErrorsOf } from './transient.js';
+import { bumpGeneration } from './watermarks.js';
 
 type BucketDoc = Document & { _id: string };
 
@@ -313,19 +314,26 @@ export async function swapShadow(
         ShadowErrorCode.ShadowMissing,
         `${part.shadow} does not exist: nothing to swap into ${part.live}`,
       );
+    // A resumed swap: the crash may have come between the swap and the bump.
+    await bumpGeneration(db, part.level);
     return alreadySwapped(part, replaced, record);
   }
   if (record?.state === 'swapped') {
     await db.collection(part.shadow).drop();
+    await bumpGeneration(db, part.level);
     return alreadySwapped(part, replaced, record);
   }
   const method =
     options.method ??
     record?.method ??
     (part.whole && (await serverRenamesSafely(db)) ? 'rename' : 'documents');
-  return method === 'rename' && part.whole
-    ? swapByRename(db, part, replaced, record)
-    : swapByDocuments(db, part, replaced, record);
+  const result =
+    method === 'rename' && part.whole
+      ? await swapByRename(db, part, replaced, record)
+      : await swapByDocuments(db, part, replaced, record);
+  // The swap rewrote final buckets: readers' caches and ETags of the level must not outlive it.
+  await bumpGeneration(db, part.level);
+  return result;
 }
 
 export interface CleanupOptions {

@@ -1,6 +1,7 @@
 import {
   LEVEL_SPECS,
   SECOND_COUNTS,
+  SECOND_SUMS,
   secondCountsOf,
   type Aggregate,
   type Level,
@@ -31,6 +32,18 @@ export function projectionOf(part: BucketPart, field: string): Document {
     if (sumsKey !== undefined) projection[`${path}.${sumsKey}.${i}`] = 1;
   }
   return projection;
+}
+
+/**
+ * The projection that reads every part of `field` a bucket of `level` can serve to a window: its
+ * totals and sub-slot aggregates (and a compact bucket's sums and counts). A cache of final
+ * buckets keeps this, so any later part of the same bucket comes from memory. A minute bucket
+ * serves only its totals (see `aggregatesOf`).
+ */
+export function wholeFieldProjection(level: Level, field: string): Document {
+  const spec = LEVEL_SPECS[level];
+  if (spec.subKey === SECOND_SUMS) return summaryProjection(field);
+  return { [`f.${field}`]: 1, ...(spec.sumsKey === undefined ? {} : { [SECOND_COUNTS]: 1 }) };
 }
 
 /**

@@ -1,12 +1,19 @@
 import { LEVELS, type Level } from '@tickertape/buckets';
-import type { Db } from 'mongodb';
+import type { ClientSession, Db, Timestamp } from 'mongodb';
 
 /** One document per level: every slot ending at or before `finalBefore` is final. */
 export const WATERMARKS_COLLECTION = 'watermarks';
 
 interface WatermarkDoc {
   _id: Level;
-  finalBefore: Date;
+  /** Absent while only a generation was recorded (a swap before the scheduler's first run). */
+  finalBefore?: Date;
+  /**
+   * Counts the changes to final buckets of the level: a rebuild's or backfill's swap, a
+   * retention drop. Readers key what they keep of final buckets (caches, ETags) by it, since a
+   * final bucket changes in no other way.
+   */
+  generation?: number;
   updatedAt: Date;
 }
 
@@ -32,10 +39,51 @@ export async function advanceWatermarks(
   );
 }
 
+/**
+ * Records that final buckets of `level` changed (after the change, so a reader that saw the old
+ * generation re-reads). Called by the swap and by retention; anything else that rewrites final
+ * buckets must call it too.
+ */
+export async function bumpGeneration(db: Db, level: Level, nowMs = Date.now()): Promise<void> {
+  await db
+    .collection<WatermarkDoc>(WATERMARKS_COLLECTION)
+    .updateOne(
+      { _id: level },
+      { $inc: { generation: 1 }, $set: { updatedAt: new Date(nowMs) } },
+      { upsert: true },
+    );
+}
+
+/** Each level's watermark (epoch ms, absent before the scheduler's first run) and generation. */
+export interface WatermarkState {
+  finalBefore: Partial<Record<Level, number>>;
+  generation: Record<Level, number>;
+  /**
+   * The cluster time the state was read at, on a replica set: reads that must not see older data
+   * than the watermark promises wait for it (a causally consistent session). Absent on a server
+   * without one (a standalone, the local stand-in).
+   */
+  operationTime?: Timestamp;
+}
+
+export async function readWatermarkState(db: Db, session?: ClientSession): Promise<WatermarkState> {
+  const docs = await db
+    .collection<WatermarkDoc>(WATERMARKS_COLLECTION)
+    .find({}, session ? { session } : {})
+    .toArray();
+  const state: WatermarkState = {
+    finalBefore: {},
+    generation: Object.fromEntries(LEVELS.map((level) => [level, 0])) as Record<Level, number>,
+  };
+  for (const doc of docs) {
+    if (!(LEVELS as readonly string[]).includes(doc._id)) continue;
+    if (doc.finalBefore instanceof Date) state.finalBefore[doc._id] = doc.finalBefore.getTime();
+    state.generation[doc._id] = doc.generation ?? 0;
+  }
+  if (session?.operationTime !== undefined) state.operationTime = session.operationTime;
+  return state;
+}
+
 export async function readWatermarks(db: Db): Promise<Partial<Record<Level, number>>> {
-  const docs = await db.collection<WatermarkDoc>(WATERMARKS_COLLECTION).find().toArray();
-  const marks: Partial<Record<Level, number>> = {};
-  for (const doc of docs)
-    if ((LEVELS as readonly string[]).includes(doc._id)) marks[doc._id] = doc.finalBefore.getTime();
-  return marks;
+  return (await readWatermarkState(db)).finalBefore;
 }

@@ -7,4 +7,8 @@ export {
   type Store,
 } from './stores.js';
 export { TICK_TOPIC, DEAD_LETTER_TOPIC } from './topics.js';
-export { TIME_WINDOW_DEFAULTS, FETCH_DEFAULTS } from './worker-defaults.js';
+export {
+  TIME_WINDOW_DEFAULTS,
+  FETCH_DEFAULTS,
+  FRESHNESS_BUDGET_DEFAULTS,
+} from './worker-defaults.js';

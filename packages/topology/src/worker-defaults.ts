@@ -1,3 +1,5 @@
+import type { Store } from './stores.js';
+
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
@@ -17,3 +19,19 @@ export const FETCH_DEFAULTS = {
   maxWaitMs: 500,
   minBytes: 64 * 1024,
 } as const;
+
+/**
+ * How long a worker may hold consumed ticks before writing them, by store: the staleness of a
+ * level's newest buckets (docs/freshness.md has what each buys in writes). The workers' defaults
+ * (`FRESHNESS_BUDGET_MS`); the API's `FRESHNESS_BUDGETS` starts from them too, since an open
+ * answer may be cached no longer than its level takes to change.
+ */
+export const FRESHNESS_BUDGET_DEFAULTS: Readonly<Record<Store, number>> = {
+  minute: 5_000,
+  hour: 60_000,
+  // Not longer: a level's lag counts what it holds, and past a minute the held records would
+  // cross TickertapeLevelBehind's 120 s (infra/prometheus/tickertape-alerts.yml).
+  day: 60_000,
+  // A segment append rewrites its document: holding buys little there (docs/segments.md).
+  segments: 0,
+};

@@ -1,5 +1,7 @@
+import etag from '@fastify/etag';
 import type { Logger } from '@tickertape/logger';
 import type { RollupReader } from '@tickertape/query';
+import { FRESHNESS_BUDGET_DEFAULTS } from '@tickertape/topology';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import {
   serializerCompiler,
@@ -7,15 +9,18 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
+import { AnswerCache } from './answer-cache.js';
 import { apiErrorHandler, notFoundHandler } from './api-error.js';
 import { bearerAuth } from './auth.js';
 import type { LagSource } from './lag.js';
-import { createApiMetrics } from './metrics.js';
+import { bodyHash, type CachingPolicy } from './http-caching.js';
+import { cacheObserver, createApiMetrics, type ApiMetrics } from './metrics.js';
 import { DASHBOARD_DIR, dashboardRoutes } from './routes/dashboard-routes.js';
 import { levelRoutes, type FinalitySource } from './routes/level-routes.js';
 import { registerOpenApi } from './routes/openapi-routes.js';
 import { opsRoutes } from './routes/ops-routes.js';
 import { readRoutes } from './routes/read-routes.js';
+import { tokenRoute } from './routes/token-route.js';
 
 export interface BuildAppOptions {
   reader: RollupReader;
@@ -34,9 +39,32 @@ export interface BuildAppOptions {
   now?: () => number;
   /** Served at /dashboard/; services/api/dashboard by default. */
   dashboardDir?: string;
+  /** The API's metrics, when the caller made them first (to hand them to the reader's cache). */
+  metrics?: ApiMetrics;
+  /** How answers are kept and what caches are told; DEFAULT_CACHING by default. */
+  caching?: AnswerCaching;
+}
+
+/** The kept answers' budget and the Cache-Control rules (env.ts has each setting's why). */
+export interface AnswerCaching extends CachingPolicy {
+  answerBytes: number;
+  openReuseMs: number;
 }
 
 const unknownLag: LagSource = () => Promise.resolve(null);
+
+/** The API's defaults (env.ts): 64 MiB of answers, open ones reused for a second, public. */
+export const DEFAULT_CACHING: AnswerCaching = {
+  answerBytes: 64 * 1024 * 1024,
+  openReuseMs: 1000,
+  scope: 'public',
+  finalMaxAgeS: 86_400,
+  budgetsMs: {
+    minute: FRESHNESS_BUDGET_DEFAULTS.minute,
+    hour: FRESHNESS_BUDGET_DEFAULTS.hour,
+    day: FRESHNESS_BUDGET_DEFAULTS.day,
+  },
+};
 
 /**
  * The API as a Fastify instance, not yet listening: main listens on HTTP_PORT, tests inject or
@@ -46,7 +74,14 @@ const unknownLag: LagSource = () => Promise.resolve(null);
 export function buildApp(options: BuildAppOptions) {
   const { reader, logger, registry } = options;
   const now = options.now ?? reader.ctx.now;
-  const metrics = createApiMetrics(registry);
+  const metrics = options.metrics ?? createApiMetrics(registry);
+  const caching = options.caching ?? DEFAULT_CACHING;
+  const answers: AnswerCache = new AnswerCache({
+    maxBytes: caching.answerBytes,
+    openReuseMs: caching.openReuseMs,
+    now,
+    observe: cacheObserver(metrics, 'answers', () => answers.bytes),
+  });
   // Typed as Fastify's logger so the instance keeps Fastify's default generics (plugins expect them).
   const loggerInstance: FastifyBaseLogger = logger;
   const app = Fastify({
@@ -86,7 +121,10 @@ export function buildApp(options: BuildAppOptions) {
       // the URL looks like before routing.
       api.addHook('onRequest', bearerAuth(options.tokens, metrics));
       api.setNotFoundHandler(notFoundHandler);
-      await api.register(readRoutes, { prefix: '/v1', reader, now, metrics });
+      // A strong ETag on every answer (kept answers bring theirs) and 304 for a matching If-None-Match.
+      await api.register(etag, { hashFn: bodyHash });
+      await api.register(readRoutes, { prefix: '/v1', reader, now, metrics, answers, caching });
+      await api.register(tokenRoute, { prefix: '/v1' });
       await api.register(levelRoutes, {
         prefix: '/v1',
         reader,

@@ -1,5 +1,6 @@
 import {
   checkSecurity,
+  durationMs,
   kafkaShape,
   loadEnv,
   logLevel,
@@ -9,9 +10,9 @@ import {
   stackShape,
   type EnvSource,
 } from '@tickertape/config';
-import { LEVELS } from '@tickertape/buckets';
+import { LEVELS, type Level } from '@tickertape/buckets';
 import { DEFAULT_LIMITS } from '@tickertape/query';
-import { ROLLUP_GROUP_PREFIX, TICK_TOPIC } from '@tickertape/topology';
+import { FRESHNESS_BUDGET_DEFAULTS, ROLLUP_GROUP_PREFIX, TICK_TOPIC } from '@tickertape/topology';
 import { z } from 'zod';
 
 /** Shorter tokens can be guessed; 16 characters of a random alphabet is the floor we accept. */
@@ -48,6 +49,65 @@ const apiTokens = () =>
       });
     });
 
+const MIB = 1024 * 1024;
+const bytes = () => z.coerce.number().int().nonnegative();
+
+/**
+ * `level=ms` pairs, comma separated, over the workers' defaults: `hour=120000` when the hour
+ * workers run with FRESHNESS_BUDGET_MS=120000.
+ */
+const freshnessBudgets = () =>
+  z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const budgets: Record<Level, number> = {
+        minute: FRESHNESS_BUDGET_DEFAULTS.minute,
+        hour: FRESHNESS_BUDGET_DEFAULTS.hour,
+        day: FRESHNESS_BUDGET_DEFAULTS.day,
+      };
+      for (const pair of commaList(text)) {
+        const match = /^([a-z]+)=(\d{1,9})$/.exec(pair);
+        const level = match?.[1];
+        if (!match || level === undefined || !(LEVELS as readonly string[]).includes(level)) {
+          ctx.issues.push({
+            code: 'custom',
+            input: pair,
+            message: `"${pair}" is not level=milliseconds with a level of ${LEVELS.join(', ')}`,
+          });
+          continue;
+        }
+        budgets[level as Level] = Number(match[2]);
+      }
+      return budgets;
+    });
+
+/** A driver read preference's tag sets: `dc:ny,rack:1;dc:chi` (sets by `;`, tags by `,`). */
+const tagSets = () =>
+  z
+    .string()
+    .default('')
+    .transform((text, ctx) =>
+      text
+        .split(';')
+        .map((set) => set.trim())
+        .filter((set) => set !== '')
+        .map((set) => {
+          const tags: Record<string, string> = {};
+          for (const pair of commaList(set)) {
+            const [name, value, ...rest] = pair.split(':');
+            if (!name || value === undefined || rest.length > 0)
+              ctx.issues.push({
+                code: 'custom',
+                input: pair,
+                message: `"${pair}" is not name:value`,
+              });
+            else tags[name] = value;
+          }
+          return tags;
+        }),
+    );
+
 /** The API's whole configuration, parsed once at start. */
 export const apiEnvSchema = z
   .object({
@@ -78,10 +138,54 @@ export const apiEnvSchema = z
     MAX_DOCUMENTS: positiveInt().default(DEFAULT_LIMITS.maxDocuments),
     MAX_SERIES: positiveInt().default(DEFAULT_LIMITS.maxSeries),
     MAX_POINTS: positiveInt().default(DEFAULT_LIMITS.maxPoints),
+    /**
+     * Where reads go in a replica set (the driver's read preference): `nearest` with
+     * READ_PREFERENCE_TAGS lets the API in each data centre read its own members. Away from the
+     * primary, every query reads causally after the watermarks it judges finality by (docs/scaling.md).
+     */
+    READ_PREFERENCE: z
+      .enum(['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest'])
+      .default('primary'),
+    /** Tag sets in order of preference, `dc:ny;dc:chi` (the last may be empty: `dc:ny;` = any). */
+    READ_PREFERENCE_TAGS: tagSets(),
+    /** A secondary further behind the primary than this is not read (the driver's floor: 90). */
+    MAX_STALENESS_SECONDS: z.coerce.number().int().min(90).optional(),
+    /**
+     * Bytes of final buckets kept in memory for windows (0: none): overlapping and repeated
+     * windows then read the database only for their open slots.
+     */
+    BUCKET_CACHE_BYTES: bytes().default(256 * MIB),
+    /** Bytes of answers kept in memory by query (0: none, and identical queries are not coalesced). */
+    ANSWER_CACHE_BYTES: bytes().default(64 * MIB),
+    /** How long an open answer is reused in this process at most (its budget caps it too). */
+    ANSWER_REUSE_OPEN_MS: durationMs().default(1000),
+    /** How often the finality watermarks are re-read (0: per query). */
+    FINALITY_REFRESH_MS: durationMs().max(60_000).default(1000),
+    /** `public` (shared caches may keep answers: every token reads the same data) or `private`. */
+    CACHE_SCOPE: z.enum(['public', 'private']).default('public'),
+    /** How long a wholly final answer may be kept by caches: a rebuild's change reaches them after this. */
+    FINAL_MAX_AGE_S: positiveInt().default(86_400),
+    /** The workers' freshness budgets if not their defaults: how long an open answer may be kept. */
+    FRESHNESS_BUDGETS: freshnessBudgets(),
     LOG_LEVEL: logLevel(),
     STARTUP_TIMEOUT_MS: positiveInt().default(10_000),
   })
-  .check(checkSecurity);
+  .check(checkSecurity)
+  .check((ctx) => {
+    const { READ_PREFERENCE, READ_PREFERENCE_TAGS, MAX_STALENESS_SECONDS } = ctx.value;
+    if (READ_PREFERENCE !== 'primary') return;
+    for (const [name, given] of [
+      ['READ_PREFERENCE_TAGS', READ_PREFERENCE_TAGS.length > 0],
+      ['MAX_STALENESS_SECONDS', MAX_STALENESS_SECONDS !== undefined],
+    ] as const)
+      if (given)
+        ctx.issues.push({
+          code: 'custom',
+          input: name,
+          path: [name],
+          message: 'applies only to reads away from the primary: set READ_PREFERENCE too',
+        });
+  });
 
 export type ApiEnv = z.output<typeof apiEnvSchema>;
 

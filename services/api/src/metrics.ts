@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { Counter, Histogram, type Registry } from 'prom-client';
+import type { MongoClient } from 'mongodb';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 /**
  * The API's series, registered in the caller's registry (main adds the process defaults; tests
@@ -29,6 +30,35 @@ export function createApiMetrics(registry: Registry) {
       buckets: [0, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000],
       registers,
     }),
+    cacheLookups: new Counter({
+      name: 'tickertape_api_cache_lookups_total',
+      help: 'Lookups in the in-process caches, by cache (answers, buckets) and result (hit, miss, coalesced: waited for an identical read in flight)',
+      labelNames: ['cache', 'result'] as const,
+      registers,
+    }),
+    cacheEvictions: new Counter({
+      name: 'tickertape_api_cache_evictions_total',
+      help: 'Entries the in-process caches dropped to stay within their bytes budget, by cache',
+      labelNames: ['cache'] as const,
+      registers,
+    }),
+    cacheBytes: new Gauge({
+      name: 'tickertape_api_cache_bytes',
+      help: 'Bytes the in-process caches hold (estimated), by cache',
+      labelNames: ['cache'] as const,
+      registers,
+    }),
+    databaseCommands: new Counter({
+      name: 'tickertape_api_database_commands_total',
+      help: 'Commands the API sent to the database, by command name (find, getMore, …): what reads cost it',
+      labelNames: ['command'] as const,
+      registers,
+    }),
+    databaseDocuments: new Counter({
+      name: 'tickertape_api_database_documents_total',
+      help: 'Documents the database returned to the API (in find and getMore batches)',
+      registers,
+    }),
     authFailures: new Counter({
       name: 'tickertape_api_auth_failures_total',
       help: 'Requests to /api refused for a missing or unknown bearer token',
@@ -48,4 +78,31 @@ export function countExamined<T extends { examined: number }>(
 ): T {
   metrics.examined.observe({ route: request.routeOptions.url ?? 'unmatched' }, result.examined);
   return result;
+}
+
+/**
+ * The observer a cache reports to: lookups and evictions counted under its name, its size
+ * re-read after each change (a miss adds, an eviction removes; a hit changes nothing).
+ */
+export function cacheObserver(
+  metrics: ApiMetrics,
+  cache: 'answers' | 'buckets',
+  bytes: () => number,
+): (event: 'hit' | 'miss' | 'coalesced' | 'evicted', count?: number) => void {
+  return (event, count = 1) => {
+    if (event === 'evicted') metrics.cacheEvictions.inc({ cache }, count);
+    else metrics.cacheLookups.inc({ cache, result: event }, count);
+    if (event !== 'hit') metrics.cacheBytes.set({ cache }, bytes());
+  };
+}
+
+/** Counts every command the client sends and the documents its cursors return (needs monitorCommands). */
+export function countDatabaseCommands(metrics: ApiMetrics, client: MongoClient): void {
+  client.on('commandStarted', (event) => metrics.databaseCommands.inc({ command: event.commandName }));
+  client.on('commandSucceeded', (event) => {
+    const cursor = (event.reply as { cursor?: { firstBatch?: unknown[]; nextBatch?: unknown[] } })
+      .cursor;
+    const batch = cursor?.firstBatch ?? cursor?.nextBatch;
+    if (batch) metrics.databaseDocuments.inc(batch.length);
+  });
 }

@@ -5,11 +5,13 @@ import {
   probeDependencies,
 } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
-import { RollupReader } from '@tickertape/query';
+import { FinalBucketCache, RollupReader } from '@tickertape/query';
+import type { MongoClientOptions } from 'mongodb';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp, type ApiApp } from './app.js';
 import type { ApiEnv } from './env.js';
 import { kafkaLagSource } from './lag.js';
+import { cacheObserver, countDatabaseCommands, createApiMetrics } from './metrics.js';
 
 export interface ApiHandle {
   app: ApiApp;
@@ -23,9 +25,26 @@ export interface ApiHandle {
  */
 export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> {
   await probeDependencies({ MONGODB_URI: env.MONGODB_URI }, logger, env.STARTUP_TIMEOUT_MS);
-  const mongo = createMongoClient({ uri: env.MONGODB_URI, appName: 'tickertape-api', logger });
-  await mongo.connect();
+  const mongo = createMongoClient({
+    uri: env.MONGODB_URI,
+    appName: 'tickertape-api',
+    logger,
+    // Counted in /metrics: what each read costs the database (tickertape_api_database_*).
+    driverOptions: { ...readPreferenceOptions(env), monitorCommands: true },
+  });
   const db = mongo.db(env.MONGODB_DATABASE);
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const metrics = createApiMetrics(registry);
+  countDatabaseCommands(metrics, mongo);
+  await mongo.connect();
+  const buckets: FinalBucketCache | undefined =
+    env.BUCKET_CACHE_BYTES > 0
+      ? new FinalBucketCache({
+          maxBytes: env.BUCKET_CACHE_BYTES,
+          observe: cacheObserver(metrics, 'buckets', () => buckets?.bytes ?? 0),
+        })
+      : undefined;
   const reader = new RollupReader(db, {
     levels: env.LEVELS,
     limits: {
@@ -33,6 +52,8 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
       maxSeries: env.MAX_SERIES,
       maxPoints: env.MAX_POINTS,
     },
+    finalityRefreshMs: env.FINALITY_REFRESH_MS,
+    ...(buckets ? { cache: buckets } : {}),
   });
   const kafka = createKafka({
     ...kafkaSecurity(env),
@@ -49,13 +70,19 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
     groupPrefix: env.GROUP_PREFIX,
     logger,
   });
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
   const app = buildApp({
     reader,
     tokens: env.API_TOKENS,
     logger,
     registry,
+    metrics,
+    caching: {
+      answerBytes: env.ANSWER_CACHE_BYTES,
+      openReuseMs: env.ANSWER_REUSE_OPEN_MS,
+      scope: env.CACHE_SCOPE,
+      finalMaxAgeS: env.FINAL_MAX_AGE_S,
+      budgetsMs: env.FRESHNESS_BUDGETS,
+    },
     lag: lag.lag,
     health: () => db.command({ ping: 1 }),
   });
@@ -69,6 +96,9 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
       levels: reader.levels,
       topic: env.TOPIC,
       tokens: env.API_TOKENS.length,
+      readPreference: env.READ_PREFERENCE,
+      bucketCacheBytes: env.BUCKET_CACHE_BYTES,
+      answerCacheBytes: env.ANSWER_CACHE_BYTES,
     },
     'api started',
   );
@@ -82,5 +112,19 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
       await mongo.close();
       logger.info('api stopped');
     },
+  };
+}
+
+/** The driver's read preference from READ_PREFERENCE, READ_PREFERENCE_TAGS and MAX_STALENESS_SECONDS. */
+export function readPreferenceOptions(env: ApiEnv): MongoClientOptions {
+  if (env.READ_PREFERENCE === 'primary') return {};
+  return {
+    readPreference: env.READ_PREFERENCE,
+    ...(env.READ_PREFERENCE_TAGS.length > 0
+      ? { readPreferenceTags: env.READ_PREFERENCE_TAGS }
+      : {}),
+    ...(env.MAX_STALENESS_SECONDS === undefined
+      ? {}
+      : { maxStalenessSeconds: env.MAX_STALENESS_SECONDS }),
   };
 }

@@ -14,6 +14,7 @@ import { LEVELS } from '@tickertape/buckets';
 import {
   DEAD_LETTER_TOPIC,
   FETCH_DEFAULTS,
+  FRESHNESS_BUDGET_DEFAULTS,
   STORES,
   TICK_TOPIC,
   TIME_WINDOW_DEFAULTS,
@@ -147,15 +148,8 @@ export type WorkerEnv = z.output<typeof workerEnvSchema>;
  * for and what it buys in writes (docs/freshness.md has the measured trade). The query library
  * stitches levels, so a question about the last minutes reads the minute level.
  */
-export const DEFAULT_FRESHNESS_BUDGET_MS: Readonly<Record<WorkerMode, number>> = {
-  minute: 5_000,
-  hour: 60_000,
-  // Not longer: a level's lag counts what it holds, and past a minute the held records would
-  // cross TickertapeLevelBehind's 120 s (infra/prometheus/tickertape-alerts.yml).
-  day: 60_000,
-  // A segment append rewrites its document: holding buys little there (docs/segments.md).
-  segments: 0,
-};
+export const DEFAULT_FRESHNESS_BUDGET_MS: Readonly<Record<WorkerMode, number>> =
+  FRESHNESS_BUDGET_DEFAULTS;
 
 /** The budget this worker runs with. */
 export function freshnessBudgetMs(env: WorkerEnv): number {

@@ -2,6 +2,7 @@ import type { Level } from '@tickertape/buckets';
 import type { RollupReader } from '@tickertape/query';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { LagSource } from '../lag.js';
+import { REVALIDATE } from '../http-caching.js';
 import { countExamined, type ApiMetrics } from '../metrics.js';
 import { statusQuerySchema } from '../query-schemas.js';
 import { apiErrors, levelsSchema, statusSchema } from '../response-schemas.js';
@@ -32,7 +33,8 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
         response: { 200: statusSchema, ...apiErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      void reply.header('cache-control', REVALIDATE);
       const [status, lags] = await Promise.all([
         reader.status(request.query.series),
         Promise.all(reader.levels.map(lag)),
@@ -59,7 +61,8 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
         response: { 200: levelsSchema, ...apiErrors },
       },
     },
-    async () => {
+    async (_request, reply) => {
+      void reply.header('cache-control', REVALIDATE);
       const [marks, lags, policy] = await Promise.all([
         finality(),
         Promise.all(reader.levels.map(lag)),

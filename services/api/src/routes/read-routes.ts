@@ -1,7 +1,8 @@
-import type { RollupReader } from '@tickertape/query';
-import type { FastifyRequest } from 'fastify';
+import { floorTo } from '@tickertape/buckets';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import { countExamined, type ApiMetrics } from '../metrics.js';
+import { REVALIDATE } from '../http-caching.js';
+import { countExamined } from '../metrics.js';
 import {
   DEFAULT_MAX_POINTS,
   SERIES_LIMIT_DEFAULT,
@@ -20,22 +21,38 @@ import {
   seriesListSchema,
   windowSchema,
 } from '../response-schemas.js';
+import { sendAnswer, type Answering } from './answers.js';
 import { BEARER } from './openapi-routes.js';
 
-export interface ReadRouteOptions {
-  reader: RollupReader;
-  now: () => number;
-  metrics: ApiMetrics;
-}
+export type ReadRouteOptions = Answering;
+
+const MINUTE_MS = 60_000;
+
+/** A range ending now moves with the clock: its answer is reused for a second at most. */
+const CLOCK_RANGE_REUSE_MS = 1000;
 
 /**
  * The five reads. Each one goes through the reader, which plans its documents and refuses an
- * over-budget plan before reading: no route here reads the database itself.
+ * over-budget plan before reading: no route here reads the database itself. The rollup reads
+ * answer through `sendAnswer` (kept answers, ETag, Cache-Control by finality); series lists and
+ * raw points cannot say when they change, so they carry an ETag and revalidate.
  */
 export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, options, done) => {
   const { reader, now, metrics } = options;
-  const counted = <T extends { examined: number }>(request: FastifyRequest, result: T) =>
-    countExamined(metrics, request, result);
+  const counted = <T extends { examined: number }>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    result: T,
+  ) => {
+    void reply.header('cache-control', REVALIDATE);
+    return countExamined(metrics, request, result);
+  };
+  /** A range without `to` ends now: answers are kept for a second, under their resolved bounds. */
+  const clockRange = (fromMs: number, toMs: number) => ({
+    fromMs,
+    toMs,
+    movesAtMs: now() + CLOCK_RANGE_REUSE_MS,
+  });
 
   api.get(
     '/series',
@@ -48,10 +65,10 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         response: { 200: seriesListSchema, ...apiErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { metric, tag, from, to, limit } = request.query;
       const range = seriesRange(from, to, now());
-      return counted(request, await reader.series({ metric, tags: tag, ...range, limit }));
+      return counted(request, reply, await reader.series({ metric, tags: tag, ...range, limit }));
     },
   );
 
@@ -66,14 +83,16 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         response: { 200: pointsSchema, ...apiErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { series, field, from, to, maxPoints, level, detail } = request.query;
       const query = { series, field, fromMs: from, toMs: to ?? now() };
-      const result =
-        level === undefined
-          ? await reader.auto({ ...query, maxPoints: maxPoints ?? DEFAULT_MAX_POINTS })
-          : await reader.range({ ...query, level, detail: detail ?? 'slot' });
-      return counted(request, result);
+      return sendAnswer(options, request, reply, {
+        ...(to === undefined ? { relative: clockRange(query.fromMs, query.toMs) } : {}),
+        read: () =>
+          level === undefined
+            ? reader.auto({ ...query, maxPoints: maxPoints ?? DEFAULT_MAX_POINTS })
+            : reader.range({ ...query, level, detail: detail ?? 'slot' }),
+      });
     },
   );
 
@@ -88,16 +107,20 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         response: { 200: candlesSchema, ...apiErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { series, field, from, to, maxPoints } = request.query;
-      const result = await reader.candles({
-        series,
-        field,
-        fromMs: from,
-        toMs: to ?? now(),
-        maxPoints: maxPoints ?? DEFAULT_MAX_POINTS,
+      const toMs = to ?? now();
+      return sendAnswer(options, request, reply, {
+        ...(to === undefined ? { relative: clockRange(from, toMs) } : {}),
+        read: () =>
+          reader.candles({
+            series,
+            field,
+            fromMs: from,
+            toMs,
+            maxPoints: maxPoints ?? DEFAULT_MAX_POINTS,
+          }),
       });
-      return counted(request, result);
     },
   );
 
@@ -113,20 +136,29 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         response: { 200: windowSchema, ...apiErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { series, metric, tag, limit, field } = request.query;
-      const range = windowRange(request.query, now());
-      if (metric === undefined)
-        return counted(request, await reader.window({ series: series ?? [], field, ...range }));
-      // The seed's question in one request: the metric's series found in the window's own buckets.
-      const { selected, ...window } = await reader.windowByMetric({
-        metric,
-        tags: tag ?? {},
-        limit: limit ?? SERIES_LIMIT_DEFAULT,
-        field,
-        ...range,
+      const t = now();
+      const range = windowRange(request.query, t);
+      // A window ending now is summed in whole minutes: it moves to other buckets each minute.
+      const relative =
+        request.query.to === undefined
+          ? { ...range, movesAtMs: floorTo(t, MINUTE_MS) + MINUTE_MS }
+          : undefined;
+      return sendAnswer(options, request, reply, {
+        ...(relative ? { relative } : {}),
+        read: () =>
+          metric === undefined
+            ? reader.window({ series: series ?? [], field, ...range })
+            : // The seed's question in one request: the metric's series found in the window's own buckets.
+              reader.windowByMetric({
+                metric,
+                tags: tag ?? {},
+                limit: limit ?? SERIES_LIMIT_DEFAULT,
+                field,
+                ...range,
+              }),
       });
-      return counted(request, { ...window, selected });
     },
   );
 
@@ -141,7 +173,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         response: { 200: rawSchema, ...apiErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { series, from, to, field } = request.query;
       const result = await reader.raw({
         series,
@@ -149,7 +181,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         toMs: to ?? now(),
         ...(field === undefined ? {} : { field }),
       });
-      return counted(request, result);
+      return counted(request, reply, result);
     },
   );
   done();

@@ -63,8 +63,12 @@ describe('the OpenAPI document, the docs page, the dashboard files and /metrics'
       bearerAuth: { type: 'http', scheme: 'bearer' },
     });
     expect(Object.keys(doc.paths).sort()).toEqual(
-      [...Object.keys(API_ROUTES), '/health', '/metrics'].sort(),
+      [...Object.keys(API_ROUTES), '/api/v1/token', '/health', '/metrics'].sort(),
     );
+    // What a caching proxy asks before serving a kept answer: 204 or the refusals.
+    const token = doc.paths['/api/v1/token']!.get!;
+    expect(token.security).toEqual([{ bearerAuth: [] }]);
+    expect(Object.keys(token.responses).sort()).toEqual(['204', '400', '401', '500']);
     for (const [path, names] of Object.entries(API_ROUTES)) {
       const operation = doc.paths[path]!.get!;
       expect(Object.keys(doc.paths[path]!)).toEqual(['get']);

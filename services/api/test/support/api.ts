@@ -1,8 +1,14 @@
 import { createLogger } from '@tickertape/logger';
-import { RollupReader, type ReaderOptions } from '@tickertape/query';
+import {
+  FinalBucketCache,
+  RollupReader,
+  type CacheOptions,
+  type ReaderOptions,
+} from '@tickertape/query';
 import type { Db } from 'mongodb';
 import { Registry } from 'prom-client';
 import { buildApp, type ApiApp, type BuildAppOptions } from '../../src/app.js';
+import { cacheObserver, createApiMetrics } from '../../src/metrics.js';
 
 export const TOKEN = 'test-token-0123456789abcdef';
 export const OTHER_TOKEN = 'second-token-fedcba9876543210';
@@ -20,8 +26,17 @@ export interface RunningApi {
   registry: Registry;
   /** Every log line the app wrote, joined. */
   logs(): string;
-  /** GET over real HTTP with the token (or `token`, or none when null); JSON bodies parsed. */
-  get<T = unknown>(path: string, token?: string | null): Promise<Answer<T>>;
+  /**
+   * GET over real HTTP with the token (or `token`, or none when null), and `headers`; JSON bodies
+   * parsed.
+   */
+  get<T = unknown>(
+    path: string,
+    token?: string | null,
+    headers?: Record<string, string>,
+  ): Promise<Answer<T>>;
+  /** The text of /metrics. */
+  metrics(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -31,9 +46,11 @@ export interface RunningApi {
  */
 export async function startTestApi(
   db: Db,
-  options: { reader?: ReaderOptions } & Partial<
-    Omit<BuildAppOptions, 'logger' | 'registry' | 'reader'>
-  > = {},
+  options: {
+    reader?: ReaderOptions & Omit<CacheOptions, 'cache'>;
+    /** Bytes of final buckets the reader keeps (as BUCKET_CACHE_BYTES); none by default. */
+    bucketCacheBytes?: number;
+  } & Partial<Omit<BuildAppOptions, 'logger' | 'registry' | 'reader' | 'metrics'>> = {},
 ): Promise<RunningApi> {
   const lines: string[] = [];
   const logger = createLogger({
@@ -42,14 +59,23 @@ export async function startTestApi(
     destination: { write: (line: string) => void lines.push(line) },
   });
   const registry = new Registry();
-  const { reader: readerOptions, ...rest } = options;
+  const metrics = createApiMetrics(registry);
+  const { reader: readerOptions, bucketCacheBytes, ...rest } = options;
+  const cache: FinalBucketCache | undefined =
+    bucketCacheBytes === undefined
+      ? undefined
+      : new FinalBucketCache({
+          maxBytes: bucketCacheBytes,
+          observe: cacheObserver(metrics, 'buckets', () => cache?.bytes ?? 0),
+        });
   const app = buildApp({
-    reader: new RollupReader(db, readerOptions),
+    reader: new RollupReader(db, { ...readerOptions, ...(cache ? { cache } : {}) }),
     tokens: [TOKEN, OTHER_TOKEN],
     health: () => db.command({ ping: 1 }),
     ...rest,
     logger,
     registry,
+    metrics,
   });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
@@ -57,19 +83,24 @@ export async function startTestApi(
     app,
     registry,
     logs: () => lines.join(''),
-    async get<T>(path: string, token: string | null = TOKEN): Promise<Answer<T>> {
+    async get<T>(
+      path: string,
+      token: string | null = TOKEN,
+      headers: Record<string, string> = {},
+    ): Promise<Answer<T>> {
       const response = await fetch(`${base}${path}`, {
-        headers: token === null ? {} : { Authorization: `Bearer ${token}` },
+        headers: { ...headers, ...(token === null ? {} : { Authorization: `Bearer ${token}` }) },
       });
       const text = await response.text();
       const json = (response.headers.get('content-type') ?? '').includes('json');
       return {
         status: response.status,
-        body: (json ? JSON.parse(text) : text) as T,
+        body: (json && text !== '' ? JSON.parse(text) : text) as T,
         headers: response.headers,
         text,
       };
     },
+    metrics: async () => (await fetch(`${base}/metrics`)).text(),
     close: () => app.close(),
   };
 }

@@ -37,9 +37,33 @@ describe('api env', () => {
       MAX_DOCUMENTS: DEFAULT_LIMITS.maxDocuments,
       MAX_SERIES: DEFAULT_LIMITS.maxSeries,
       MAX_POINTS: DEFAULT_LIMITS.maxPoints,
+      READ_PREFERENCE: 'primary',
+      READ_PREFERENCE_TAGS: [],
+      BUCKET_CACHE_BYTES: 256 * 1024 * 1024,
+      ANSWER_CACHE_BYTES: 64 * 1024 * 1024,
+      ANSWER_REUSE_OPEN_MS: 1000,
+      FINALITY_REFRESH_MS: 1000,
+      CACHE_SCOPE: 'public',
+      FINAL_MAX_AGE_S: 86_400,
+      FRESHNESS_BUDGETS: { minute: 5_000, hour: 60_000, day: 60_000 },
       LOG_LEVEL: 'info',
       STARTUP_TIMEOUT_MS: 10_000,
     });
+  });
+
+  it('reads the read preference, its tag sets and staleness, and budgets over the defaults', () => {
+    const env = parseApiEnv({
+      ...base,
+      READ_PREFERENCE: 'nearest',
+      READ_PREFERENCE_TAGS: 'dc:ny,rack:r1; dc:chi ;',
+      MAX_STALENESS_SECONDS: '120',
+      FRESHNESS_BUDGETS: 'hour=120000',
+      BUCKET_CACHE_BYTES: '0',
+    });
+    expect(env.READ_PREFERENCE_TAGS).toEqual([{ dc: 'ny', rack: 'r1' }, { dc: 'chi' }]);
+    expect(env.MAX_STALENESS_SECONDS).toBe(120);
+    expect(env.FRESHNESS_BUDGETS).toEqual({ minute: 5_000, hour: 120_000, day: 60_000 });
+    expect(env.BUCKET_CACHE_BYTES).toBe(0);
   });
 
   it('splits tokens and levels on commas, trimming blanks', () => {
@@ -67,6 +91,26 @@ describe('api env', () => {
     ['a broker without port', { KAFKA_BROKERS: 'kafka' }, 'KAFKA_BROKERS'],
     ['a bad database name', { MONGODB_DATABASE: 'a/b' }, 'MONGODB_DATABASE'],
     ['an unknown log level', { LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    ['an unknown read preference', { READ_PREFERENCE: 'closest' }, 'READ_PREFERENCE'],
+    [
+      'a tag without value',
+      { READ_PREFERENCE: 'nearest', READ_PREFERENCE_TAGS: 'dc' },
+      'READ_PREFERENCE_TAGS',
+    ],
+    [
+      'staleness under the driver floor',
+      { READ_PREFERENCE: 'nearest', MAX_STALENESS_SECONDS: '30' },
+      'MAX_STALENESS_SECONDS',
+    ],
+    ['tags while reading the primary', { READ_PREFERENCE_TAGS: 'dc:ny' }, 'READ_PREFERENCE_TAGS'],
+    [
+      'staleness while reading the primary',
+      { MAX_STALENESS_SECONDS: '90' },
+      'MAX_STALENESS_SECONDS',
+    ],
+    ['a budget of an unknown level', { FRESHNESS_BUDGETS: 'week=1000' }, 'FRESHNESS_BUDGETS'],
+    ['a negative cache', { ANSWER_CACHE_BYTES: '-1' }, 'ANSWER_CACHE_BYTES'],
+    ['an unknown cache scope', { CACHE_SCOPE: 'shared' }, 'CACHE_SCOPE'],
   ])('refuses %s, naming the variable', (_case, over, variable) => {
     expect(refusal({ ...base, ...over }).variables.map((v) => v.split('.')[0])).toEqual([variable]);
   });

@@ -1,0 +1,72 @@
+import type { Level } from '@tickertape/buckets';
+import type { RollupReader } from '@tickertape/query';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AnswerCache } from '../answer-cache.js';
+import { cacheControl, canonicalQuery, reuseUntil, type CachingPolicy } from '../http-caching.js';
+import { countExamined, type ApiMetrics } from '../metrics.js';
+
+/** What the read routes answer through: the reader, the kept answers and the caching rules. */
+export interface Answering {
+  reader: RollupReader;
+  answers: AnswerCache;
+  caching: CachingPolicy;
+  metrics: ApiMetrics;
+  now: () => number;
+}
+
+/** A read whose answer says how final it is. */
+export interface FinalityAware {
+  examined: number;
+  openLevels: Level[];
+}
+
+export interface AnswerRequest<T extends FinalityAware> {
+  /**
+   * For a range relative to now: its resolved bounds (part of the key) and when it moves to
+   * other buckets (the answer is reused no longer).
+   */
+  relative?: { fromMs: number; toMs: number; movesAtMs: number };
+  read: () => Promise<T>;
+}
+
+/**
+ * Sends the answer to one read: kept (final, or open for a moment) or read now, with a strong
+ * ETag (a matching If-None-Match gets 304 from @fastify/etag, registered on /api) and a
+ * Cache-Control from its finality. The key holds the route, the parsed query, the relative
+ * range's bounds and the reader's answer key (generations and level policy) — never the token:
+ * every token reads the same data, and each request was authenticated before it got here.
+ */
+export async function sendAnswer<T extends FinalityAware>(
+  ctx: Answering,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: AnswerRequest<T>,
+): Promise<T> {
+  const { relative } = answer;
+  const key = [
+    request.routeOptions.url ?? request.url,
+    canonicalQuery(request.query),
+    relative ? `${relative.fromMs}-${relative.toMs}` : '',
+    await ctx.reader.answerKey(),
+  ].join('|');
+  const kept = await ctx.answers.answer(key, async () => {
+    const result = countExamined(ctx.metrics, request, await answer.read());
+    const freshness = {
+      openLevels: result.openLevels,
+      ...(relative ? { rangeMovesAtMs: relative.movesAtMs } : {}),
+    };
+    // The route's own serializer (its response schema), once per computed answer.
+    const body = reply.serialize(result);
+    return {
+      body: typeof body === 'string' ? body : new TextDecoder().decode(body),
+      reuseUntilMs: reuseUntil(freshness, ctx.caching, ctx.now()),
+    };
+  });
+  void reply
+    .type('application/json; charset=utf-8')
+    .header('etag', kept.etag)
+    .header('cache-control', cacheControl(kept.reuseUntilMs, ctx.caching, ctx.now()));
+  // Fastify sends a string as it is, without serializing it again. Typed as the read's answer,
+  // which the body is, so each route keeps its response schema's type check.
+  return kept.body as unknown as T;
+}

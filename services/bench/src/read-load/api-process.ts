@@ -1,0 +1,85 @@
+import { TickertapeError } from '@tickertape/errors';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { BenchEnv } from '../env.js';
+import { clockTicksPerSecond, readProcStat } from '../proc-stat.js';
+import { childProcessEnv } from '../worker-process.js';
+
+/** services/api, from src/ or dist/ of this package alike. */
+const API_DIR = fileURLToPath(new URL('../../../api/', import.meta.url));
+
+export const READ_TOKEN = 'read-load-bench-token-0123456789';
+
+export interface ApiProcess {
+  base: string;
+  pid: number;
+  /** CPU seconds the process has used so far (user + system, every thread). */
+  cpuSeconds(): number;
+  /** The text of its /metrics. */
+  metrics(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The API as production runs it — `node dist/main.js`, configured only through its environment
+ * (`vars`: the cache settings of the mode measured) — on `port`, over `database`.
+ */
+export async function startApiProcess(
+  env: BenchEnv,
+  database: string,
+  port: number,
+  vars: Readonly<Record<string, string>>,
+): Promise<ApiProcess> {
+  if (!existsSync(`${API_DIR}dist/main.js`))
+    throw new TickertapeError(
+      'BENCH_API_NOT_BUILT',
+      `${API_DIR}dist/main.js is missing: run pnpm exec turbo run build --filter=@tickertape/bench...`,
+    );
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: API_DIR,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...childProcessEnv(env),
+      MONGODB_DATABASE: database,
+      API_TOKENS: READ_TOKEN,
+      HTTP_PORT: String(port),
+      LOG_LEVEL: 'warn',
+      ...vars,
+    },
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new TickertapeError('BENCH_API_EXITED', `the API exited: ${stderr}`);
+    const ok = await fetch(`${base}/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline)
+      throw new TickertapeError('BENCH_API_NOT_READY', `the API did not answer /health: ${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const hz = clockTicksPerSecond();
+  const pid = child.pid!;
+  return {
+    base,
+    pid,
+    cpuSeconds() {
+      const stat = readProcStat(pid);
+      return (stat.utimeTicks + stat.stimeTicks) / hz;
+    },
+    metrics: async () => (await fetch(`${base}/metrics`)).text(),
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}

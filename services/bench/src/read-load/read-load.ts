@@ -1,0 +1,134 @@
+import { createMongoClient } from '@tickertape/clients';
+import type { Logger } from '@tickertape/logger';
+import { SeededRandom } from '@tickertape/producer';
+import { createServer } from 'node:net';
+import { cpus } from 'node:os';
+import type { BenchEnv } from '../env.js';
+import { StackMeter } from '../stack-cpu.js';
+import { READ_TOKEN, startApiProcess, type ApiProcess } from './api-process.js';
+import { runLoad, type LoadResult } from './load.js';
+import { startProxyProcess, type ProxyProcess } from './proxy-process.js';
+import { routeName, routePicker, type RouteMix } from './route-mix.js';
+import { READ_FIELD, READ_METRIC, seedReadData, type ReadData } from './seed.js';
+
+export interface ReadLoadSettings {
+  mix: RouteMix;
+  /** How long each load runs. */
+  durationS: number;
+  /** Concurrent clients, each asking again as soon as it has its answer. */
+  connections: number;
+  seed: number;
+  keep: boolean;
+}
+
+export interface ReadLoadReport {
+  settings: ReadLoadSettings;
+  startedAt: number;
+  finishedAt: number;
+  cores: number;
+  data: ReadData;
+  loads: LoadResult[];
+}
+
+/** The API with every cache off, as before the read-scale work: each request reads its buckets. */
+export const UNCACHED_VARS = {
+  BUCKET_CACHE_BYTES: '0',
+  ANSWER_CACHE_BYTES: '0',
+  FINALITY_REFRESH_MS: '0',
+} as const;
+
+async function freeLocalPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port was assigned');
+  return address.port;
+}
+
+/** The seed's question for one route: its 50 sensors' 10-minute totals, by metric and tag. */
+function windowPath(route: number, range: string): string {
+  return `/api/v1/window?metric=${READ_METRIC}&field=${READ_FIELD}&tag=route:${routeName(route)}&limit=50&${range}`;
+}
+
+/**
+ * Seed 001's read load against the API on this machine: the data of 16,000 sensors, then each
+ * question asked by `connections` clients for `durationS` — /health for scale; final past windows
+ * and "the last 10 minutes", each from an API with its caches off and one with them on; and both
+ * through the caching proxy. Every figure is from this one run.
+ */
+export async function runReadLoad(
+  env: BenchEnv,
+  settings: ReadLoadSettings,
+  logger: Logger,
+): Promise<ReadLoadReport> {
+  const startedAt = Date.now();
+  const mongo = createMongoClient({
+    uri: env.MONGODB_URI,
+    appName: 'tickertape-bench-reads',
+    logger,
+  });
+  await mongo.connect();
+  const database = `ttb-reads-${startedAt.toString(36)}`;
+  const db = mongo.db(database);
+  const running: (ApiProcess | ProxyProcess)[] = [];
+  try {
+    logger.info({ database, sensors: settings.mix.sensors }, 'read load: writing the sensors');
+    const data = await seedReadData(db, settings.mix, startedAt, logger);
+    const uncached = await startApiProcess(env, database, await freeLocalPort(), UNCACHED_VARS);
+    running.push(uncached);
+    const cached = await startApiProcess(env, database, await freeLocalPort(), {});
+    running.push(cached);
+    const proxy = await startProxyProcess(new URL(cached.base).host, await freeLocalPort());
+    running.push(proxy);
+
+    const stack = StackMeter.locate(env);
+    const pick = routePicker(settings.mix, settings.seed);
+    const random = new SeededRandom(settings.seed + 1);
+    const finalPath = () => {
+      const window = data.finalWindows[random.int(0, data.finalWindows.length - 1)]!;
+      return windowPath(pick(), `from=${window.fromMs}&to=${window.toMs}`);
+    };
+    const openPath = () => windowPath(pick(), 'last=10m');
+    const load = async (name: string, base: string, api: ApiProcess, nextPath: () => string) => {
+      logger.info({ load: name }, 'read load: running');
+      const result = await runLoad({
+        name,
+        base,
+        api,
+        stack,
+        token: READ_TOKEN,
+        nextPath,
+        durationS: settings.durationS,
+        connections: settings.connections,
+      });
+      logger.info(
+        { load: name, perSecond: Math.round(result.perSecond), p99Ms: result.p99Ms },
+        'read load: done',
+      );
+      return result;
+    };
+    const loads: LoadResult[] = [];
+    loads.push(await load('health', cached.base, cached, () => '/health'));
+    loads.push(await load('final, caches off', uncached.base, uncached, finalPath));
+    // Warm: the caches start empty; the measured load is the steady state after one pass.
+    await load('warm-up (not reported)', cached.base, cached, finalPath);
+    loads.push(await load('final, caches on', cached.base, cached, finalPath));
+    loads.push(await load('last 10 min, caches off', uncached.base, uncached, openPath));
+    loads.push(await load('last 10 min, caches on', cached.base, cached, openPath));
+    loads.push(await load('final, through the proxy', proxy.base, cached, finalPath));
+    loads.push(await load('last 10 min, through the proxy', proxy.base, cached, openPath));
+    return {
+      settings,
+      startedAt,
+      finishedAt: Date.now(),
+      cores: cpus().length,
+      data,
+      loads,
+    };
+  } finally {
+    for (const part of running.reverse()) await part.stop();
+    if (!settings.keep) await db.dropDatabase();
+    await mongo.close();
+  }
+}

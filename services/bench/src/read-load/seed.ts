@@ -1,0 +1,94 @@
+import { foldInputOf, type FoldInput } from '@tickertape/buckets';
+import type { Logger } from '@tickertape/logger';
+import { SeededRandom } from '@tickertape/producer';
+import { RollupWriter, advanceWatermarks } from '@tickertape/store';
+import { seriesKey } from '@tickertape/tick';
+import type { Db } from 'mongodb';
+import { routeName, sensorName, type RouteMix } from './route-mix.js';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+/** Sensors written per flush: 2,000 hour buckets, one guarded upsert each. */
+const SENSORS_PER_FLUSH = 2000;
+
+export const READ_METRIC = 'traffic';
+export const READ_FIELD = 'speed';
+
+export interface ReadData {
+  /** Start of the hour whose windows are final (two hours before the current one). */
+  finalHourMs: number;
+  /** The final 10-minute windows asked for: the six of that hour. */
+  finalWindows: { fromMs: number; toMs: number }[];
+  ticks: number;
+  seconds: number;
+}
+
+/**
+ * Hour buckets of every sensor from two hours ago to now, one speed reading a minute each, through
+ * the workers' own writer (the hour level is what a 10-minute window reads: an hour bucket's
+ * minutes). The watermarks put the first of those hours behind finality, the rest open, as the
+ * scheduler would with a short lateness.
+ */
+export async function seedReadData(
+  db: Db,
+  mix: RouteMix,
+  nowMs: number,
+  logger: Logger,
+): Promise<ReadData> {
+  const started = Date.now();
+  const currentHour = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
+  const finalHourMs = currentHour - 2 * HOUR_MS;
+  const writer = new RollupWriter(db, 'hour');
+  const random = new SeededRandom(1);
+  let ticks = 0;
+  for (let hour = finalHourMs; hour <= currentHour; hour += HOUR_MS) {
+    const minutes = Math.min(60, Math.ceil((nowMs - hour) / MINUTE_MS));
+    for (let first = 0; first < mix.sensors; first += SENSORS_PER_FLUSH) {
+      const flush: FoldInput[] = [];
+      for (
+        let sensor = first;
+        sensor < Math.min(mix.sensors, first + SENSORS_PER_FLUSH);
+        sensor++
+      ) {
+        const tags = {
+          route: routeName(Math.floor(sensor / mix.sensorsPerRoute)),
+          sensor: sensorName(sensor),
+        };
+        const key = seriesKey(READ_METRIC, tags);
+        for (let minute = 0; minute < minutes; minute++)
+          flush.push(
+            foldInputOf(
+              {
+                metric: READ_METRIC,
+                tags,
+                ts: hour + minute * MINUTE_MS + random.int(0, 59_999),
+                fields: { [READ_FIELD]: random.int(20, 120) },
+                strings: {},
+              },
+              key,
+              0,
+              ticks + flush.length,
+            ),
+          );
+      }
+      await writer.apply(flush);
+      ticks += flush.length;
+    }
+    logger.info({ hour: new Date(hour).toISOString(), ticks }, 'read data: hour written');
+  }
+  const mark = currentHour - HOUR_MS;
+  await advanceWatermarks(
+    db,
+    { minute: mark, hour: mark, day: Math.floor(mark / 86_400_000) * 86_400_000 },
+    nowMs,
+  );
+  return {
+    finalHourMs,
+    finalWindows: Array.from({ length: 6 }, (_, k) => ({
+      fromMs: finalHourMs + k * 10 * MINUTE_MS,
+      toMs: finalHourMs + (k + 1) * 10 * MINUTE_MS,
+    })),
+    ticks,
+    seconds: (Date.now() - started) / 1000,
+  };
+}

@@ -2,7 +2,8 @@
 # docs/capacity.md from the benchmark's JSON (docs/benchmarks.json, written by
 # `bash scripts/bench.sh`): workers, cores, partitions, database operations, documents and bytes
 # per day and read costs at 10k–1M ticks/s, each number traced to the measured figure it comes
-# from. Needs no running stack. Usage: bash scripts/capacity.sh [JSON] [DOC]
+# from, and the read side from docs/benchmarks-reads.json when present. Needs no running stack.
+# Usage: bash scripts/capacity.sh [JSON] [DOC] [READS_JSON]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/bootstrap.sh
@@ -15,4 +16,10 @@ if [[ ! -f "$json" ]]; then
 fi
 # The model (@tickertape/capacity) and its command: build them when anything changed.
 pnpm exec turbo run build --filter=@tickertape/bench... --output-logs=errors-only
-node services/bench/dist/capacity-main.js "$json" "$doc"
+# The read side comes from the read load's JSON (bash scripts/bench.sh reads), when there is one.
+reads="${3:-docs/benchmarks-reads.json}"
+if [[ -f "$reads" ]]; then
+  node services/bench/dist/capacity-main.js "$json" "$doc" "$reads"
+else
+  node services/bench/dist/capacity-main.js "$json" "$doc"
+fi

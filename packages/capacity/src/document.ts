@@ -2,6 +2,7 @@ import { format, resolveConfig } from 'prettier';
 import { parseBenchJson, type BenchJson } from './input.js';
 import { liveCheckSection } from './live-check.js';
 import { modelInputs } from './inputs.js';
+import { parseReadsJson, readSideSection, type ReadsJson } from './read-side.js';
 import {
   ASSUMPTIONS,
   SCENARIO_RATES,
@@ -34,6 +35,8 @@ function chartSlotSeconds(json: BenchJson): number {
 export interface CapacityOptions {
   /** The JSON file as the doc names it, e.g. `docs/benchmarks.json`. */
   source: string;
+  /** The read load's JSON (`docs/benchmarks-reads.json`) and its name, for the read side. */
+  reads?: { json: ReadsJson; source: string };
 }
 
 export interface DocumentOptions extends CapacityOptions {
@@ -76,6 +79,7 @@ export function capacityMarkdown(json: BenchJson, options: CapacityOptions): str
     '',
     ...readsSection(inputs, plans, json),
     '',
+    ...(options.reads ? [...readSideSection(options.reads.json, options.reads.source), ''] : []),
     ...figuresSection(inputs),
     '',
   ];
@@ -85,9 +89,15 @@ export function capacityMarkdown(json: BenchJson, options: CapacityOptions): str
 /** The doc as committed: generated, then in the repository's Markdown style (prettier). */
 export async function capacityDocument(
   jsonText: string,
-  options: DocumentOptions,
+  options: DocumentOptions & { readsJsonText?: string; readsSource?: string },
 ): Promise<string> {
-  const markdown = capacityMarkdown(parseBenchJson(jsonText), options);
+  const { readsJsonText, readsSource, ...rest } = options;
+  const markdown = capacityMarkdown(parseBenchJson(jsonText), {
+    ...rest,
+    ...(readsJsonText === undefined
+      ? {}
+      : { reads: { json: parseReadsJson(readsJsonText), source: readsSource ?? 'reads' } }),
+  });
   const config = (await resolveConfig(options.docPath)) ?? {};
   return format(markdown, { ...config, parser: 'markdown' });
 }

@@ -26,3 +26,4 @@ export {
 } from './model.js';
 export { bytesShown } from './render.js';
 export { fmt, markdownTable, type Column } from './table.js';
+export { SEED_READERS, parseReadsJson, readSideSection, type ReadsJson } from './read-side.js';

@@ -53,10 +53,10 @@ export interface AnswerCaching extends CachingPolicy {
 
 const unknownLag: LagSource = () => Promise.resolve(null);
 
-/** The API's defaults (env.ts): 64 MiB of answers, open ones reused for a second, public. */
+/** The API's defaults (env.ts): 64 MiB of answers, open ones reused for 5 s at most, public. */
 export const DEFAULT_CACHING: AnswerCaching = {
   answerBytes: 64 * 1024 * 1024,
-  openReuseMs: 1000,
+  openReuseMs: 5000,
   scope: 'public',
   finalMaxAgeS: 86_400,
   budgetsMs: {

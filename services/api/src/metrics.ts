@@ -98,7 +98,9 @@ export function cacheObserver(
 
 /** Counts every command the client sends and the documents its cursors return (needs monitorCommands). */
 export function countDatabaseCommands(metrics: ApiMetrics, client: MongoClient): void {
-  client.on('commandStarted', (event) => metrics.databaseCommands.inc({ command: event.commandName }));
+  client.on('commandStarted', (event) =>
+    metrics.databaseCommands.inc({ command: event.commandName }),
+  );
   client.on('commandSucceeded', (event) => {
     const cursor = (event.reply as { cursor?: { firstBatch?: unknown[]; nextBatch?: unknown[] } })
       .cursor;

@@ -29,14 +29,17 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
     uri: env.MONGODB_URI,
     appName: 'tickertape-api',
     logger,
-    // Counted in /metrics: what each read costs the database (tickertape_api_database_*).
-    driverOptions: { ...readPreferenceOptions(env), monitorCommands: true },
+    driverOptions: {
+      ...readPreferenceOptions(env),
+      ...(env.COUNT_DATABASE_COMMANDS ? { monitorCommands: true } : {}),
+    },
   });
   const db = mongo.db(env.MONGODB_DATABASE);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const metrics = createApiMetrics(registry);
-  countDatabaseCommands(metrics, mongo);
+  // What each read costs the database, in /metrics (tickertape_api_database_*).
+  if (env.COUNT_DATABASE_COMMANDS) countDatabaseCommands(metrics, mongo);
   await mongo.connect();
   const buckets: FinalBucketCache | undefined =
     env.BUCKET_CACHE_BYTES > 0

@@ -5,15 +5,27 @@ import { relative } from 'node:path';
 import { capacityDocument } from '@tickertape/capacity';
 import { printReport } from './output.js';
 
-/** `capacity <benchmarks.json> <capacity.md>`: writes the capacity model generated from the JSON. */
+/**
+ * `capacity <benchmarks.json> <capacity.md> [benchmarks-reads.json]`: writes the capacity model
+ * generated from the JSON, with the read side when the read load's JSON is given.
+ */
 async function main(): Promise<void> {
-  const [jsonPath, docPath] = process.argv.slice(2);
+  const [jsonPath, docPath, readsPath] = process.argv.slice(2);
   if (jsonPath === undefined || docPath === undefined) {
-    throw new Error('usage: capacity <benchmarks.json> <capacity.md>');
+    throw new Error('usage: capacity <benchmarks.json> <capacity.md> [benchmarks-reads.json]');
   }
-  // The doc names its source relative to the repository root, wherever the command ran.
+  // The doc names its sources relative to the repository root, wherever the command ran.
   const source = relative(process.cwd(), jsonPath);
-  const doc = await capacityDocument(await readFile(jsonPath, 'utf8'), { source, docPath });
+  const doc = await capacityDocument(await readFile(jsonPath, 'utf8'), {
+    source,
+    docPath,
+    ...(readsPath === undefined
+      ? {}
+      : {
+          readsJsonText: await readFile(readsPath, 'utf8'),
+          readsSource: relative(process.cwd(), readsPath),
+        }),
+  });
   await writeFile(docPath, doc);
   printReport(`capacity: wrote ${docPath} from ${source}\n`);
 }

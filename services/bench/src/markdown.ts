@@ -81,6 +81,8 @@ export function renderMarkdown(report: BenchReport, options: MarkdownOptions): s
   lines.push(
     `The answers agree: largest difference between the two 10-minute averages ${num(reads.window.maxDifference, 9)}; ticks behind the chart, rollups vs raw documents, differ by ${num(reads.chart.maxDifference, 0)}.`,
     '',
+    READS_UNDER_LOAD,
+    '',
   );
   lines.push(
     '## Produce → visible',
@@ -181,3 +183,7 @@ export function renderMarkdown(report: BenchReport, options: MarkdownOptions): s
   );
   return `${lines.join('\n')}\n`;
 }
+
+/** Where the read load's figures are: a report of its own (read-load-main.ts). */
+export const READS_UNDER_LOAD =
+  "Under load — seed 001's readers asking the API thousands of times a second, with and without its caches and the caching proxy — see [benchmarks-reads.md](benchmarks-reads.md) (`bash scripts/bench.sh reads`); these are single reads, one at a time, through the query library.";

@@ -41,11 +41,12 @@ describe('api env', () => {
       READ_PREFERENCE_TAGS: [],
       BUCKET_CACHE_BYTES: 256 * 1024 * 1024,
       ANSWER_CACHE_BYTES: 64 * 1024 * 1024,
-      ANSWER_REUSE_OPEN_MS: 1000,
+      ANSWER_REUSE_OPEN_MS: 5000,
       FINALITY_REFRESH_MS: 1000,
       CACHE_SCOPE: 'public',
       FINAL_MAX_AGE_S: 86_400,
       FRESHNESS_BUDGETS: { minute: 5_000, hour: 60_000, day: 60_000 },
+      COUNT_DATABASE_COMMANDS: false,
       LOG_LEVEL: 'info',
       STARTUP_TIMEOUT_MS: 10_000,
     });

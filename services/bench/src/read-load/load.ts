@@ -92,7 +92,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
           return { ...request, path };
         },
         onResponse: (_status, _body, _context, headers) => {
-          const cache = (headers as Record<string, string> | undefined)?.['x-cache-status'];
+          // autocannon gives the headers as sent: nginx's `X-Cache-Status`.
+          const cache = Object.entries((headers ?? {}) as Record<string, unknown>).find(
+            ([name]) => name.toLowerCase() === 'x-cache-status',
+          )?.[1];
           if (cache === undefined) return;
           proxied = true;
           if (cache === 'HIT') proxyHits += 1;

@@ -8,7 +8,7 @@ import { StackMeter } from '../stack-cpu.js';
 import { READ_TOKEN, startApiProcess, type ApiProcess } from './api-process.js';
 import { runLoad, type LoadResult } from './load.js';
 import { startProxyProcess, type ProxyProcess } from './proxy-process.js';
-import { routeName, routePicker, type RouteMix } from './route-mix.js';
+import { routeName, routePicker, routeSensors, type RouteMix } from './route-mix.js';
 import { READ_FIELD, READ_METRIC, seedReadData, type ReadData } from './seed.js';
 
 export interface ReadLoadSettings {
@@ -37,6 +37,9 @@ export const UNCACHED_VARS = {
   FINALITY_REFRESH_MS: '0',
 } as const;
 
+/** Both APIs count their database commands, for the commands and documents per request. */
+const COUNTED = { COUNT_DATABASE_COMMANDS: 'true' } as const;
+
 async function freeLocalPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -46,8 +49,21 @@ async function freeLocalPort(): Promise<number> {
   return address.port;
 }
 
-/** The seed's question for one route: its 50 sensors' 10-minute totals, by metric and tag. */
-function windowPath(route: number, range: string): string {
+/**
+ * The seed's question for one route: its sensors' 10-minute totals, the sensors listed (an app
+ * knows which sensors a route has; each is one `_id` lookup per bucket read).
+ */
+function windowPath(mix: RouteMix, route: number, range: string): string {
+  const series = routeSensors(mix, route).map((key) => `series=${encodeURIComponent(key)}`);
+  return `/api/v1/window?field=${READ_FIELD}&${series.join('&')}&${range}`;
+}
+
+/**
+ * The same question by the route's tag (`metric` + `tag`): the reader finds the series in the
+ * slot's buckets through the metric's index, which holds every sensor of the metric, so each
+ * read walks past the other routes' sensors (docs/benchmarks.md, "Reads at seed 001's scale").
+ */
+function taggedPath(route: number, range: string): string {
   return `/api/v1/window?metric=${READ_METRIC}&field=${READ_FIELD}&tag=route:${routeName(route)}&limit=50&${range}`;
 }
 
@@ -75,9 +91,12 @@ export async function runReadLoad(
   try {
     logger.info({ database, sensors: settings.mix.sensors }, 'read load: writing the sensors');
     const data = await seedReadData(db, settings.mix, startedAt, logger);
-    const uncached = await startApiProcess(env, database, await freeLocalPort(), UNCACHED_VARS);
+    const uncached = await startApiProcess(env, database, await freeLocalPort(), {
+      ...UNCACHED_VARS,
+      ...COUNTED,
+    });
     running.push(uncached);
-    const cached = await startApiProcess(env, database, await freeLocalPort(), {});
+    const cached = await startApiProcess(env, database, await freeLocalPort(), COUNTED);
     running.push(cached);
     const proxy = await startProxyProcess(new URL(cached.base).host, await freeLocalPort());
     running.push(proxy);
@@ -87,9 +106,10 @@ export async function runReadLoad(
     const random = new SeededRandom(settings.seed + 1);
     const finalPath = () => {
       const window = data.finalWindows[random.int(0, data.finalWindows.length - 1)]!;
-      return windowPath(pick(), `from=${window.fromMs}&to=${window.toMs}`);
+      return windowPath(settings.mix, pick(), `from=${window.fromMs}&to=${window.toMs}`);
     };
-    const openPath = () => windowPath(pick(), 'last=10m');
+    const openPath = () => windowPath(settings.mix, pick(), 'last=10m');
+    const taggedOpenPath = () => taggedPath(pick(), 'last=10m');
     const load = async (name: string, base: string, api: ApiProcess, nextPath: () => string) => {
       logger.info({ load: name }, 'read load: running');
       const result = await runLoad({
@@ -116,6 +136,9 @@ export async function runReadLoad(
     loads.push(await load('final, caches on', cached.base, cached, finalPath));
     loads.push(await load('last 10 min, caches off', uncached.base, uncached, openPath));
     loads.push(await load('last 10 min, caches on', cached.base, cached, openPath));
+    loads.push(
+      await load('last 10 min by route tag, caches off', uncached.base, uncached, taggedOpenPath),
+    );
     loads.push(await load('final, through the proxy', proxy.base, cached, finalPath));
     loads.push(await load('last 10 min, through the proxy', proxy.base, cached, openPath));
     return {

@@ -1,4 +1,8 @@
 import { SeededRandom } from '@tickertape/producer';
+import { seriesKey } from '@tickertape/tick';
+
+/** The metric of the seed's sensors: `traffic`, field `speed`. */
+export const ROUTE_METRIC = 'traffic';
 
 /**
  * Seed 001's read load, shaped: sensors along routes of `sensorsPerRoute` neighbours, each user
@@ -21,6 +25,20 @@ export const routeName = (route: number) => `r${String(route).padStart(3, '0')}`
 
 /** The sensor tag of a sensor index: s00000 … s15999; its route is index ÷ sensorsPerRoute. */
 export const sensorName = (sensor: number) => `s${String(sensor).padStart(5, '0')}`;
+
+/** A sensor's tags: its route and its own name (the series key is `traffic|route=…,sensor=…`). */
+export function sensorTags(mix: RouteMix, sensor: number): Record<string, string> {
+  return { route: routeName(Math.floor(sensor / mix.sensorsPerRoute)), sensor: sensorName(sensor) };
+}
+
+/** The series keys of a route's sensors, in sensor order. */
+export function routeSensors(mix: RouteMix, route: number): string[] {
+  const first = route * mix.sensorsPerRoute;
+  const last = Math.min(mix.sensors, first + mix.sensorsPerRoute);
+  return Array.from({ length: last - first }, (_, i) =>
+    seriesKey(ROUTE_METRIC, sensorTags(mix, first + i)),
+  );
+}
 
 /** Cumulative Zipf weights over `n` ranks, normalised to end at 1. */
 export function zipfCdf(n: number, s: number): number[] {

@@ -4,14 +4,14 @@ import { SeededRandom } from '@tickertape/producer';
 import { RollupWriter, advanceWatermarks } from '@tickertape/store';
 import { seriesKey } from '@tickertape/tick';
 import type { Db } from 'mongodb';
-import { routeName, sensorName, type RouteMix } from './route-mix.js';
+import { ROUTE_METRIC, sensorTags, type RouteMix } from './route-mix.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 /** Sensors written per flush: 2,000 hour buckets, one guarded upsert each. */
 const SENSORS_PER_FLUSH = 2000;
 
-export const READ_METRIC = 'traffic';
+export const READ_METRIC = ROUTE_METRIC;
 export const READ_FIELD = 'speed';
 
 export interface ReadData {
@@ -50,10 +50,7 @@ export async function seedReadData(
         sensor < Math.min(mix.sensors, first + SENSORS_PER_FLUSH);
         sensor++
       ) {
-        const tags = {
-          route: routeName(Math.floor(sensor / mix.sensorsPerRoute)),
-          sensor: sensorName(sensor),
-        };
+        const tags = sensorTags(mix, sensor);
         const key = seriesKey(READ_METRIC, tags);
         for (let minute = 0; minute < minutes; minute++)
           flush.push(

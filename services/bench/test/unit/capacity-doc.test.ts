@@ -10,6 +10,8 @@ interface Pair {
   /** The JSON as the doc names it, relative to the repository root. */
   json: string;
   doc: string;
+  /** The read load's JSON, when the doc has a read side. */
+  reads?: string;
 }
 
 // The fixture pair always; the committed docs/benchmarks.json with docs/capacity.md as soon as
@@ -18,7 +20,13 @@ const FIXTURE: Pair = {
   json: 'services/bench/test/fixtures/benchmarks.json',
   doc: 'services/bench/test/fixtures/capacity.md',
 };
-const REAL: Pair = { json: 'docs/benchmarks.json', doc: 'docs/capacity.md' };
+const REAL: Pair = {
+  json: 'docs/benchmarks.json',
+  doc: 'docs/capacity.md',
+  ...(existsSync(join(ROOT, 'docs/benchmarks-reads.json'))
+    ? { reads: 'docs/benchmarks-reads.json' }
+    : {}),
+};
 const pairs = existsSync(join(ROOT, REAL.json)) ? [FIXTURE, REAL] : [FIXTURE];
 
 describe('docs/capacity.md is generated, never edited by hand', () => {
@@ -27,6 +35,9 @@ describe('docs/capacity.md is generated, never edited by hand', () => {
     const generated = await capacityDocument(readFileSync(join(ROOT, pair.json), 'utf8'), {
       source: pair.json,
       docPath,
+      ...(pair.reads === undefined
+        ? {}
+        : { readsJsonText: readFileSync(join(ROOT, pair.reads), 'utf8'), readsSource: pair.reads }),
     });
     const committed = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '(missing)';
     // On a difference: regenerate (bash scripts/capacity.sh, or for the fixture

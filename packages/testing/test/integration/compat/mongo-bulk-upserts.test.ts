@@ -294,4 +294,28 @@ describe('MongoDB unordered bulk upserts', () => {
     }
     expect(await col.countDocuments()).toBe(0);
   });
+
+  it('takes bulk writes as large as the driver sends them, several at once', async () => {
+    // A worker catching up writes thousands of full hour buckets in one bulk write; the driver
+    // packs up to 48 MB into one message. Four of about 40 MB each at once, on four connections:
+    // the server gathers each before decoding it.
+    const col = db.collection<Doc>('big_messages');
+    const payload = 'x'.repeat(20_000);
+    const results = await Promise.all(
+      [0, 1, 2, 3].map((round) =>
+        col.bulkWrite(
+          Array.from({ length: 2_000 }, (_, i) => ({
+            updateOne: {
+              filter: { _id: `r${round}b${i}` },
+              update: { $set: { payload, round } },
+              upsert: true,
+            },
+          })),
+          { ordered: false },
+        ),
+      ),
+    );
+    expect(results.map((r) => r.upsertedCount)).toEqual([2_000, 2_000, 2_000, 2_000]);
+    expect(await col.countDocuments()).toBe(8_000);
+  }, 120_000);
 });

@@ -348,12 +348,9 @@ start_standin() {
   # buffers and the code cache are capped too (docs/local-stack.md, "Memory"). Exceptions keep
   # their messages however often they are thrown: the JIT's preallocated ones have none, and a
   # stand-in up for hours would answer "Unknown error: null" where a fresh one names the problem.
-  # Netty gathers each incoming message in heap buffers, not direct ones: a driver's message may
-  # be 48 MB (a big bulk write: 2,000 hour buckets of a catch-up are 11 MB), and gathering one in
-  # direct memory beside netty's pooled chunks ran out of the 128 MiB and dropped the connection.
+  # (Incoming messages are read into heap buffers: patches/mongo-java-server/0005-….)
   launch mongo java "-Xmx${heap_mb}m" -Xms64m -XX:+ExitOnOutOfMemoryError -XX:MaxMetaspaceSize=64m \
-    -XX:MaxDirectMemorySize=128m -Dio.netty.noPreferDirect=true \
-    -XX:ReservedCodeCacheSize=48m -XX:-OmitStackTraceInFastThrow \
+    -XX:MaxDirectMemorySize=128m -XX:ReservedCodeCacheSize=48m -XX:-OmitStackTraceInFastThrow \
     -cp "$MONGO_LIB/launcher:$MONGO_LIB/*" MongoStandIn 127.0.0.1 "$TT_MONGO_PORT" \
     "$DATA/mongo/standin.mv" "$cache_mb"
 }

@@ -21,22 +21,27 @@ export interface ApiProcess {
   stop(): Promise<void>;
 }
 
+/** Design C's window behind HTTP (per-tick-api-main.ts), from this package's dist/. */
+export const PER_TICK_API = fileURLToPath(new URL('../per-tick-api-main.js', import.meta.url));
+
 /**
  * The API as production runs it — `node dist/main.js`, configured only through its environment
- * (`vars`: the cache settings of the mode measured) — on `port`, over `database`.
+ * (`vars`: the cache settings of the mode measured) — on `port`, over `database`; or another
+ * server of the same questions (`script`: design C's).
  */
 export async function startApiProcess(
   env: BenchEnv,
   database: string,
   port: number,
   vars: Readonly<Record<string, string>>,
+  script = `${API_DIR}dist/main.js`,
 ): Promise<ApiProcess> {
-  if (!existsSync(`${API_DIR}dist/main.js`))
+  if (!existsSync(script))
     throw new TickertapeError(
       'BENCH_API_NOT_BUILT',
-      `${API_DIR}dist/main.js is missing: run pnpm exec turbo run build --filter=@tickertape/bench...`,
+      `${script} is missing: run pnpm exec turbo run build --filter=@tickertape/bench...`,
     );
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const child = spawn(process.execPath, [script], {
     cwd: API_DIR,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
@@ -44,6 +49,7 @@ export async function startApiProcess(
       MONGODB_DATABASE: database,
       API_TOKENS: READ_TOKEN,
       HTTP_PORT: String(port),
+      PORT: String(port),
       LOG_LEVEL: 'warn',
       ...vars,
     },

@@ -92,6 +92,20 @@ export function readLoadMarkdown(report: ReadLoadReport): string {
   const targets = readTargets(report).map(
     (t) => `| ${t.target} | ${t.measured} | ${t.met ? 'met' : '**not met**'} |`,
   );
+  const versus = (rollups: string, perTick: string) => {
+    const r = report.loads.find((l) => l.name === rollups);
+    const c = report.loads.find((l) => l.name === perTick);
+    if (!r || !c) return [];
+    return [
+      `| ${rollups} ÷ ${perTick} | ${fixed(ratio(r.perSecond, c.perSecond))} × | ${fixed(ratio(perCore(r), perCore(c)))} × | ${each(r.dbDocuments, r.requests, 1)} vs ${each(c.dbDocuments, c.requests, 1)} |`,
+    ];
+  };
+  const sideBySide = [
+    ...versus('final, caches off', 'final, per-tick design C'),
+    ...versus('final, caches on', 'final, per-tick design C'),
+    ...versus('last 10 min, caches off', 'last 10 min, per-tick design C'),
+    ...versus('last 10 min, caches on', 'last 10 min, per-tick design C'),
+  ];
   return [
     `Run of ${new Date(report.startedAt).toISOString()} on ${report.cores} cores: ${settings.mix.sensors.toLocaleString('en')} sensors on routes of ${settings.mix.sensorsPerRoute} (Zipf s = ${settings.mix.zipfS}), ${data.ticks.toLocaleString('en')} ticks written as hour buckets in ${fixed(data.seconds, 0)} s; each load ${settings.connections} connections for ${settings.durationS} s (autocannon in the harness, the API as its own process, the stand-in database and nginx on the same two cores).`,
     '',
@@ -99,6 +113,16 @@ export function readLoadMarkdown(report: ReadLoadReport): string {
     '| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
     ...rows.map((row) => `| ${row} |`),
     '',
+    ...(sideBySide.length === 0
+      ? []
+      : [
+          `Side by side with one document per tick (design C: the same ticks, ${data.perTickDocs.toLocaleString('en')} documents with the \`{series, ts}\` index, each sensor's window one range find; its server is per-tick-api-main.ts):`,
+          '',
+          '| rollups ÷ per-tick | requests/s | requests/s per core | documents/request |',
+          '| --- | --: | --: | --: |',
+          ...sideBySide,
+          '',
+        ]),
     '| target | measured | |',
     '| --- | --- | --- |',
     ...targets,

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import type { BenchEnv } from '../env.js';
 import { StackMeter } from '../stack-cpu.js';
-import { READ_TOKEN, startApiProcess, type ApiProcess } from './api-process.js';
+import { PER_TICK_API, READ_TOKEN, startApiProcess, type ApiProcess } from './api-process.js';
 import { runLoad, type LoadResult } from './load.js';
 import { startProxyProcess, type ProxyProcess } from './proxy-process.js';
 import { routeName, routePicker, routeSensors, type RouteMix } from './route-mix.js';
@@ -100,6 +100,8 @@ export async function runReadLoad(
     running.push(cached);
     const proxy = await startProxyProcess(new URL(cached.base).host, await freeLocalPort());
     running.push(proxy);
+    const perTick = await startApiProcess(env, database, await freeLocalPort(), {}, PER_TICK_API);
+    running.push(perTick);
 
     const stack = StackMeter.locate(env);
     const pick = routePicker(settings.mix, settings.seed);
@@ -139,6 +141,8 @@ export async function runReadLoad(
     loads.push(
       await load('last 10 min by route tag, caches off', uncached.base, uncached, taggedOpenPath),
     );
+    loads.push(await load('final, per-tick design C', perTick.base, perTick, finalPath));
+    loads.push(await load('last 10 min, per-tick design C', perTick.base, perTick, openPath));
     loads.push(await load('final, through the proxy', proxy.base, cached, finalPath));
     loads.push(await load('last 10 min, through the proxy', proxy.base, cached, openPath));
     return {

@@ -4,6 +4,7 @@ import { SeededRandom } from '@tickertape/producer';
 import { RollupWriter, advanceWatermarks } from '@tickertape/store';
 import { seriesKey } from '@tickertape/tick';
 import type { Db } from 'mongodb';
+import { perTickCollection, tickDocument } from '../designs.js';
 import { ROUTE_METRIC, sensorTags, type RouteMix } from './route-mix.js';
 
 const MINUTE_MS = 60_000;
@@ -20,12 +21,14 @@ export interface ReadData {
   /** The final 10-minute windows asked for: the six of that hour. */
   finalWindows: { fromMs: number; toMs: number }[];
   ticks: number;
+  /** Design C's documents: the ticks of the final hour and of the last 15 minutes. */
+  perTickDocs: number;
   seconds: number;
 }
 
 /**
  * Hour buckets of every sensor from two hours ago to now, one speed reading a minute each, through
- * the workers' own writer (the hour level is what a 10-minute window reads: an hour bucket's
+ * the workers' own writer (and the same ticks as design C's documents where its questions look) (the hour level is what a 10-minute window reads: an hour bucket's
  * minutes). The watermarks put the first of those hours behind finality, the rest open, as the
  * scheduler would with a short lateness.
  */
@@ -40,7 +43,12 @@ export async function seedReadData(
   const finalHourMs = currentHour - 2 * HOUR_MS;
   const writer = new RollupWriter(db, 'hour');
   const random = new SeededRandom(1);
+  // Design C's documents, only where its questions look: the final hour and the last 15 minutes.
+  const perTick = await perTickCollection(db, true);
+  const perTickWanted = (ts: number) =>
+    (ts >= finalHourMs && ts < finalHourMs + HOUR_MS) || ts >= nowMs - 15 * MINUTE_MS;
   let ticks = 0;
+  let perTickDocs = 0;
   for (let hour = finalHourMs; hour <= currentHour; hour += HOUR_MS) {
     const minutes = Math.min(60, Math.ceil((nowMs - hour) / MINUTE_MS));
     for (let first = 0; first < mix.sensors; first += SENSORS_PER_FLUSH) {
@@ -69,6 +77,11 @@ export async function seedReadData(
           );
       }
       await writer.apply(flush);
+      const docs = flush
+        .filter((input) => perTickWanted(input.ts))
+        .map((input) => tickDocument({ ...input, strings: {} }));
+      if (docs.length > 0) await perTick.insertMany(docs, { ordered: false });
+      perTickDocs += docs.length;
       ticks += flush.length;
     }
     logger.info({ hour: new Date(hour).toISOString(), ticks }, 'read data: hour written');
@@ -86,6 +99,7 @@ export async function seedReadData(
       toMs: finalHourMs + (k + 1) * 10 * MINUTE_MS,
     })),
     ticks,
+    perTickDocs,
     seconds: (Date.now() - started) / 1000,
   };
 }

@@ -104,7 +104,7 @@ function report(loads: LoadResult[]): ReadLoadReport {
     startedAt: 0,
     finishedAt: 0,
     cores: 2,
-    data: { finalHourMs: 0, finalWindows: [], ticks: 0, seconds: 0 },
+    data: { finalHourMs: 0, finalWindows: [], ticks: 0, perTickDocs: 0, seconds: 0 },
     loads,
   };
 }

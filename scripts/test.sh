@@ -7,12 +7,14 @@
 # README's first command in a fresh clone with empty caches and HOME, on its own ports).
 # Arguments go to the first run and skip the others. Then the write path, the workers and replay on
 # FerretDB (.out/jest-ferretdb.json), the second local database. Besides the stack it needs Debian's
-# chromium and prometheus (installed with apt when missing) and helm (scripts/ensure-helm.sh).
+# chromium, prometheus and nginx (installed with apt when missing) and helm (scripts/ensure-helm.sh).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/bootstrap.sh
 # The dashboard's browser test drives Debian's chromium (installed with apt when missing).
 bash scripts/ensure-chromium.sh
+# The caching proxy's test runs Debian's nginx with the stack's proxy configuration.
+bash infra/local/proxy/ensure-nginx.sh
 # The Helm chart's test renders it with helm, built from the Go module proxy once and cached
 # outside the checkout (~3 min the first time).
 bash scripts/ensure-helm.sh >/dev/null

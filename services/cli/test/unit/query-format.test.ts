@@ -181,6 +181,7 @@ function rangeResult(): RangeResult {
       { from: T0 + 4 * 60_000, to: T0 + 5 * 60_000 },
     ],
     examined: 2,
+    openLevels: ['minute'],
   };
 }
 
@@ -233,6 +234,7 @@ function windowResult(): WindowResult {
     toMs: T0 + 600_000,
     pieces: [{ level: 'hour', start: T0, sub: { from: 0, to: 10 } }],
     examined: 1,
+    openLevels: ['hour'],
     rows: [
       {
         series: 'traffic|sensor=s1',

@@ -44,6 +44,10 @@ export function checkAligned(level: Level, fromMs: number, toMs: number): void {
     );
 }
 
+/** What an operator who meets "no watermark" needs to know: who sets one, and when. */
+export const WATERMARK_HINT =
+  "The scheduler sets each level's watermark (its finalize job, every FINALIZE_EVERY_MS) once the level's consumer group has read past a slot and the lateness allowance has passed: run the scheduler against this database (docs/scheduling.md), or read its log if it runs";
+
 /**
  * Every slot of the range must be final for the rebuilt level — no live worker writes a final
  * slot, so the swap cannot lose a live write — and, for a level source, for the source level too,
@@ -61,7 +65,7 @@ export function checkFinal(
     if (mark === undefined)
       throw new RebuildError(
         RebuildErrorCode.NotFinal,
-        `no ${which} slot is final yet (the ${role} level has no watermark): only final slots can be rebuilt`,
+        `no ${which} slot is final yet (the ${role} level has no watermark): only final slots can be rebuilt. ${WATERMARK_HINT}`,
       );
     if (toMs > mark)
       throw new RebuildError(

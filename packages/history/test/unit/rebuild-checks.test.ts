@@ -7,6 +7,7 @@ import {
   checkSource,
   checkTopicHolds,
   defaultSource,
+  WATERMARK_HINT,
 } from '../../src/rebuild/range-checks.js';
 
 const at = (iso: string) => Date.parse(iso);
@@ -95,14 +96,14 @@ describe('rebuild range checks', () => {
       'topic',
       '2026-11-21T00:00:00Z',
       marks,
-      'no day slot is final yet (the rebuilt level has no watermark): only final slots can be rebuilt',
+      `no day slot is final yet (the rebuilt level has no watermark): only final slots can be rebuilt. ${WATERMARK_HINT}`,
     ],
     [
       'day',
       'hour',
       '2026-11-21T00:00:00Z',
       { day: at('2026-11-21T00:00:00Z') },
-      'no hour slot is final yet (the source level has no watermark): only final slots can be rebuilt',
+      `no hour slot is final yet (the source level has no watermark): only final slots can be rebuilt. ${WATERMARK_HINT}`,
     ],
   ] as const)('%s from %s up to %s', (level, source, to, watermarks, message) => {
     const found = refusal(() => checkFinal(level, source, at(to), watermarks));

@@ -176,6 +176,18 @@ describe('tickertape groups', () => {
     expect(run.stdout).toContain(groups.retired);
   }, 60_000);
 
+  it('names a topic that does not exist, in one line, at once', async () => {
+    const started = Date.now();
+    const run = await runCli(stack, ['groups', '--topic', 'no-such-topic-for-groups']);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^tickertape: TOPIC_MISSING: topic no-such-topic-for-groups does not exist on /,
+      ),
+    ]);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+
   it('refuses bad arguments with the option named', async () => {
     const bad = await runCli(stack, ['groups', '--max-lag-seconds', 'soon']);
     expect(bad.code).not.toBe(0);

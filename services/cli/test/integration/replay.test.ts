@@ -111,23 +111,26 @@ describe('tickertape replay', () => {
     await consumer.run({ eachMessage: () => Promise.resolve() });
     try {
       await waitFor(() => joined, { description: 'the consumer to join', timeoutMs: 30_000 });
-      const run = await runCli(stack, [
-        'replay',
-        '--store',
-        'minute',
-        '--group',
-        groupId,
-        '--topic',
-        topic,
-      ]);
+      const replay = ['replay', '--store', 'minute', '--group', groupId, '--topic', topic];
+      const run = await runCli(stack, replay);
       expect(run.code).toBe(1);
-      expect(run.stderr).toContain(
-        `${groupId} has 1 running member: stop every worker of it first`,
-      );
+      expect(run.stderr).toContain(`${groupId} has 1 member: stop every worker of it first`);
+      // What an operator meets right after a crash: the dead member is still listed.
+      expect(run.stderr).toContain('stays a member until its session times out');
+      expect(run.stderr).toContain('--wait 45s');
+
+      // With --wait, the replay goes ahead once the member leaves (here: stops, 2 s in).
+      const waiting = runCli(stack, [...replay, '--wait', '30s']);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await consumer.disconnect();
+      const waited = await waiting;
+      expect(waited.stderr).toBe('');
+      expect(waited.code).toBe(0);
+      expect(waited.stdout).toContain(`${groupId} rewound to the first record of ${topic}`);
     } finally {
       await consumer.disconnect();
     }
-  }, 60_000);
+  }, 90_000);
 
   it('takes one store', async () => {
     const run = await runCli(stack, ['replay', '--store', 'minute,hour']);

@@ -1,4 +1,5 @@
 import { groupStatus, otherGroupsOnTopic, type GroupStatus } from '@tickertape/clients';
+import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { groupIdOf, type Store } from '@tickertape/topology';
 import type { Admin } from 'kafkajs';
@@ -43,6 +44,18 @@ Exit status 1 when a store has no member or is behind by more than --max-lag-sec
 serves as a probe:  tickertape groups --max-lag-seconds 120 --interval 0 >/dev/null
 `;
 
+/** The topic asked about is not on the brokers: said once, instead of Kafka's retries. */
+export class TopicMissingError extends TickertapeError {
+  override readonly name = 'TopicMissingError';
+  constructor(topic: string, brokers: readonly string[]) {
+    super(
+      'TOPIC_MISSING',
+      `topic ${topic} does not exist on ${brokers.join(',')}: pass the workers' --topic, or create it with tickertape topics create`,
+      { retriable: false },
+    );
+  }
+}
+
 async function sample(
   admin: Admin,
   topic: string,
@@ -60,6 +73,10 @@ export async function groupsCommand(
   const admin = kafka.admin();
   await admin.connect();
   try {
+    // Asked of a topic that does not exist, Kafka answers every offset request with a retriable
+    // error, and the admin client retries: check once, and say so in one line.
+    if (!(await admin.listTopics()).includes(options.topic))
+      throw new TopicMissingError(options.topic, env.KAFKA_BROKERS);
     const targets = options.stores.map((store) => ({
       store,
       groupId: options.groups[store] ?? groupIdOf(store),

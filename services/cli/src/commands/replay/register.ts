@@ -1,7 +1,7 @@
 import type { GroupStart } from '@tickertape/clients';
 import { STORES, TICK_TOPIC, type Store } from '@tickertape/topology';
 import { InvalidArgumentError, type Command } from 'commander';
-import { groupStartArgument } from '../../arguments.js';
+import { groupStartArgument, intervalArgument } from '../../arguments.js';
 import type { CommandContext } from '../context.js';
 import { storesArgument } from '../../store-arguments.js';
 import { formatReplay, REPLAY_HELP, replayCommand } from './run.js';
@@ -28,9 +28,31 @@ export function registerReplay(program: Command, ctx: CommandContext): void {
       groupStartArgument,
       'earliest' as GroupStart,
     )
+    .option(
+      '--wait <duration>',
+      "wait up to this long for the group's members to leave, e.g. 45s (a crashed worker stays one until its session times out)",
+      intervalArgument,
+    )
     .addHelpText('after', REPLAY_HELP)
-    .action(async (options: { store: Store; group?: string; topic: string; from: GroupStart }) => {
-      const { env, logger } = ctx.ready();
-      ctx.io.stdout(formatReplay(await replayCommand(env, options, logger)));
-    });
+    .action(
+      async (options: {
+        store: Store;
+        group?: string;
+        topic: string;
+        from: GroupStart;
+        wait?: number;
+      }) => {
+        const { env, logger } = ctx.ready();
+        const { wait, ...rest } = options;
+        ctx.io.stdout(
+          formatReplay(
+            await replayCommand(
+              env,
+              { ...rest, ...(wait === undefined ? {} : { waitMs: wait }) },
+              logger,
+            ),
+          ),
+        );
+      },
+    );
 }

@@ -2,6 +2,7 @@ import { positionGroup, type GroupStart } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { groupIdOf, type Store } from '@tickertape/topology';
+import type { Admin } from 'kafkajs';
 import { openKafka } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
 import { formatTable } from '../../table.js';
@@ -12,6 +13,8 @@ export interface ReplayOptions {
   topic: string;
   /** Where the group starts: the first record (a replay), the end, or a time. */
   from: GroupStart;
+  /** How long to wait for the group's members to leave (a crashed worker's session to expire); 0: not at all. */
+  waitMs?: number;
 }
 
 export interface ReplayResult {
@@ -23,12 +26,25 @@ export interface ReplayResult {
 
 export class GroupRunningError extends TickertapeError {
   override readonly name = 'GroupRunningError';
-  constructor(groupId: string, members: number) {
+  constructor(groupId: string, members: number, waitedMs: number) {
+    const waited = waitedMs > 0 ? ` after waiting ${waitedMs / 1000} s` : '';
     super(
       'GROUP_HAS_MEMBERS',
-      `${groupId} has ${members} running member${members === 1 ? '' : 's'}: stop every worker of it first, then replay`,
+      `${groupId} has ${members} member${members === 1 ? '' : 's'}${waited}: stop every worker of it first, then replay. ` +
+        "A worker that crashed stays a member until its session times out (the workers' KAFKA_SESSION_TIMEOUT_MS, 30 s by default): --wait 45s waits for the group to empty",
       { retriable: false },
     );
+  }
+}
+
+/** The group's members once it has none, or `waitMs` has passed: polled every second. */
+async function membersAfter(admin: Admin, groupId: string, waitMs: number): Promise<number> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const { groups } = await admin.describeGroups([groupId]);
+    const members = groups[0]?.members.length ?? 0;
+    if (members === 0 || Date.now() >= deadline) return members;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(1000, deadline - Date.now())));
   }
 }
 
@@ -56,9 +72,9 @@ export async function replayCommand(
   const admin = kafka.admin();
   await admin.connect();
   try {
-    const { groups } = await admin.describeGroups([groupId]);
-    const members = groups[0]?.members.length ?? 0;
-    if (members > 0) throw new GroupRunningError(groupId, members);
+    const waitMs = options.waitMs ?? 0;
+    const members = await membersAfter(admin, groupId, waitMs);
+    if (members > 0) throw new GroupRunningError(groupId, members, waitMs);
     await positionGroup(admin, groupId, options.topic, options.from);
     const [committed] = await admin.fetchOffsets({ groupId, topics: [options.topic] });
     return {

@@ -50,9 +50,14 @@ export function readerContext(options: ReaderOptions = {}): ReaderContext {
   };
 }
 
+/** The reader's finality source, or one that reads the watermarks per query. */
+export function finalityOf(db: Db, ctx: ReaderContext): FinalitySource {
+  return ctx.finality ?? new FinalitySource(db, 0, ctx.now);
+}
+
 /** The finality a query judges by and the session its reads take (see FinalitySource). */
 export function beginReads(db: Db, ctx: ReaderContext): Promise<ReadScope> {
-  return (ctx.finality ?? new FinalitySource(db, 0, ctx.now)).begin();
+  return finalityOf(db, ctx).begin();
 }
 
 // Year 1970 to 2100, as the workers accept (tick validation).

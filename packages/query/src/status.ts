@@ -6,8 +6,7 @@ import {
   listPartitionNames,
   type StoredBucket,
 } from '@tickertape/store';
-import { checkSeries, type ReaderContext } from './limits.js';
-import { FinalitySource } from './finality-source.js';
+import { checkSeries, finalityOf, type ReaderContext } from './limits.js';
 
 export interface LevelStatus {
   level: Level;
@@ -40,7 +39,7 @@ export async function seriesStatus(
   series: string,
 ): Promise<StatusResult> {
   checkSeries(series);
-  const finality = await (ctx.finality ?? new FinalitySource(db, 0, ctx.now)).current();
+  const finality = await finalityOf(db, ctx).current();
   const partitions = (await listPartitionNames(db))
     .map((name) => parsePartitionName(name))
     .filter((range) => range !== undefined)

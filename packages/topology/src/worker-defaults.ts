@@ -1,3 +1,4 @@
+import { LEVELS, type Level } from '@tickertape/buckets';
 import type { Store } from './stores.js';
 
 const MINUTE_MS = 60_000;
@@ -35,3 +36,8 @@ export const FRESHNESS_BUDGET_DEFAULTS: Readonly<Record<Store, number>> = {
   // A segment append rewrites its document: holding buys little there (docs/segments.md).
   segments: 0,
 };
+
+/** The rollup levels' budgets alone: how long the API may keep an answer with open slots. */
+export const LEVEL_FRESHNESS_BUDGETS: Readonly<Record<Level, number>> = Object.fromEntries(
+  LEVELS.map((level) => [level, FRESHNESS_BUDGET_DEFAULTS[level]]),
+) as Record<Level, number>;

@@ -1,7 +1,7 @@
 import etag from '@fastify/etag';
 import type { Logger } from '@tickertape/logger';
 import type { RollupReader } from '@tickertape/query';
-import { FRESHNESS_BUDGET_DEFAULTS } from '@tickertape/topology';
+import { LEVEL_FRESHNESS_BUDGETS } from '@tickertape/topology';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import {
   serializerCompiler,
@@ -59,11 +59,7 @@ export const DEFAULT_CACHING: AnswerCaching = {
   openReuseMs: 5000,
   scope: 'public',
   finalMaxAgeS: 86_400,
-  budgetsMs: {
-    minute: FRESHNESS_BUDGET_DEFAULTS.minute,
-    hour: FRESHNESS_BUDGET_DEFAULTS.hour,
-    day: FRESHNESS_BUDGET_DEFAULTS.day,
-  },
+  budgetsMs: LEVEL_FRESHNESS_BUDGETS,
 };
 
 /**

@@ -13,7 +13,7 @@ import {
 } from '@tickertape/config';
 import { LEVELS, type Level } from '@tickertape/buckets';
 import { DEFAULT_LIMITS } from '@tickertape/query';
-import { FRESHNESS_BUDGET_DEFAULTS, ROLLUP_GROUP_PREFIX, TICK_TOPIC } from '@tickertape/topology';
+import { LEVEL_FRESHNESS_BUDGETS, ROLLUP_GROUP_PREFIX, TICK_TOPIC } from '@tickertape/topology';
 import { z } from 'zod';
 
 /** Shorter tokens can be guessed; 16 characters of a random alphabet is the floor we accept. */
@@ -62,11 +62,7 @@ const freshnessBudgets = () =>
     .string()
     .default('')
     .transform((text, ctx) => {
-      const budgets: Record<Level, number> = {
-        minute: FRESHNESS_BUDGET_DEFAULTS.minute,
-        hour: FRESHNESS_BUDGET_DEFAULTS.hour,
-        day: FRESHNESS_BUDGET_DEFAULTS.day,
-      };
+      const budgets: Record<Level, number> = { ...LEVEL_FRESHNESS_BUDGETS };
       for (const pair of commaList(text)) {
         const match = /^([a-z]+)=(\d{1,9})$/.exec(pair);
         const level = match?.[1];

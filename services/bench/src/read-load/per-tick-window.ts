@@ -1,15 +1,9 @@
+import type { WindowRow } from '@tickertape/query';
 import type { Collection } from 'mongodb';
 import type { TickDocument } from '../designs.js';
 
-/** One series' totals over a window, as the API's window rows give them. */
-export interface PerTickRow {
-  series: string;
-  n: number;
-  sum: number;
-  avg: number | null;
-  min: number | null;
-  max: number | null;
-}
+/** One series' totals over a window: the API's window row without first, last and finality. */
+export type PerTickRow = Pick<WindowRow, 'series' | 'n' | 'sum' | 'avg' | 'min' | 'max'>;
 
 /**
  * Design C's answer to the seed's question: each series' ticks in [from, to) read from the

@@ -8,8 +8,8 @@ import { StackMeter } from '../stack-cpu.js';
 import { PER_TICK_API, READ_TOKEN, startApiProcess, type ApiProcess } from './api-process.js';
 import { runLoad, type LoadResult } from './load.js';
 import { startProxyProcess, type ProxyProcess } from './proxy-process.js';
-import { routeName, routePicker, routeSensors, type RouteMix } from './route-mix.js';
-import { READ_FIELD, READ_METRIC, seedReadData, type ReadData } from './seed.js';
+import { ROUTE_METRIC, routeName, routePicker, routeSensors, type RouteMix } from './route-mix.js';
+import { READ_FIELD, seedReadData, type ReadData } from './seed.js';
 
 export interface ReadLoadSettings {
   mix: RouteMix;
@@ -64,7 +64,7 @@ function windowPath(mix: RouteMix, route: number, range: string): string {
  * read walks past the other routes' sensors (docs/benchmarks.md, "Reads at seed 001's scale").
  */
 function taggedPath(route: number, range: string): string {
-  return `/api/v1/window?metric=${READ_METRIC}&field=${READ_FIELD}&tag=route:${routeName(route)}&limit=50&${range}`;
+  return `/api/v1/window?metric=${ROUTE_METRIC}&field=${READ_FIELD}&tag=route:${routeName(route)}&limit=50&${range}`;
 }
 
 /**

@@ -12,7 +12,6 @@ const HOUR_MS = 60 * MINUTE_MS;
 /** Sensors written per flush: 2,000 hour buckets, one guarded upsert each. */
 const SENSORS_PER_FLUSH = 2000;
 
-export const READ_METRIC = ROUTE_METRIC;
 export const READ_FIELD = 'speed';
 
 export interface ReadData {
@@ -59,12 +58,12 @@ export async function seedReadData(
         sensor++
       ) {
         const tags = sensorTags(mix, sensor);
-        const key = seriesKey(READ_METRIC, tags);
+        const key = seriesKey(ROUTE_METRIC, tags);
         for (let minute = 0; minute < minutes; minute++)
           flush.push(
             foldInputOf(
               {
-                metric: READ_METRIC,
+                metric: ROUTE_METRIC,
                 tags,
                 ts: hour + minute * MINUTE_MS + random.int(0, 59_999),
                 fields: { [READ_FIELD]: random.int(20, 120) },

@@ -25,7 +25,26 @@ export const SUM_RELATIVE_TOLERANCE = 1e-9;
 /** A total or a compact bucket's per-sub-slot sum (`f.<field>.sec.<second>`, `f.<field>.msum.<minute>`). */
 const SUM_PATH = /(\.sum|\.sec\.\d+|\.msum\.\d+)$/;
 
-function sameLeaf(path: string, expected: unknown, actual: unknown): boolean {
+/**
+ * How far two orders of adding the same values can part when they cancel (a sum near 0 has no
+ * relative scale): each order is within (n-1)·u·Σ|x| of the exact sum (u = 2^-53), and Σ|x| is at
+ * most n·max(|min|, |max|), taken from the nearest aggregate above the sum (`f.x` for
+ * `f.x.sec.5`, `f.x.m.5` for `f.x.m.5.sum`). The counts themselves are compared exactly, so a
+ * lost or doubled tick still shows.
+ */
+function cancellationBound(want: Map<string, unknown>, path: string): number {
+  for (let end = path.lastIndexOf('.'); end > 0; end = path.lastIndexOf('.', end - 1)) {
+    const prefix = path.slice(0, end);
+    const n = want.get(`${prefix}.n`);
+    const min = want.get(`${prefix}.min`);
+    const max = want.get(`${prefix}.max`);
+    if (typeof n === 'number' && typeof min === 'number' && typeof max === 'number')
+      return n * n * Number.EPSILON * Math.max(Math.abs(min), Math.abs(max));
+  }
+  return 0;
+}
+
+function sameLeaf(path: string, expected: unknown, actual: unknown, bound: () => number): boolean {
   if (
     SUM_PATH.test(path) &&
     typeof expected === 'number' &&
@@ -34,7 +53,8 @@ function sameLeaf(path: string, expected: unknown, actual: unknown): boolean {
     Number.isFinite(actual)
   ) {
     const scale = Math.max(Math.abs(expected), Math.abs(actual), Number.MIN_VALUE);
-    return Math.abs(expected - actual) <= SUM_RELATIVE_TOLERANCE * scale;
+    const apart = Math.abs(expected - actual);
+    return apart <= SUM_RELATIVE_TOLERANCE * scale || apart <= bound();
   }
   return expected === actual || (Number.isNaN(expected) && Number.isNaN(actual));
 }
@@ -52,7 +72,7 @@ export function compareDocuments(
   for (const path of new Set([...want.keys(), ...got.keys()])) {
     const e = want.get(path);
     const a = got.get(path);
-    if (!sameLeaf(path, e, a))
+    if (!sameLeaf(path, e, a, () => cancellationBound(want, path)))
       differences.push({ store, kind: 'wrong', id, path, expected: e, actual: a });
   }
   return differences.sort((x, y) => (x.path! < y.path! ? -1 : x.path! > y.path! ? 1 : 0));

@@ -2,6 +2,7 @@ export const ProducerErrorCode = {
   Closed: 'PRODUCER_CLOSED',
   ProduceFailed: 'PRODUCE_FAILED',
   TopicMissing: 'TOPIC_MISSING',
+  TopicsNotReady: 'TOPICS_NOT_READY',
   InvalidTopicLayout: 'INVALID_TOPIC_LAYOUT',
   RedriveFailed: 'REDRIVE_FAILED',
 } as const;

@@ -34,6 +34,18 @@ export class ProduceFailedError extends TickertapeError {
  * Producers never create topics (`allowAutoTopicCreation: false`): a typo would otherwise make
  * a new topic with the broker's default partition count and scatter series across it.
  */
+/** Created topics whose partitions still had no leader, or were unknown to a broker, at the deadline. */
+export class TopicsNotReadyError extends TickertapeError {
+  override readonly name = 'TopicsNotReadyError';
+  constructor(topics: readonly string[], waitedMs: number, cause?: unknown) {
+    super(
+      ProducerErrorCode.TopicsNotReady,
+      `topics ${topics.join(', ')} were created but not every partition had a leader after ${waitedMs} ms`,
+      { retriable: true, cause },
+    );
+  }
+}
+
 export class TopicMissingError extends TickertapeError {
   override readonly name = 'TopicMissingError';
   readonly topic: string;

@@ -1,5 +1,6 @@
 import type { Admin, ITopicConfig } from 'kafkajs';
-import { TopicLayoutError, TopicMissingError } from './errors.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { TopicLayoutError, TopicMissingError, TopicsNotReadyError } from './errors.js';
 
 export interface TopicLayout {
   /** The raw tick topic, e.g. `raw-ticks`. */
@@ -60,6 +61,44 @@ async function partitionCounts(admin: Admin, topics: string[]): Promise<Map<stri
   return new Map(described.map((topic) => [topic.name, topic.partitions.length]));
 }
 
+/** How long a new topic's partitions may take to have leaders every broker knows of. */
+const LEADERS_TIMEOUT_MS = 60_000;
+
+/**
+ * Errors of a broker whose metadata has not caught up with a topic the controller just created:
+ * in a cluster, a broker may not know it yet (kafkajs' own wait retries only the second).
+ */
+function isMetadataLag(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { name, type } = err as { name?: unknown; type?: unknown };
+  return (
+    name === 'KafkaJSProtocolError' &&
+    (type === 'UNKNOWN_TOPIC_OR_PARTITION' || type === 'LEADER_NOT_AVAILABLE')
+  );
+}
+
+/** Resolves once every partition of `topics` has a leader, as the brokers asked say. */
+async function leadersElected(admin: Admin, topics: readonly string[]): Promise<void> {
+  const began = Date.now();
+  for (;;) {
+    let lag: unknown;
+    try {
+      const { topics: described } = await admin.fetchTopicMetadata({ topics: [...topics] });
+      if (
+        described.length === topics.length &&
+        described.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))
+      )
+        return;
+    } catch (err) {
+      if (!isMetadataLag(err)) throw err;
+      lag = err;
+    }
+    if (Date.now() - began > LEADERS_TIMEOUT_MS)
+      throw new TopicsNotReadyError(topics, Date.now() - began, lag);
+    await delay(200);
+  }
+}
+
 /**
  * The tick topic's records carry the broker's append time, not the producer's: the workers judge
  * lateness against it (docs/history.md), and a clock the producer cannot set is one the
@@ -93,8 +132,9 @@ export async function ensureTopics(admin: Admin, layout: TopicLayout): Promise<E
     }));
     // false when another process created them between our list and our create: fine, they
     // are then described below like any existing topic.
-    const createdAll = await admin.createTopics({ topics: specs, waitForLeaders: true });
+    const createdAll = await admin.createTopics({ topics: specs, waitForLeaders: false });
     if (createdAll) created.push(...missing);
+    await leadersElected(admin, missing);
   }
   const counts = await partitionCounts(admin, [...wanted.keys()]);
   const topics = [...wanted].map(([name, want]) => ({

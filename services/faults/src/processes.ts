@@ -3,6 +3,7 @@ import { spawnService, type ServiceProcess } from '@tickertape/testing';
 import { fileURLToPath } from 'node:url';
 import { TIME_WINDOW_DEFAULTS, type Store } from '@tickertape/topology';
 import type { FaultsEnv } from './env.js';
+import { PROFILES } from './schedule.js';
 
 /** What the suite runs as processes: one kind of worker per store, and the scheduler. */
 export type Process = Store | 'scheduler';
@@ -43,11 +44,37 @@ export function cliEnv(env: FaultsEnv): Record<string, string> {
   return { ...connectionEnv(env), REDIS_URL: env.REDIS_URL, LOG_FORMAT: 'json' };
 }
 
+/**
+ * Where the workers and the scheduler reach the stack: through Toxiproxy when the profile puts
+ * faults in the network (the load, the checker and the CLI keep the direct addresses).
+ */
+function pipelineEnv(env: FaultsEnv): Record<string, string> {
+  const direct = { ...connectionEnv(env), REDIS_URL: env.REDIS_URL };
+  const { TT_TOXI_KAFKA_BROKERS, TT_TOXI_SCHEMA_REGISTRY_URL, TT_TOXI_MONGODB_URI } = env;
+  const { TT_TOXI_REDIS_URL } = env;
+  if (
+    TT_TOXI_KAFKA_BROKERS === undefined ||
+    TT_TOXI_SCHEMA_REGISTRY_URL === undefined ||
+    TT_TOXI_MONGODB_URI === undefined ||
+    TT_TOXI_REDIS_URL === undefined ||
+    PROFILES[env.FAULT_PROFILE].stack !== 'cluster'
+  )
+    return direct;
+  return {
+    ...direct,
+    KAFKA_BROKERS: TT_TOXI_KAFKA_BROKERS.join(','),
+    SCHEMA_REGISTRY_URL: TT_TOXI_SCHEMA_REGISTRY_URL,
+    MONGODB_URI: TT_TOXI_MONGODB_URI,
+    REDIS_URL: TT_TOXI_REDIS_URL,
+  };
+}
+
 const serviceDir = (name: string) => fileURLToPath(new URL(`../../${name}`, import.meta.url));
 
 function workerEnv(env: FaultsEnv, run: RunNames, store: Store): Record<string, string> {
+  const { REDIS_URL: _scheduler, ...reach } = pipelineEnv(env);
   return {
-    ...connectionEnv(env),
+    ...reach,
     MONGODB_DATABASE: run.database,
     ROLLUP_LEVEL: store,
     TOPIC: run.topic,
@@ -73,12 +100,11 @@ function workerEnv(env: FaultsEnv, run: RunNames, store: Store): Record<string, 
 
 function schedulerEnv(env: FaultsEnv, run: RunNames): Record<string, string> {
   return {
-    ...connectionEnv(env),
+    ...pipelineEnv(env),
     TOPIC: run.topic,
     FINALITY_GROUPS: (['minute', 'hour', 'day'] as const)
       .map((level) => `${level}=${groupOf(run, level)}`)
       .join(','),
-    REDIS_URL: env.REDIS_URL,
     MONGODB_DATABASE: run.database,
     SCHEDULER_QUEUE: `${run.topic}-scheduler`,
     SHELL_LEVELS: 'minute,hour,day',
@@ -91,9 +117,17 @@ function schedulerEnv(env: FaultsEnv, run: RunNames): Record<string, string> {
   };
 }
 
-/** Starts one process of `name` from source, with exactly the settings above. */
-export function spawnProcess(env: FaultsEnv, run: RunNames, name: Process): ServiceProcess {
+/**
+ * Starts one process of `name` from source, with exactly the settings above plus `extra` (a
+ * fake clock's variables).
+ */
+export function spawnProcess(
+  env: FaultsEnv,
+  run: RunNames,
+  name: Process,
+  extra: Record<string, string> = {},
+): ServiceProcess {
   return name === 'scheduler'
-    ? spawnService(serviceDir('scheduler'), schedulerEnv(env, run))
-    : spawnService(serviceDir('rollup-worker'), workerEnv(env, run, name));
+    ? spawnService(serviceDir('scheduler'), { ...schedulerEnv(env, run), ...extra })
+    : spawnService(serviceDir('rollup-worker'), { ...workerEnv(env, run, name), ...extra });
 }

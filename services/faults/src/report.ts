@@ -1,9 +1,10 @@
 import type { LoadSummary } from '@tickertape/producer';
 import type { VerifyReport } from '@tickertape/verify';
 import type { FleetCounters } from './fleet.js';
+import type { BrokerAction } from './cluster/broker-faults.js';
 import type { Injected } from './inject.js';
 import type { RebuildRun } from './rebuild.js';
-import type { FaultKind } from './schedule.js';
+import type { FaultKind, NetworkTarget, NetworkToxic } from './schedule.js';
 
 /** Everything a run did and found; written as JSON, summarised by formatFaultRun. */
 export interface FaultRunReport {
@@ -22,6 +23,12 @@ export interface FaultRunReport {
   restarts: { part: string; ms: number }[];
   /** `tickertape rebuild` runs under the load: the range rebuilt, what the command reported. */
   rebuilds: RebuildRun[];
+  /** The cluster profiles': what was done to which broker, the network faults, the clock steps. */
+  cluster?: {
+    brokers: BrokerAction[];
+    network: { target: NetworkTarget; toxic: NetworkToxic; ms: number }[];
+    clock: { store: string; stepMs: number; offsetMs: number }[];
+  };
   processes: FleetCounters;
   badInputs: (Injected & { deadLettered: string[] })[];
   verify: Pick<VerifyReport, 'tally' | 'stores'> & {
@@ -32,12 +39,23 @@ export interface FaultRunReport {
 }
 
 /**
- * A run passes when the checker found no difference, every planned fault was carried out, and
- * bad input was published and every bad record is in the DLQ with the reason it should have.
+ * Whether every tick a producer was told was written is in the topic: the topic holds the load's
+ * records and the bad ones, and the load's producers are idempotent (a retried batch is written
+ * once), so fewer than acknowledged + bad means an acknowledged tick was lost.
+ */
+export function acknowledgedKept(report: Omit<FaultRunReport, 'passed'>): boolean {
+  return report.verify.tally.records - report.badInputs.length >= report.load.acknowledged;
+}
+
+/**
+ * A run passes when the checker found no difference, no acknowledged tick is missing from the
+ * topic, every planned fault was carried out, and bad input was published and every bad record
+ * is in the DLQ with the reason it should have.
  */
 export function passed(report: Omit<FaultRunReport, 'passed'>): boolean {
   return (
     report.verify.differences === 0 &&
+    acknowledgedKept(report) &&
     report.faultErrors.length === 0 &&
     (Object.keys(report.planned) as FaultKind[]).every(
       (kind) => report.faults[kind] === report.planned[kind],

@@ -20,6 +20,7 @@ import { uniqueName } from '@tickertape/testing';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import { verify, type VerifyReport } from '@tickertape/verify';
 import { Partitioners, type Kafka } from 'kafkajs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { STORES } from '@tickertape/topology';
@@ -46,6 +47,15 @@ import {
   type FaultProfile,
 } from './schedule.js';
 import { restartPart } from './stack-control.js';
+import {
+  brokerFault,
+  ClusterFaultError,
+  pauseBroker,
+  rollingRestart,
+  type ClusterControl,
+} from './cluster/broker-faults.js';
+import { FakeClock } from './cluster/fake-clock.js';
+import { proxiesOf, Toxiproxy } from './cluster/network-faults.js';
 
 export type { FaultRunReport } from './report.js';
 
@@ -96,6 +106,14 @@ interface Faults {
   restarts: FaultRunReport['restarts'];
   injected: Injected[];
   rebuilds: RebuildRun[];
+  cluster: NonNullable<FaultRunReport['cluster']>;
+}
+
+/** The cluster profiles' means: the brokers, Toxiproxy and the stepped clock. */
+interface ClusterMeans {
+  control: ClusterControl;
+  toxiproxy: Toxiproxy;
+  clock: FakeClock;
 }
 
 function faults(
@@ -104,11 +122,17 @@ function faults(
   kafka: Kafka,
   fleet: Fleet<Process>,
   badInput: (round: number) => Promise<Injected[]>,
+  means: ClusterMeans | undefined,
   logger: Logger,
 ): Faults {
   const restarts: FaultRunReport['restarts'] = [];
   const injected: Injected[] = [];
   const rebuilds: RebuildRun[] = [];
+  const cluster: Faults['cluster'] = { brokers: [], network: [], clock: [] };
+  const needCluster = (kind: string): ClusterMeans => {
+    if (means === undefined) throw new ClusterFaultError(`${kind} needs a cluster profile`);
+    return means;
+  };
   const rewind = (store: (typeof STORES)[number]) =>
     persist(
       60_000,
@@ -128,6 +152,7 @@ function faults(
     restarts,
     injected,
     rebuilds,
+    cluster,
     async carryOut(event, round) {
       switch (event.kind) {
         case 'kill-worker':
@@ -150,8 +175,69 @@ function faults(
             ...(await persist(60_000, 'injecting bad input', () => badInput(round), logger)),
           );
           return;
+        case 'broker':
+          cluster.brokers.push(...(await brokerFault(needCluster(event.kind).control, event)));
+          return;
+        case 'rolling-restart':
+          cluster.brokers.push(...(await rollingRestart(needCluster(event.kind).control)));
+          return;
+        case 'pause-broker':
+          cluster.brokers.push(await pauseBroker(needCluster(event.kind).control, event));
+          return;
+        case 'network': {
+          const { toxiproxy, control } = needCluster(event.kind);
+          const heal = await toxiproxy.apply(event.toxic, proxiesOf(event.target, control.brokers));
+          try {
+            await delay(event.forMs);
+          } finally {
+            await heal();
+          }
+          cluster.network.push({ target: event.target, toxic: event.toxic, ms: event.forMs });
+          return;
+        }
+        case 'clock-step': {
+          const offsetMs = await needCluster(event.kind).clock.step(event.stepMs);
+          cluster.clock.push({ store: event.store, stepMs: event.stepMs, offsetMs });
+          return;
+        }
       }
     },
+  };
+}
+
+/**
+ * For a cluster profile: control of the brokers through the stack script, Toxiproxy, and the
+ * fake clock of the stores whose clock the profile steps (one file per run).
+ */
+async function clusterMeans(
+  env: FaultsEnv,
+  kafka: Kafka,
+  topic: string,
+  profile: FaultProfile,
+  logger: Logger,
+): Promise<
+  (ClusterMeans & { clockedStores: Set<Process>; clockEnv: Record<string, string> }) | undefined
+> {
+  if (profile.stack !== 'cluster' || env.TOXIPROXY_URL === undefined) return undefined;
+  if (env.FAULT_FAKETIME_LIB === undefined)
+    throw new ClusterFaultError('FAULT_FAKETIME_LIB is not set');
+  await mkdir(env.FAULT_OUT_DIR, { recursive: true });
+  const clock = await FakeClock.create(join(env.FAULT_OUT_DIR, `${topic}-clock`));
+  return {
+    control: {
+      kafka,
+      topic,
+      brokers: env.TT_KAFKA_BROKERS,
+      script: env.FAULT_STACK_SCRIPT,
+      env: env.inherited,
+      logger,
+    },
+    toxiproxy: new Toxiproxy(env.TOXIPROXY_URL),
+    clock,
+    clockedStores: new Set(
+      profile.events.flatMap((event) => (event.kind === 'clock-step' ? [event.store] : [])),
+    ),
+    clockEnv: clock.env(env.FAULT_FAKETIME_LIB),
   };
 }
 
@@ -192,8 +278,10 @@ export async function runFaults(env: FaultsEnv, logger: Logger): Promise<FaultRu
     subject: valueSubject(topic),
   });
 
+  const means = await clusterMeans(env, kafka, topic, profile, logger);
   const fleet = new Fleet<Process>(
-    (name) => spawnProcess(env, run, name),
+    (name) =>
+      spawnProcess(env, run, name, means?.clockedStores.has(name) ? means.clockEnv : undefined),
     logger,
     pick,
     join(env.FAULT_OUT_DIR, `faults-${profile.name}-logs`, topic),
@@ -216,6 +304,7 @@ export async function runFaults(env: FaultsEnv, logger: Logger): Promise<FaultRu
     kafka,
     fleet,
     (round) => injectBadInputs(injector, topic, codec.schemaId, Date.now(), round),
+    means,
     logger,
   );
 
@@ -278,6 +367,7 @@ export async function runFaults(env: FaultsEnv, logger: Logger): Promise<FaultRu
     faultErrors,
     restarts: actions.restarts,
     rebuilds: actions.rebuilds,
+    ...(means === undefined ? {} : { cluster: actions.cluster }),
     processes: fleet.counters,
     badInputs: actions.injected.map((bad) => ({
       ...bad,

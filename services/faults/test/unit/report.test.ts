@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { passed, type FaultRunReport } from '../../src/report.js';
+import { countByKind } from '../../src/schedule.js';
 
 function run(over: Partial<Omit<FaultRunReport, 'passed'>> = {}): Omit<FaultRunReport, 'passed'> {
-  const kinds = { 'kill-worker': 10, restart: 3, replay: 1, scale: 2, 'bad-input': 2, rebuild: 0 };
+  const kinds = { ...countByKind([]), 'kill-worker': 10, restart: 3, replay: 1, scale: 2 };
+  kinds['bad-input'] = 2;
   return {
     profile: 'short',
     seed: 7,
@@ -27,7 +29,7 @@ function run(over: Partial<Omit<FaultRunReport, 'passed'>> = {}): Omit<FaultRunR
       },
     ],
     verify: {
-      tally: { records: 1, valid: 0, rejected: {}, dropped: {}, deadLetters: 1 },
+      tally: { records: 7501, valid: 7500, rejected: {}, dropped: {}, deadLetters: 1 },
       stores: [],
       differences: 0,
       sample: [],
@@ -47,10 +49,14 @@ describe('passed', () => {
     [
       'a planned fault not carried out',
       run({
-        faults: { 'kill-worker': 10, restart: 2, replay: 1, scale: 2, 'bad-input': 2, rebuild: 0 },
+        faults: { ...run().planned, restart: 2 },
       }),
     ],
     ['no bad input at all', run({ badInputs: [] })],
+    [
+      'an acknowledged tick missing from the topic',
+      run({ verify: { ...run().verify, tally: { ...run().verify.tally, records: 7500 } } }),
+    ],
     [
       'a bad record missing from the DLQ',
       run({

@@ -2,69 +2,24 @@
  * The Helm chart (infra/k8s) as `helm lint` and `helm template` see it — no cluster runs here:
  * every enabled store has its Deployment (probes on /health, the env its service requires,
  * credentials from the Secret), a PodDisruptionBudget and a KEDA ScaledObject on its own
- * consumer group, bounded by the topic's partitions.
+ * consumer group, bounded by the topic's partitions; the API's optional CPU autoscaler. The
+ * topics job, credentials and TLS files, and monitoring have their own helm-*.test.ts.
  */
-import { beforeAll, describe, expect, it } from '@jest/globals';
-import { runProcess } from '@tickertape/testing';
+import { describe, expect, it } from '@jest/globals';
 import { groupIdOf, STORES, TICK_TOPIC } from '@tickertape/topology';
-import { fileURLToPath } from 'node:url';
-import { parseAllDocuments } from 'yaml';
-
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const chart = `${root}/infra/k8s`;
-
-interface EnvVar {
-  name: string;
-  value?: string;
-  valueFrom?: { secretKeyRef: { name: string; key: string } };
-}
-interface Container {
-  command: string[];
-  env: EnvVar[];
-  readinessProbe: { httpGet: { path: string; port: number } };
-  livenessProbe: { httpGet: { path: string; port: number } };
-}
-interface K8sObject {
-  kind: string;
-  metadata: { name: string; labels?: Record<string, string> };
-  spec: Record<string, unknown>;
-  stringData?: Record<string, string>;
-}
-
-let helm = '';
-const run = async (...args: string[]) => {
-  const result = await runProcess(helm, args, { cwd: root, env: process.env });
-  return { ...result, output: `${result.stdout}${result.stderr}` };
-};
-
-async function render(...set: string[]): Promise<K8sObject[]> {
-  const result = await run('template', 't', chart, ...set.flatMap((s) => ['--set', s]));
-  expect(result.code).toBe(0);
-  return parseAllDocuments(result.stdout)
-    .map((doc) => doc.toJS() as K8sObject | null)
-    .filter((doc): doc is K8sObject => doc !== null);
-}
-
-const named = (objects: K8sObject[], kind: string, name: string) =>
-  objects.find((o) => o.kind === kind && o.metadata.name === name);
-const containerOf = (deployment: K8sObject) =>
-  (deployment.spec as { template: { spec: { containers: Container[] } } }).template.spec
-    .containers[0]!;
-const envOf = (container: Container) => new Map(container.env.map((e) => [e.name, e]));
-const workerName = (store: string) =>
-  store === 'segments' ? 't-segment-worker' : `t-rollup-${store}`;
-
-beforeAll(async () => {
-  const ensured = await runProcess('bash', ['scripts/ensure-helm.sh'], {
-    cwd: root,
-    env: process.env,
-  });
-  if (ensured.code !== 0) throw new Error(`scripts/ensure-helm.sh failed: ${ensured.stderr}`);
-  helm = ensured.stdout.trim();
-}, 600_000);
+import {
+  chart,
+  containerOf,
+  envOf,
+  named,
+  podOf,
+  render,
+  runHelm as run,
+  workerName,
+} from '../support/helm.js';
 
 describe('the Helm chart', () => {
-  it('passes helm lint, with SASL and TLS too', async () => {
+  it('passes helm lint, with SASL and TLS too, and with every option on', async () => {
     const plain = await run('lint', chart);
     expect(plain.output).toContain('0 chart(s) failed');
     expect(plain.code).toBe(0);
@@ -75,6 +30,27 @@ describe('the Helm chart', () => {
       'kafka.ssl=true,kafka.sasl.enabled=true,secrets.kafkaSaslPassword=s3cret',
     );
     expect(secured.code).toBe(0);
+    const everything = await run(
+      'lint',
+      chart,
+      '--set',
+      [
+        'kafka.ssl=true',
+        'kafka.sasl.enabled=true',
+        'secrets.kafkaSaslPassword=s3cret',
+        'kafka.tls.secretName=kafka-tls',
+        'kafka.tls.certKey=tls.crt',
+        'kafka.tls.keyKey=tls.key',
+        'schemaRegistry.auth.enabled=true',
+        'secrets.schemaRegistryUsername=sr-key',
+        'secrets.schemaRegistryPassword=sr-secret',
+        'monitoring.podMonitor.enabled=true',
+        'monitoring.podMonitor.labels.release=kube-prometheus-stack',
+        'api.autoscaling.enabled=true',
+      ].join(','),
+    );
+    expect(everything.output).toContain('0 chart(s) failed');
+    expect(everything.code).toBe(0);
   });
 
   it('renders a Deployment, a PDB and a ScaledObject per store, on its own group and bounded by the partitions', async () => {
@@ -165,6 +141,53 @@ describe('the Helm chart', () => {
     const env = envOf(containerOf(named(objects, 'Deployment', 't-rollup-minute')!));
     expect(env.get('KAFKA_SASL_PASSWORD')?.valueFrom?.secretKeyRef.key).toBe('kafka-sasl-password');
     expect(env.get('KAFKA_SSL')?.value).toBe('true');
+  });
+
+  it('scales the API on CPU when asked, leaving its replica count to the autoscaler', async () => {
+    const fixed = await render();
+    expect(fixed.filter((o) => o.kind === 'HorizontalPodAutoscaler')).toEqual([]);
+    expect(named(fixed, 'Deployment', 't-api')?.spec.replicas).toBe(2);
+
+    const scaled = await render(
+      'api.autoscaling.enabled=true',
+      'api.autoscaling.minReplicas=3',
+      'api.autoscaling.maxReplicas=12',
+      'api.autoscaling.targetCPUUtilizationPercentage=60',
+    );
+    const deployment = named(scaled, 'Deployment', 't-api')!;
+    expect(deployment.spec).not.toHaveProperty('replicas');
+    const hpa = named(scaled, 'HorizontalPodAutoscaler', 't-api')!;
+    expect(hpa.spec).toEqual({
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 't-api' },
+      minReplicas: 3,
+      maxReplicas: 12,
+      metrics: [
+        {
+          type: 'Resource',
+          resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } },
+        },
+      ],
+    });
+    // Utilisation is relative to the request: without one the autoscaler cannot act.
+    expect(containerOf(deployment).resources.requests?.cpu).toBeTruthy();
+  });
+
+  it('labels each long-running pod with the scrape job the alert rules expect, annotations optional', async () => {
+    const objects = await render();
+    const jobs: [string, string][] = [
+      ...STORES.map((store): [string, string] => [workerName(store), 'tickertape-worker']),
+      ['t-scheduler', 'tickertape-scheduler'],
+      ['t-api', 'tickertape-api'],
+    ];
+    for (const [name, job] of jobs) {
+      const pod = podOf(named(objects, 'Deployment', name)!);
+      expect(pod.metadata.labels['tickertape.io/scrape-job']).toBe(job);
+      expect(pod.metadata.annotations?.['prometheus.io/scrape']).toBe('true');
+    }
+    expect(objects.filter((o) => o.kind === 'PodMonitor')).toEqual([]);
+    const quiet = await render('monitoring.scrapeAnnotations=false');
+    for (const [name] of jobs)
+      expect(podOf(named(quiet, 'Deployment', name)!).metadata.annotations).toBeUndefined();
   });
 
   it('refuses to render without a MongoDB URI when it creates the Secret', async () => {

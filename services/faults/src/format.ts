@@ -34,7 +34,10 @@ function clusterRows(report: FaultRunReport): (string | number)[][] {
     (done as typeof cluster.brokers).length,
   ]);
   for (const fault of cluster.network)
-    rows.push([`network: ${fault.toxic} to ${fault.target} for ${seconds(fault.ms)}`, 1]);
+    rows.push([
+      `network: ${fault.toxic} to ${fault.target} for ${seconds(fault.ms)}${fault.healed === 'restart' ? ' (taken off by restarting Toxiproxy)' : ''}`,
+      1,
+    ]);
   for (const step of cluster.clock)
     rows.push([
       `clock of the ${step.store} workers stepped ${step.stepMs > 0 ? '+' : ''}${seconds(step.stepMs)} (now ${seconds(step.offsetMs)} off)`,

@@ -2,6 +2,7 @@ import type { LoadSummary } from '@tickertape/producer';
 import type { VerifyReport } from '@tickertape/verify';
 import type { FleetCounters } from './fleet.js';
 import type { BrokerAction } from './cluster/broker-faults.js';
+import type { Healed } from './cluster/network-faults.js';
 import type { Injected } from './inject.js';
 import type { RebuildRun } from './rebuild.js';
 import type { FaultKind, NetworkTarget, NetworkToxic } from './schedule.js';
@@ -26,7 +27,8 @@ export interface FaultRunReport {
   /** The cluster profiles': what was done to which broker, the network faults, the clock steps. */
   cluster?: {
     brokers: BrokerAction[];
-    network: { target: NetworkTarget; toxic: NetworkToxic; ms: number }[];
+    /** `healed`: through Toxiproxy's API, or by restarting it when the API hung. */
+    network: { target: NetworkTarget; toxic: NetworkToxic; ms: number; healed: Healed }[];
     clock: { store: string; stepMs: number; offsetMs: number }[];
   };
   processes: FleetCounters;

@@ -46,7 +46,7 @@ import {
   type FaultEvent,
   type FaultProfile,
 } from './schedule.js';
-import { restartPart } from './stack-control.js';
+import { restartPart, stackCommand } from './stack-control.js';
 import {
   brokerFault,
   ClusterFaultError,
@@ -129,6 +129,7 @@ function faults(
   const injected: Injected[] = [];
   const rebuilds: RebuildRun[] = [];
   const cluster: Faults['cluster'] = { brokers: [], network: [], clock: [] };
+  const lanes = new Map<string, Promise<void>>();
   const needCluster = (kind: string): ClusterMeans => {
     if (means === undefined) throw new ClusterFaultError(`${kind} needs a cluster profile`);
     return means;
@@ -186,14 +187,26 @@ function faults(
           return;
         case 'network': {
           const { toxiproxy, control } = needCluster(event.kind);
-          const heal = await toxiproxy.apply(event.toxic, proxiesOf(event.target, control.brokers));
-          try {
-            await delay(event.forMs);
-          } finally {
-            await heal();
-          }
-          cluster.network.push({ target: event.target, toxic: event.toxic, ms: event.forMs });
-          return;
+          // One fault at a time per part: a late heal must not overlap the next toxic.
+          const previous = lanes.get(event.target) ?? Promise.resolve();
+          const mine = previous.then(async () => {
+            const healed = await toxiproxy.inflict(
+              event.toxic,
+              proxiesOf(event.target, control.brokers),
+              event.forMs,
+            );
+            cluster.network.push({
+              target: event.target,
+              toxic: event.toxic,
+              ms: event.forMs,
+              healed,
+            });
+          });
+          lanes.set(
+            event.target,
+            mine.catch(() => undefined),
+          );
+          return mine;
         }
         case 'clock-step': {
           const offsetMs = await needCluster(event.kind).clock.step(event.stepMs);
@@ -232,7 +245,10 @@ async function clusterMeans(
       env: env.inherited,
       logger,
     },
-    toxiproxy: new Toxiproxy(env.TOXIPROXY_URL),
+    toxiproxy: new Toxiproxy(env.TOXIPROXY_URL, async () => {
+      logger.warn('toxiproxy did not take a toxic off: restarting it');
+      await stackCommand(env.FAULT_STACK_SCRIPT, ['restart', 'toxiproxy'], env.inherited);
+    }),
     clock,
     clockedStores: new Set(
       profile.events.flatMap((event) => (event.kind === 'clock-step' ? [event.store] : [])),

@@ -1,4 +1,5 @@
 import { TickertapeError } from '@tickertape/errors';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { NetworkTarget, NetworkToxic } from '../schedule.js';
 
 export class ToxiproxyError extends TickertapeError {
@@ -27,14 +28,30 @@ export function proxiesOf(target: NetworkTarget, brokers: number): string[] {
     : [target];
 }
 
-/** Talks to Toxiproxy's HTTP API (docs: github.com/Shopify/toxiproxy, "HTTP API"). */
+/** Longer than Toxiproxy's own 25 s, after which it answers 503 itself. */
+const API_TIMEOUT_MS = 30_000;
+
+/** How a network fault was undone. */
+export type Healed = 'api' | 'restart';
+
+/**
+ * Talks to Toxiproxy's HTTP API (docs: github.com/Shopify/toxiproxy, "HTTP API"). `restart`
+ * starts the server again from its configuration (every proxy enabled, no toxic): the way out
+ * when removing a toxic hangs, which Toxiproxy does under heavy traffic (Shopify/toxiproxy#558,
+ * open: a latency toxic on a Kafka listener, its DELETE answered 503 after 25 s, the proxy's
+ * toxics locked from then on).
+ */
 export class Toxiproxy {
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly restart: () => Promise<void>,
+  ) {}
 
   private async call(method: string, path: string, body?: object): Promise<void> {
     const response = await fetch(`${this.url}${path}`, {
       method,
       headers: { 'content-type': 'application/json' },
+      signal: AbortSignal.timeout(API_TIMEOUT_MS),
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     if (!response.ok)
@@ -42,10 +59,32 @@ export class Toxiproxy {
   }
 
   /**
-   * Puts `toxic` on every proxy named, in both directions, and returns what undoes it. A cut
-   * disables the proxies: open connections close and new ones are refused.
+   * Puts `toxic` on every proxy named, in both directions, for `forMs`, then takes it off again;
+   * says how it was taken off. A cut disables the proxies: open connections close and new ones
+   * are refused. Whatever fails part way, every proxy is left healthy.
    */
-  async apply(toxic: NetworkToxic, proxies: readonly string[]): Promise<() => Promise<void>> {
+  async inflict(toxic: NetworkToxic, proxies: readonly string[], forMs: number): Promise<Healed> {
+    let heal: () => Promise<void>;
+    try {
+      heal = await this.apply(toxic, proxies);
+    } catch (err) {
+      await this.restart();
+      throw err;
+    }
+    await delay(forMs);
+    try {
+      await heal();
+      return 'api';
+    } catch {
+      await this.restart();
+      return 'restart';
+    }
+  }
+
+  private async apply(
+    toxic: NetworkToxic,
+    proxies: readonly string[],
+  ): Promise<() => Promise<void>> {
     if (toxic === 'cut') {
       for (const proxy of proxies) await this.call('POST', `/proxies/${proxy}`, { enabled: false });
       return async () => {

@@ -86,7 +86,7 @@ export function judgeGroup(
       `lag growing: ${rates.producedPerSec.toFixed(0)} records/s in, ${rates.committedPerSec.toFixed(0)}/s committed; ` +
         (latest.members.length < partitions
           ? `add members (up to ${partitions})`
-          : 'every partition has its member: look at the workers (flush failures, database) or add partitions'),
+          : 'every partition has its member: look at the workers (flush failures, database); more partitions means a new topic, never added ones (docs/scaling.md)'),
     );
   }
   return { idleMembers, unheldPartitions, rates, lagGrowing, problems, hints };

@@ -285,6 +285,18 @@ export async function runFaults(env: FaultsEnv, logger: Logger): Promise<FaultRu
   });
   const admin = kafka.admin();
   await admin.connect();
+  // A cluster just started: every broker in the metadata before a topic asks for three replicas.
+  if (profile.stack === 'cluster')
+    await persist(
+      60_000,
+      'waiting for every broker',
+      async () => {
+        const { brokers } = await admin.describeCluster();
+        if (brokers.length < env.TT_KAFKA_BROKERS)
+          throw new ClusterFaultError(`${brokers.length} of ${env.TT_KAFKA_BROKERS} brokers known`);
+      },
+      logger,
+    );
   await ensureTopics(admin, { topic, partitions: 4, dlqTopic: run.dlqTopic, dlqPartitions: 1 });
   await admin.disconnect();
   const registry = registryEndpoint(env);

@@ -22,9 +22,9 @@
 # Parts: kafka, registry, mongo, redis, and the optional prometheus (Debian's package: scrapes the
 # targets tests and developers drop into .stack/prometheus/targets/*.json, loads the rules in
 # .stack/prometheus/rules/*.yml; POST /-/reload after changing them), ferretdb (a second database
-# for tests) and proxy (Debian's nginx caching the API's answers: infra/local/proxy, in front of
-# TT_PROXY_UPSTREAM, the API's default address) and toxiproxy (network faults between the fault
-# suite's processes and the stack: infra/local/toxiproxy). With TT_KAFKA_BROKERS=3, kafka is a
+# for tests), proxy (Debian's nginx caching the API's answers: infra/local/proxy, in front of
+# TT_PROXY_UPSTREAM, the API's default address) and toxiproxy (built from the Go module proxy:
+# network faults between the fault suite's processes and the stack). With TT_KAFKA_BROKERS=3, kafka is a
 # KRaft cluster of three brokers; kafka-1, kafka-2, kafka-3 name one of them (restart, kill, pid,
 # up). When KAFKA_BROKERS,
 # SCHEMA_REGISTRY_URL, MONGODB_URI, REDIS_URL or PROMETHEUS_URL is set to anything but the local
@@ -938,7 +938,7 @@ main() {
     install) for part in "${PARTS[@]}"; do is_external "$part" || install_part "$part"; done ;;
     env) cmd_env ;;
     exec) cmd_exec "$@" ;;
-    *) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; [[ -z $cmd || $cmd == help ]] || exit 2 ;;
+    *) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; [[ -z $cmd || $cmd == help ]] || exit 2 ;;
   esac
 }
 

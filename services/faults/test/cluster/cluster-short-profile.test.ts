@@ -27,6 +27,14 @@ describe('fault suite, cluster-short profile', () => {
       cwd: root,
       env,
     });
+    // The suite's own summary and errors, shown when it did not finish.
+    expect({
+      code: run.code,
+      output: run.code === 0 ? '' : `${run.stdout}${run.stderr}`.slice(-4000),
+    }).toEqual({
+      code: 0,
+      output: '',
+    });
     const report = JSON.parse(
       await readFile(join(out, 'faults-cluster-short.json'), 'utf8'),
     ) as FaultRunReport;

@@ -57,7 +57,7 @@ function checkLayout(layout: TopicLayout): Required<Omit<TopicLayout, 'replicati
 
 async function partitionCounts(admin: Admin, topics: string[]): Promise<Map<string, number>> {
   if (topics.length === 0) return new Map();
-  const { topics: described } = await admin.fetchTopicMetadata({ topics });
+  const described = await metadataShowing(admin, topics, (found) => found.length === topics.length);
   return new Map(described.map((topic) => [topic.name, topic.partitions.length]));
 }
 
@@ -77,18 +77,24 @@ function isMetadataLag(err: unknown): boolean {
   );
 }
 
-/** Resolves once every partition of `topics` has a leader, as the brokers asked say. */
-async function leadersElected(admin: Admin, topics: readonly string[]): Promise<void> {
+type TopicMetadata = Awaited<ReturnType<Admin['fetchTopicMetadata']>>['topics'];
+
+/**
+ * The topics' metadata once `ready` says it is complete. kafkajs asks a broker at random, and in a
+ * cluster one may not know a topic the controller created a moment ago: its answers are asked
+ * again until the deadline (TOPICS_NOT_READY), anything else fails at once.
+ */
+async function metadataShowing(
+  admin: Admin,
+  topics: readonly string[],
+  ready: (described: TopicMetadata) => boolean,
+): Promise<TopicMetadata> {
   const began = Date.now();
   for (;;) {
     let lag: unknown;
     try {
       const { topics: described } = await admin.fetchTopicMetadata({ topics: [...topics] });
-      if (
-        described.length === topics.length &&
-        described.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))
-      )
-        return;
+      if (ready(described)) return described;
     } catch (err) {
       if (!isMetadataLag(err)) throw err;
       lag = err;
@@ -97,6 +103,17 @@ async function leadersElected(admin: Admin, topics: readonly string[]): Promise<
       throw new TopicsNotReadyError(topics, Date.now() - began, lag);
     await delay(200);
   }
+}
+
+/** Resolves once every partition of `topics` has a leader, as the brokers asked say. */
+async function leadersElected(admin: Admin, topics: readonly string[]): Promise<void> {
+  await metadataShowing(
+    admin,
+    topics,
+    (described) =>
+      described.length === topics.length &&
+      described.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0)),
+  );
 }
 
 /**

@@ -99,13 +99,26 @@ describe('the local stack with TT_KAFKA_BROKERS=3', () => {
         partitions: 3,
         dlqTopic: 'replicated-dlq',
       });
-      const { topics } = await client.fetchTopicMetadata({ topics: ['replicated'] });
-      expect(topics[0]!.partitions.map((p) => p.replicas.length)).toEqual([3, 3, 3]);
-      const configs = await client.describeConfigs({
-        resources: [{ type: 2, name: 'replicated', configNames: ['min.insync.replicas'] }],
-        includeSynonyms: false,
-      });
-      expect(configs.resources[0]!.configEntries[0]!.configValue).toBe('2');
+      // kafkajs asks a broker at random, and one may not know the new topic for a moment.
+      const replicas = await waitFor(
+        async () => {
+          const { topics } = await client.fetchTopicMetadata({ topics: ['replicated'] });
+          return topics[0]!.partitions.map((p) => p.replicas.length);
+        },
+        { timeoutMs: 30_000, description: "the topic's replicas" },
+      );
+      expect(replicas).toEqual([3, 3, 3]);
+      const minInSync = await waitFor(
+        async () => {
+          const configs = await client.describeConfigs({
+            resources: [{ type: 2, name: 'replicated', configNames: ['min.insync.replicas'] }],
+            includeSynonyms: false,
+          });
+          return configs.resources[0]!.configEntries[0]!.configValue;
+        },
+        { timeoutMs: 30_000, description: "the topic's min.insync.replicas" },
+      );
+      expect(minInSync).toBe('2');
     } finally {
       await client.disconnect();
     }

@@ -6,7 +6,9 @@ export {
   type Candle,
   type CandleResult,
   type LevelQuery,
+  type SteppedQuery,
 } from './reader.js';
+export type { MetricInfo } from './metric-catalog.js';
 export { DEFAULT_LIMITS, type Limits, type ReaderOptions } from './limits.js';
 export { QueryError, QueryErrorCode, isBadQuery } from './query-error.js';
 export {
@@ -14,6 +16,7 @@ export {
   chooseResolution,
   levelResolution,
   pointCount,
+  slotsInRange,
   sourceFor,
   type Detail,
   type Resolution,

@@ -15,9 +15,10 @@ import { QueryError, QueryErrorCode } from './query-error.js';
 import { checkLevelKept, keptContext, metricOfSeries } from './kept-levels.js';
 import type { Point } from './points.js';
 import { readRange, type RangeQuery, type RangeResult } from './read-range.js';
-import { chooseResolution, levelResolution, type Detail } from './resolution.js';
+import { chooseResolution, levelResolution, sourceFor, type Detail } from './resolution.js';
 import { findSeries, type SeriesQuery, type SeriesResult } from './series.js';
 import { seriesStatus, type StatusResult } from './status.js';
+import { metricCatalog, type MetricInfo } from './metric-catalog.js';
 import type { FinalBucketCache } from './final-bucket-cache.js';
 import { FinalitySource } from './finality-source.js';
 import { windowAggregate, type WindowQuery, type WindowResult } from './window.js';
@@ -38,6 +39,11 @@ export interface CacheOptions {
 export interface AutoQuery extends RangeQuery {
   /** Most points wanted; the finest width that fits is chosen. */
   maxPoints: number;
+}
+
+export interface SteppedQuery extends RangeQuery {
+  /** Width of each point: a native width (a second, minute, hour or day). */
+  stepMs: number;
 }
 
 export interface LevelQuery extends RangeQuery {
@@ -133,6 +139,26 @@ export class RollupReader {
         ctx.levels,
       ),
     );
+  }
+
+  /**
+   * One series at exactly `stepMs` (a native width), read from the cheapest level that keeps
+   * the series' metric: what PromQL's range functions sum (their ranges are whole widths).
+   */
+  async stepped(query: SteppedQuery): Promise<RangeResult> {
+    const ctx = await this.keptFor([query.series]);
+    const source = sourceFor(query.stepMs, ctx.levels);
+    if (!source)
+      throw new QueryError(
+        QueryErrorCode.NoResolution,
+        `no running level keeps ${query.stepMs} ms points of ${metricOfSeries(query.series)}`,
+      );
+    return readRange(this.db, ctx, query, { stepMs: query.stepMs, source });
+  }
+
+  /** The metrics with data in a range, with a sample of their field and tag names. */
+  async metrics(range: { fromMs: number; toMs: number }): Promise<MetricInfo[]> {
+    return metricCatalog(this.db, this.ctx, range);
   }
 
   /** Open/high/low/close at the automatic width (e.g. 5-minute candles over a day). */

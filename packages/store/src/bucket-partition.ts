@@ -35,6 +35,11 @@ export class BucketPartition {
     return this.collection<BucketRecord>().countDocuments(filter);
   }
 
+  /** The distinct values of a top-level field (`metric`) among the buckets matching `filter`. */
+  distinct(field: 'metric' | 'series', filter: Filter<BucketRecord> = {}): Promise<unknown[]> {
+    return this.collection<BucketRecord>().distinct(field, filter);
+  }
+
   /** The buckets matching `filter`, read whole into memory: bounded by `limit` or by the caller. */
   find<T extends Document = StoredBucket>(
     filter: Filter<BucketRecord>,

@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import { entityTag } from './http-caching.js';
 
-/** One computed answer: its body as sent, its ETag, and until when it may be reused. */
+/** One computed answer: its body as sent (JSON or CSV text, Arrow bytes), its ETag, and until when it may be reused. */
 export interface Answer {
-  body: string;
+  body: string | Buffer;
   etag: string;
   /** `Infinity` for a final answer (see reuseUntil). */
   reuseUntilMs: number;
@@ -37,8 +37,11 @@ export class AnswerCache {
       options.maxBytes > 0
         ? new LRUCache({
             maxSize: options.maxBytes,
-            // UTF-16 body, its key and ETag, and the entry's own overhead: an estimate.
-            sizeCalculation: ({ answer }, key) => 2 * (answer.body.length + key.length) + 160,
+            // A UTF-16 or byte body, its key and ETag, and the entry's own overhead: an estimate.
+            sizeCalculation: ({ answer }, key) =>
+              (typeof answer.body === 'string' ? 2 * answer.body.length : answer.body.byteLength) +
+              2 * key.length +
+              160,
             dispose: (_answer, _key, reason) => {
               if (reason === 'evict') this.observe('evicted');
             },
@@ -53,7 +56,7 @@ export class AnswerCache {
   /** The answer under `key`: kept, being computed, or computed now by `compute`. */
   async answer(
     key: string,
-    compute: () => Promise<{ body: string; reuseUntilMs: number }>,
+    compute: () => Promise<{ body: string | Buffer; reuseUntilMs: number }>,
   ): Promise<Answer> {
     const answers = this.answers;
     if (answers === undefined) return withTag(await compute());
@@ -93,6 +96,6 @@ export class AnswerCache {
   }
 }
 
-function withTag(computed: { body: string; reuseUntilMs: number }): Answer {
+function withTag(computed: { body: string | Buffer; reuseUntilMs: number }): Answer {
   return { ...computed, etag: entityTag(computed.body) };
 }

@@ -18,6 +18,7 @@ import { cacheObserver, createApiMetrics, type ApiMetrics } from './metrics.js';
 import { DASHBOARD_DIR, dashboardRoutes } from './routes/dashboard-routes.js';
 import { levelRoutes, type FinalitySource } from './routes/level-routes.js';
 import { registerOpenApi } from './routes/openapi-routes.js';
+import { prometheusRoutes } from './prometheus/routes.js';
 import { opsRoutes } from './routes/ops-routes.js';
 import { readRoutes } from './routes/read-routes.js';
 import { tokenRoute } from './routes/token-route.js';
@@ -131,6 +132,17 @@ export function buildApp(options: BuildAppOptions) {
     },
     { prefix: '/api' },
   );
+  // Grafana's Prometheus data source, promtool and Prometheus clients: PromQL over the rollups.
+  void app.register(prometheusRoutes, {
+    prefix: '/prometheus/api/v1',
+    reader,
+    now,
+    metrics,
+    answers,
+    caching,
+    tokens: options.tokens,
+    logger,
+  });
   return app;
 }
 

@@ -30,7 +30,12 @@ export function bearerToken(header: string | undefined): string | undefined {
  * The onRequest hook of the /api scope. Answers 401 without saying which part was wrong beyond
  * missing vs refused, and never repeats the header.
  */
-export function bearerAuth(tokens: readonly string[], metrics: ApiMetrics) {
+export function bearerAuth(
+  tokens: readonly string[],
+  metrics: ApiMetrics,
+  /** The refusal's body: the API's own error shape, or (under /prometheus) Prometheus'. */
+  body: (error: string, message: string) => unknown = errorBody,
+) {
   const matches = tokenMatcher(tokens);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const token = bearerToken(request.headers.authorization);
@@ -42,7 +47,7 @@ export function bearerAuth(tokens: readonly string[], metrics: ApiMetrics) {
       .code(401)
       .header('WWW-Authenticate', 'Bearer realm="tickertape"')
       .send(
-        errorBody(
+        body(
           ApiErrorCode.Unauthorized,
           reason === 'missing'
             ? 'send Authorization: Bearer <token>'

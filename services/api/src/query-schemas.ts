@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ANSWER_FORMATS } from './formats/answer-format.js';
 import { parseInstant, parseLastMinutes } from './instant.js';
 
 /**
@@ -88,6 +89,17 @@ const tagFilter = () =>
     })
     .meta({ description: 'Tag filter `key:value`; repeat for several', examples: ['sensor:s1'] });
 
+/** The answer's format; it wins over the Accept header (docs/analysts.md). */
+const format = () =>
+  z
+    .enum(ANSWER_FORMATS, { error: () => 'must be csv, arrow or json, given once' })
+    .optional()
+    .meta({
+      description:
+        'csv (RFC 4180, a header row), arrow (an Apache Arrow IPC stream) or json (the default); instead of Accept: text/csv or application/vnd.apache.arrow.stream',
+      examples: ['csv'],
+    });
+
 const optionalTo = () =>
   instant('End of the range, exclusive; ISO-8601 or epoch ms. Default: now').optional();
 
@@ -100,6 +112,7 @@ export const seriesQuerySchema = z.strictObject({
     .max(SERIES_LIMIT_MAX)
     .default(SERIES_LIMIT_DEFAULT)
     .meta({ description: 'Most series returned' }),
+  format: format(),
 });
 
 /** One series, one field, a range, and how many points at most: what points and candles share. */
@@ -128,6 +141,7 @@ export const pointsQuerySchema = z
       description:
         'With `level`: `slot` (default) one point per bucket, `sub` one per second/minute/hour inside each',
     }),
+    format: format(),
   })
   .check((ctx) => {
     const { level, detail, maxPoints } = ctx.value;
@@ -147,7 +161,7 @@ export const pointsQuerySchema = z
       });
   });
 
-export const candlesQuerySchema = z.strictObject(rangeRead);
+export const candlesQuerySchema = z.strictObject({ ...rangeRead, format: format() });
 
 export const windowQuerySchema = z
   .strictObject({
@@ -196,6 +210,7 @@ export const windowQuerySchema = z
           'Instead of from/to: the last N whole minutes up to and including the current one (10m, 6h, 7d)',
         examples: ['10m'],
       }),
+    format: format(),
   })
   .check((ctx) => {
     const { series, metric, tag, limit } = ctx.value;
@@ -253,6 +268,7 @@ export const rawQuerySchema = z.strictObject({
       description: 'Only this field’s values; every numeric field of the ticks when absent',
       examples: ['speed', 'price'],
     }),
+  format: format(),
 });
 
 export type SeriesQueryParams = z.output<typeof seriesQuerySchema>;

@@ -1,5 +1,6 @@
 import { LEVELS } from '@tickertape/buckets';
 import { z } from 'zod';
+import { MEDIA_TYPES } from './formats/answer-format.js';
 
 /**
  * What the routes answer, mirroring the reader's result types. They document the answers in
@@ -195,6 +196,31 @@ export const healthSchema = z.object({
   status: z.enum(['ok', 'unavailable']),
   message: z.string().optional(),
 });
+
+/**
+ * The 200 of a read route: its JSON, or the same rows as CSV or an Arrow IPC stream (`format=`
+ * or Accept; docs/analysts.md lists the columns). Only the JSON schema serializes: the tables
+ * are sent as encoded.
+ */
+export function tabularAnswer<T extends z.ZodType>(json: T, rows: string) {
+  return {
+    description: `The answer; as CSV or Arrow, ${rows}`,
+    content: {
+      [MEDIA_TYPES.json]: { schema: json },
+      [MEDIA_TYPES.csv]: {
+        schema: z.string().meta({
+          description: `RFC 4180 CSV with a header row, ${rows} (columns: docs/analysts.md)`,
+        }),
+      },
+      [MEDIA_TYPES.arrow]: {
+        schema: z.string().meta({
+          format: 'binary',
+          description: `An Apache Arrow IPC stream of the same columns, ${rows}`,
+        }),
+      },
+    },
+  } as const;
+}
 
 /** The error answers every /api route may give, next to its 200. */
 export const apiErrors = { 400: errorSchema, 401: errorSchema, 500: errorSchema } as const;

@@ -2,6 +2,8 @@ import type { Level } from '@tickertape/buckets';
 import type { RollupReader } from '@tickertape/query';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AnswerCache } from '../answer-cache.js';
+import { answerBody, chosenFormat, representationHeaders } from '../formats/represent.js';
+import type { Table } from '../formats/table.js';
 import { cacheControl, canonicalQuery, reuseUntil, type CachingPolicy } from '../http-caching.js';
 import { countExamined, type ApiMetrics } from '../metrics.js';
 
@@ -27,12 +29,15 @@ export interface AnswerRequest<T extends FinalityAware> {
    */
   relative?: { fromMs: number; toMs: number; movesAtMs: number };
   read: () => Promise<T>;
+  /** The answer's rows, for CSV and Arrow (formats/read-tables.ts). */
+  table: (result: T) => Table;
 }
 
 /**
  * Sends the answer to one read: kept (final, or open for a moment) or read now, with a strong
  * ETag (a matching If-None-Match gets 304 from @fastify/etag, registered on /api) and a
- * Cache-Control from its finality. The key holds the route, the parsed query, the relative
+ * Cache-Control from its finality. The key holds the route, the parsed query, the format (each
+ * representation is kept and tagged on its own: the ETag is its bytes' hash), the relative
  * range's bounds and the reader's answer key (generations and level policy) — never the token:
  * every token reads the same data, and each request was authenticated before it got here.
  */
@@ -43,9 +48,11 @@ export async function sendAnswer<T extends FinalityAware>(
   answer: AnswerRequest<T>,
 ): Promise<T> {
   const { relative } = answer;
+  const chosen = chosenFormat(request);
   const key = [
     request.routeOptions.url ?? request.url,
     canonicalQuery(request.query),
+    chosen.format,
     relative ? `${relative.fromMs}-${relative.toMs}` : '',
     await ctx.reader.answerKey(),
   ].join('|');
@@ -55,18 +62,16 @@ export async function sendAnswer<T extends FinalityAware>(
       openLevels: result.openLevels,
       ...(relative ? { rangeMovesAtMs: relative.movesAtMs } : {}),
     };
-    // The route's own serializer (its response schema), once per computed answer.
-    const body = reply.serialize(result);
     return {
-      body: typeof body === 'string' ? body : new TextDecoder().decode(body),
+      body: answerBody(reply, chosen.format, result, answer.table),
       reuseUntilMs: reuseUntil(freshness, ctx.caching, ctx.now()),
     };
   });
+  representationHeaders(reply, chosen);
   void reply
-    .type('application/json; charset=utf-8')
     .header('etag', kept.etag)
     .header('cache-control', cacheControl(kept.reuseUntilMs, ctx.caching, ctx.now()));
-  // Fastify sends a string as it is, without serializing it again. Typed as the read's answer,
-  // which the body is, so each route keeps its response schema's type check.
+  // Fastify sends a string or Buffer as it is, without serializing it again. Typed as the read's
+  // answer, which the body represents, so each route keeps its response schema's type check.
   return kept.body as unknown as T;
 }

@@ -14,11 +14,21 @@ import {
 } from '../query-schemas.js';
 import { seriesRange, windowRange } from '../ranges.js';
 import {
+  candlesTable,
+  pointsTable,
+  rawTable,
+  seriesListTable,
+  windowTable,
+} from '../formats/read-tables.js';
+import { represent } from '../formats/represent.js';
+import type { Table } from '../formats/table.js';
+import {
   apiErrors,
   candlesSchema,
   pointsSchema,
   rawSchema,
   seriesListSchema,
+  tabularAnswer,
   windowSchema,
 } from '../response-schemas.js';
 import { sendAnswer, type Answering } from './answers.js';
@@ -35,7 +45,8 @@ const CLOCK_RANGE_REUSE_MS = 1000;
  * The five reads. Each one goes through the reader, which plans its documents and refuses an
  * over-budget plan before reading: no route here reads the database itself. The rollup reads
  * answer through `sendAnswer` (kept answers, ETag, Cache-Control by finality); series lists and
- * raw points cannot say when they change, so they carry an ETag and revalidate.
+ * raw points cannot say when they change, so they carry an ETag and revalidate. Each answers
+ * JSON, CSV or an Arrow stream of the same rows (`format=` or Accept; formats/).
  */
 export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, options, done) => {
   const { reader, now, metrics } = options;
@@ -43,9 +54,10 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     request: FastifyRequest,
     reply: FastifyReply,
     result: T,
+    table: (result: T) => Table,
   ) => {
     void reply.header('cache-control', REVALIDATE);
-    return countExamined(metrics, request, result);
+    return represent(request, reply, countExamined(metrics, request, result), table);
   };
   /** A range without `to` ends now: answers are kept for a second, under their resolved bounds. */
   const clockRange = (fromMs: number, toMs: number) => ({
@@ -62,13 +74,14 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: seriesQuerySchema,
-        response: { 200: seriesListSchema, ...apiErrors },
+        response: { 200: tabularAnswer(seriesListSchema, 'one row per series'), ...apiErrors },
       },
     },
     async (request, reply) => {
       const { metric, tag, from, to, limit } = request.query;
       const range = seriesRange(from, to, now());
-      return counted(request, reply, await reader.series({ metric, tags: tag, ...range, limit }));
+      const result = await reader.series({ metric, tags: tag, ...range, limit });
+      return counted(request, reply, result, seriesListTable);
     },
   );
 
@@ -80,7 +93,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: pointsQuerySchema,
-        response: { 200: pointsSchema, ...apiErrors },
+        response: { 200: tabularAnswer(pointsSchema, 'one row per point'), ...apiErrors },
       },
     },
     async (request, reply) => {
@@ -88,6 +101,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       const query = { series, field, fromMs: from, toMs: to ?? now() };
       return sendAnswer(options, request, reply, {
         ...(to === undefined ? { relative: clockRange(query.fromMs, query.toMs) } : {}),
+        table: pointsTable,
         read: () =>
           level === undefined
             ? reader.auto({ ...query, maxPoints: maxPoints ?? DEFAULT_MAX_POINTS })
@@ -104,7 +118,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: candlesQuerySchema,
-        response: { 200: candlesSchema, ...apiErrors },
+        response: { 200: tabularAnswer(candlesSchema, 'one row per candle'), ...apiErrors },
       },
     },
     async (request, reply) => {
@@ -112,6 +126,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       const toMs = to ?? now();
       return sendAnswer(options, request, reply, {
         ...(to === undefined ? { relative: clockRange(from, toMs) } : {}),
+        table: candlesTable,
         read: () =>
           reader.candles({
             series,
@@ -133,7 +148,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: windowQuerySchema,
-        response: { 200: windowSchema, ...apiErrors },
+        response: { 200: tabularAnswer(windowSchema, 'one row per series'), ...apiErrors },
       },
     },
     async (request, reply) => {
@@ -147,6 +162,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
           : undefined;
       return sendAnswer(options, request, reply, {
         ...(relative ? { relative } : {}),
+        table: windowTable,
         read: () =>
           metric === undefined
             ? reader.window({ series: series ?? [], field, ...range })
@@ -170,7 +186,10 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: rawQuerySchema,
-        response: { 200: rawSchema, ...apiErrors },
+        response: {
+          200: tabularAnswer(rawSchema, 'one row per point, the neighbours included'),
+          ...apiErrors,
+        },
       },
     },
     async (request, reply) => {
@@ -181,7 +200,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         toMs: to ?? now(),
         ...(field === undefined ? {} : { field }),
       });
-      return counted(request, reply, result);
+      return counted(request, reply, result, rawTable);
     },
   );
   done();

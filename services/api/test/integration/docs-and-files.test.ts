@@ -26,13 +26,24 @@ interface OpenApiDoc {
 }
 
 const API_ROUTES: Record<string, string[]> = {
-  '/api/v1/series': ['metric', 'tag', 'from', 'to', 'limit'],
-  '/api/v1/points': ['series', 'field', 'from', 'to', 'maxPoints', 'level', 'detail'],
-  '/api/v1/candles': ['series', 'field', 'from', 'to', 'maxPoints'],
-  '/api/v1/window': ['series', 'metric', 'tag', 'limit', 'field', 'from', 'to', 'last'],
+  '/api/v1/series': ['metric', 'tag', 'from', 'to', 'limit', 'format'],
+  '/api/v1/points': ['series', 'field', 'from', 'to', 'maxPoints', 'level', 'detail', 'format'],
+  '/api/v1/candles': ['series', 'field', 'from', 'to', 'maxPoints', 'format'],
+  '/api/v1/window': ['series', 'metric', 'tag', 'limit', 'field', 'from', 'to', 'last', 'format'],
   '/api/v1/status': ['series'],
-  '/api/v1/raw': ['series', 'from', 'to', 'field'],
+  '/api/v1/raw': ['series', 'from', 'to', 'field', 'format'],
   '/api/v1/levels': [],
+};
+
+/** The Prometheus HTTP query API (its parameters are Prometheus', described, not schema-checked). */
+const PROMETHEUS_ROUTES: Record<string, string[]> = {
+  '/prometheus/api/v1/query': ['get', 'post'],
+  '/prometheus/api/v1/query_range': ['get', 'post'],
+  '/prometheus/api/v1/labels': ['get', 'post'],
+  '/prometheus/api/v1/label/{name}/values': ['get'],
+  '/prometheus/api/v1/series': ['get', 'post'],
+  '/prometheus/api/v1/metadata': ['get'],
+  '/prometheus/api/v1/status/buildinfo': ['get'],
 };
 
 describe('the OpenAPI document, the docs page, the dashboard files and /metrics', () => {
@@ -63,8 +74,22 @@ describe('the OpenAPI document, the docs page, the dashboard files and /metrics'
       bearerAuth: { type: 'http', scheme: 'bearer' },
     });
     expect(Object.keys(doc.paths).sort()).toEqual(
-      [...Object.keys(API_ROUTES), '/api/v1/token', '/health', '/metrics'].sort(),
+      [
+        ...Object.keys(API_ROUTES),
+        ...Object.keys(PROMETHEUS_ROUTES),
+        '/api/v1/token',
+        '/health',
+        '/metrics',
+      ].sort(),
     );
+    for (const [path, methods] of Object.entries(PROMETHEUS_ROUTES)) {
+      expect(Object.keys(doc.paths[path]!).sort()).toEqual(methods);
+      for (const method of methods) {
+        const operation = doc.paths[path]![method]!;
+        expect(operation.summary).toMatch(/Prometheus HTTP API/);
+        expect(operation.security).toEqual([{ bearerAuth: [] }]);
+      }
+    }
     // What a caching proxy asks before serving a kept answer: 204 or the refusals.
     const token = doc.paths['/api/v1/token']!.get!;
     expect(token.security).toEqual([{ bearerAuth: [] }]);

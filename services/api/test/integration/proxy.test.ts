@@ -88,6 +88,43 @@ describe('the caching proxy in front of the API', () => {
     }
   });
 
+  it('keeps one answer per format: a kept JSON answer is never served to a CSV request', async () => {
+    const path = `/api/v1/window${qs(['series', s1], ['field', 'speed'], ['from', '2025-12-31T23:00Z'], ['to', '2025-12-31T23:30Z'])}`;
+    const asJson = { ...bearer(TOKEN), Accept: 'application/json' };
+    const asCsv = { ...bearer(TOKEN), Accept: 'text/csv' };
+    const json = await proxy.get(path, asJson);
+    expect(json.headers.get('x-cache-status')).toBe('MISS');
+    expect((await proxy.get(path, asJson)).headers.get('x-cache-status')).toBe('HIT');
+    // Another spelling of Accept that means JSON shares the entry: keyed by format, not by Accept.
+    const anyType = await proxy.get(path, { ...bearer(TOKEN), Accept: '*/*' });
+    expect(anyType.headers.get('x-cache-status')).toBe('HIT');
+    expect(anyType.text).toBe(json.text);
+
+    const csv = await proxy.get(path, asCsv);
+    expect(csv.headers.get('x-cache-status')).toBe('MISS');
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.text).toMatch(/^time,time_ms,end,end_ms,series,/);
+    const csvAgain = await proxy.get(path, { ...bearer(OTHER_TOKEN), Accept: 'text/csv' });
+    expect(csvAgain.headers.get('x-cache-status')).toBe('HIT');
+    expect(csvAgain.text).toBe(csv.text);
+    // Accept spelled otherwise, or format= in the URI: the same representations, never crossed.
+    for (const [asked, headers, want] of [
+      [path, { ...bearer(TOKEN), Accept: 'text/csv;q=0.9, application/json;q=0.1' }, csv.text],
+      [path, bearer(TOKEN), json.text],
+      [`${path}&format=json`, asCsv, json.text],
+      [`${path}&format=csv`, asJson, csv.text],
+    ] as const) {
+      const answer = await proxy.get(asked, headers);
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe(want);
+    }
+    const jsonAgain = await proxy.get(path, asJson);
+    expect(jsonAgain.headers.get('x-cache-status')).toBe('HIT');
+    expect(jsonAgain.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(jsonAgain.text).toBe(json.text);
+    expect(jsonAgain.headers.get('vary')).toBe('Accept');
+  });
+
   it('refreshes an open window after the next flush, once its max-age has passed', async () => {
     // Hour 00 is open: its minutes change when the hour level flushes.
     const from = at('2026-01-01T00:40:00Z');

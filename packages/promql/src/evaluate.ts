@@ -1,0 +1,237 @@
+import { isComparison, type BinaryOp, type Expr, type Selector } from './ast.js';
+import { foldWindows } from './fold.js';
+import { labelsKey } from './names.js';
+import { PromQLError, PromQLErrorCode } from './promql-error.js';
+import type { SampleSource } from './samples.js';
+import { withoutName, type Value, type VectorSeries } from './value.js';
+import { aggregate } from './aggregate.js';
+import { alignDown, chooseWidth } from './width.js';
+
+/** How far back a bare selector looks for the last tick (Prometheus' default lookback). */
+export const LOOKBACK_MS = 5 * 60_000;
+
+const PICKS = new Set(['last_over_time', 'first_over_time']);
+
+/** Most window folds one selector may cost (steps × points per window × series): a query this big is refused. */
+const MAX_FOLD_WORK = 50_000_000;
+
+export interface Evaluation {
+  value: Value;
+  /** Levels whose open (not yet final) buckets the answer read. */
+  openLevels: string[];
+}
+
+/** The type of each expression, known before any read: what we refuse is refused first. */
+export function typeOf(expr: Expr): 'scalar' | 'vector' {
+  switch (expr.kind) {
+    case 'number':
+      return 'scalar';
+    case 'selector':
+    case 'range-function':
+      return 'vector';
+    case 'negate':
+      return typeOf(expr.expr);
+    case 'aggregate':
+      if (expr.param && typeOf(expr.param) !== 'scalar')
+        throw new PromQLError(PromQLErrorCode.BadParameter, `the k of ${expr.op} must be a number`);
+      if (typeOf(expr.expr) !== 'vector')
+        throw new PromQLError(
+          PromQLErrorCode.BadParameter,
+          `${expr.op} aggregates a vector, not a number`,
+        );
+      return 'vector';
+    case 'binary': {
+      const lhs = typeOf(expr.lhs);
+      const rhs = typeOf(expr.rhs);
+      if (lhs === 'vector' && rhs === 'vector')
+        throw new PromQLError(
+          PromQLErrorCode.Unsupported,
+          `${expr.op} between two vectors is not supported: combine a vector with a number`,
+        );
+      if (lhs === 'scalar' && rhs === 'scalar') {
+        if (isComparison(expr.op) && !expr.bool)
+          throw new PromQLError(
+            PromQLErrorCode.BadParameter,
+            'comparisons between numbers must use the bool modifier',
+          );
+        return 'scalar';
+      }
+      return 'vector';
+    }
+  }
+}
+
+/**
+ * Evaluates `expr` at each of `times` (epoch ms, ascending). `stepMs` is the range query's step
+ * (absent for an instant query): it bounds the width ranges are summed from (see chooseWidth).
+ */
+export async function evaluate(
+  expr: Expr,
+  times: readonly number[],
+  stepMs: number | undefined,
+  source: SampleSource,
+): Promise<Evaluation> {
+  typeOf(expr);
+  const open = new Set<string>();
+  const value = await new Evaluator(times, stepMs, source, open).eval(expr);
+  return { value, openLevels: [...open].sort() };
+}
+
+class Evaluator {
+  constructor(
+    private readonly times: readonly number[],
+    private readonly stepMs: number | undefined,
+    private readonly source: SampleSource,
+    private readonly open: Set<string>,
+  ) {}
+
+  async eval(expr: Expr): Promise<Value> {
+    switch (expr.kind) {
+      case 'number':
+        return { type: 'scalar', values: this.times.map(() => expr.value) };
+      case 'selector':
+        return this.select(expr.selector, LOOKBACK_MS, 'last_over_time', true);
+      case 'range-function':
+        // A sample picked, not computed: it keeps its name (Prometheus' rule for last_over_time).
+        return this.select(expr.selector, expr.rangeMs, expr.fn, PICKS.has(expr.fn));
+      case 'negate':
+        return this.binary('*', false, await this.eval(expr.expr), this.constant(-1), true);
+      case 'aggregate': {
+        const param = expr.param ? await this.eval(expr.param) : undefined;
+        const k = param?.type === 'scalar' ? param.values[0] : undefined;
+        return aggregate(expr, k, await this.eval(expr.expr));
+      }
+      case 'binary':
+        return this.binary(
+          expr.op,
+          expr.bool,
+          await this.eval(expr.lhs),
+          await this.eval(expr.rhs),
+          false,
+        );
+    }
+  }
+
+  private constant(value: number): Value {
+    return { type: 'scalar', values: this.times.map(() => value) };
+  }
+
+  private async select(
+    selector: Selector,
+    rangeMs: number,
+    fn: Parameters<typeof foldWindows>[3],
+    keepName: boolean,
+  ): Promise<Value> {
+    const width = chooseWidth(rangeMs, selector.offsetMs, this.stepMs, this.source.widths);
+    const ends = this.times.map((t) => alignDown(t - selector.offsetMs, width));
+    if ((ends.length * rangeMs) / width > MAX_FOLD_WORK / 10)
+      throw new PromQLError(
+        PromQLErrorCode.TooLarge,
+        `a ${rangeMs / 1000}s range at ${ends.length} steps would fold too many points: use a larger step or a shorter range`,
+      );
+    const fromMs = Math.max(0, ends[0]! - rangeMs);
+    const toMs = ends[ends.length - 1]!;
+    if (toMs <= fromMs) return { type: 'vector', series: [] };
+    const read = await this.source.read(selector.matchers, { fromMs, toMs, widthMs: width });
+    for (const level of read.openLevels) this.open.add(level);
+    const work = read.series.reduce((total, s) => total + s.points.length, 0) * ends.length;
+    if (work > MAX_FOLD_WORK * 20)
+      throw new PromQLError(
+        PromQLErrorCode.TooLarge,
+        'the query would fold too many points: narrow it',
+      );
+    return {
+      type: 'vector',
+      series: unique(
+        read.series.map((s) => ({
+          labels: keepName ? s.labels : withoutName(s.labels),
+          values: foldWindows(s.points, ends, rangeMs, fn),
+        })),
+      ),
+    };
+  }
+
+  private binary(op: BinaryOp, bool: boolean, lhs: Value, rhs: Value, negation: boolean): Value {
+    if (lhs.type === 'scalar' && rhs.type === 'scalar')
+      return {
+        type: 'scalar',
+        values: lhs.values.map((a, i) => apply(op, bool, a, rhs.values[i]!) ?? 0),
+      };
+    const vectorLeft = lhs.type === 'vector';
+    const vector = (vectorLeft ? lhs : rhs) as Extract<Value, { type: 'vector' }>;
+    const scalar = (vectorLeft ? rhs : lhs) as Extract<Value, { type: 'scalar' }>;
+    // Arithmetic and `bool` comparisons give new values: the name no longer describes them.
+    const dropName = negation || !isComparison(op) || bool;
+    return {
+      type: 'vector',
+      series: unique(
+        vector.series.map((s) => ({
+          labels: dropName ? withoutName(s.labels) : s.labels,
+          values: s.values.map((v, i) => {
+            if (v === null) return null;
+            const number = scalar.values[i]!;
+            const result = vectorLeft ? apply(op, bool, v, number) : apply(op, bool, number, v);
+            // A filtering comparison keeps the vector's own value where it holds.
+            if (isComparison(op) && !bool) return result === null ? null : v;
+            return result;
+          }),
+        })),
+      ),
+    };
+  }
+}
+
+/** `a op b`; a filtering comparison that fails is `null` (the sample is dropped). */
+function apply(op: BinaryOp, bool: boolean, a: number, b: number): number | null {
+  switch (op) {
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      return a / b;
+    case '%':
+      return a % b;
+    case '^':
+      return a ** b;
+    default: {
+      const holds = compare(op, a, b);
+      if (bool) return holds ? 1 : 0;
+      return holds ? a : null;
+    }
+  }
+}
+
+function compare(op: BinaryOp, a: number, b: number): boolean {
+  switch (op) {
+    case '==':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '>':
+      return a > b;
+    case '<':
+      return a < b;
+    case '>=':
+      return a >= b;
+    default:
+      return a <= b;
+  }
+}
+
+/** Prometheus refuses a vector holding one label set twice (two names whose name was dropped). */
+function unique(series: VectorSeries[]): VectorSeries[] {
+  const seen = new Set<string>();
+  for (const s of series) {
+    const key = labelsKey(s.labels);
+    if (seen.has(key))
+      throw new PromQLError(
+        PromQLErrorCode.BadParameter,
+        `vector cannot contain metrics with the same labelset ${key}: select one name, or aggregate`,
+      );
+    seen.add(key);
+  }
+  return series;
+}

@@ -1,0 +1,13 @@
+export type { Expr, Matcher, MatchOp, RangeFunction, Selector } from './ast.js';
+export { RANGE_FUNCTIONS, AGGREGATIONS } from './ast.js';
+export { parsePromQL, anchored, matchesEmpty } from './parse.js';
+export { evaluate, typeOf, LOOKBACK_MS, type Evaluation } from './evaluate.js';
+export { foldWindows } from './fold.js';
+export { labelName, labelOfTag, labelsKey, labelsOf, metricName } from './names.js';
+export { PromQLError, PromQLErrorCode, PromErrorType, isPromQLError } from './promql-error.js';
+export type { PointsRequest, SampleSource, SeriesPoints, WidthPoint } from './samples.js';
+export type { Value, VectorSeries } from './value.js';
+export { NATIVE_WIDTHS_MS, alignDown, chooseWidth } from './width.js';
+export { MAX_POINTS_PER_SERIES, parseTime, rangeTimes } from './http-params.js';
+export { formatSampleValue, instantData, rangeData, type QueryData } from './prometheus-json.js';
+export { formatDurationMs, parseDurationMs } from './duration.js';

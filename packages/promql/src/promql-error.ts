@@ -1,0 +1,44 @@
+import { TickertapeError } from '@tickertape/errors';
+
+/**
+ * Prometheus' error types (its HTTP API's `errorType`): `bad_data` is the request's fault (400,
+ * including PromQL we do not evaluate), `execution` a query too big to evaluate (422), as
+ * Prometheus answers "would load too many samples".
+ */
+export const PromErrorType = {
+  BadData: 'bad_data',
+  Execution: 'execution',
+} as const;
+export type PromErrorType = (typeof PromErrorType)[keyof typeof PromErrorType];
+
+export const PromQLErrorCode = {
+  Syntax: 'PROMQL_SYNTAX',
+  Unsupported: 'PROMQL_UNSUPPORTED',
+  BadParameter: 'PROMQL_BAD_PARAMETER',
+  AmbiguousName: 'PROMQL_AMBIGUOUS_NAME',
+  TooLarge: 'PROMQL_TOO_LARGE',
+} as const;
+export type PromQLErrorCode = (typeof PromQLErrorCode)[keyof typeof PromQLErrorCode];
+
+const TYPES: Record<PromQLErrorCode, PromErrorType> = {
+  PROMQL_SYNTAX: PromErrorType.BadData,
+  PROMQL_UNSUPPORTED: PromErrorType.BadData,
+  PROMQL_BAD_PARAMETER: PromErrorType.BadData,
+  PROMQL_AMBIGUOUS_NAME: PromErrorType.BadData,
+  PROMQL_TOO_LARGE: PromErrorType.Execution,
+};
+
+/** A PromQL query or parameter we refuse; never retriable (the same request fails again). */
+export class PromQLError extends TickertapeError {
+  override readonly name = 'PromQLError';
+  readonly errorType: PromErrorType;
+
+  constructor(code: PromQLErrorCode, message: string) {
+    super(code, message, { retriable: false });
+    this.errorType = TYPES[code];
+  }
+}
+
+export function isPromQLError(err: unknown): err is PromQLError {
+  return err instanceof PromQLError;
+}

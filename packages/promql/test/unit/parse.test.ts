@@ -1,0 +1,104 @@
+import { describe, expect, it } from '@jest/globals';
+import { parsePromQL, PromQLError } from '../../src/index.js';
+
+const refusal = (query: string): PromQLError => {
+  try {
+    parsePromQL(query);
+  } catch (err) {
+    if (err instanceof PromQLError) return err;
+    throw err;
+  }
+  throw new Error(`${query} was accepted`);
+};
+
+describe('parsePromQL', () => {
+  it.each([
+    [
+      'traffic_speed{segment=~"I80.*",dir!="E"}',
+      {
+        kind: 'selector',
+        selector: {
+          offsetMs: 0,
+          matchers: [
+            { label: '__name__', op: '=', value: 'traffic_speed' },
+            { label: 'segment', op: '=~', value: 'I80.*' },
+            { label: 'dir', op: '!=', value: 'E' },
+          ],
+        },
+      },
+    ],
+    [
+      'avg_over_time(x[10m] offset 5m)',
+      {
+        kind: 'range-function',
+        fn: 'avg_over_time',
+        rangeMs: 600_000,
+        selector: { offsetMs: 300_000, matchers: [{ label: '__name__', op: '=', value: 'x' }] },
+      },
+    ],
+    [
+      '{__name__="x", a!~\'b\\\\.c\'}',
+      {
+        kind: 'selector',
+        selector: {
+          offsetMs: 0,
+          matchers: [
+            { label: '__name__', op: '=', value: 'x' },
+            { label: 'a', op: '!~', value: 'b\\.c' },
+          ],
+        },
+      },
+    ],
+  ])('reads %s', (query, tree) => {
+    expect(parsePromQL(query)).toEqual(tree);
+  });
+
+  it('reads aggregations with by/without, topk, arithmetic, bool comparisons and negation', () => {
+    expect(parsePromQL('sum without (dir) (x) * 2')).toEqual({
+      kind: 'binary',
+      op: '*',
+      bool: false,
+      lhs: {
+        kind: 'aggregate',
+        op: 'sum',
+        grouping: { without: true, labels: ['dir'] },
+        expr: { kind: 'selector', selector: expect.any(Object) },
+      },
+      rhs: { kind: 'number', value: 2 },
+    });
+    expect(parsePromQL('topk(3, x)')).toMatchObject({
+      kind: 'aggregate',
+      op: 'topk',
+      param: { kind: 'number', value: 3 },
+    });
+    expect(parsePromQL('avg(x) by (a)')).toMatchObject({
+      grouping: { without: false, labels: ['a'] },
+    });
+    expect(parsePromQL('x > bool 3')).toMatchObject({ kind: 'binary', op: '>', bool: true });
+    expect(parsePromQL('-(x)')).toMatchObject({ kind: 'negate' });
+    expect(parsePromQL('1h')).toEqual({ kind: 'number', value: 3600 });
+    expect(parsePromQL('(2 ^ 3)')).toMatchObject({ kind: 'binary', op: '^' });
+  });
+
+  it.each([
+    ['rate(x[5m])', /counters; ticks are gauges/],
+    ['increase(x[5m])', /counters/],
+    ['histogram_quantile(0.9, x)', /not supported/],
+    ['x[5m:1m]', /subqueries/],
+    ['x @ 100', /@ modifier/],
+    ['x[5m]', /argument of a \*_over_time/],
+    ['quantile(0.5, x)', /aggregation quantile is not supported/],
+    ['x and y', /operator and is not supported/],
+    ['x / on(a) y', /on\(\), ignoring/],
+    ['avg_over_time(x)', /range selector/],
+    ['sum(', /syntax error at character/],
+    ['', /empty/],
+    ['{a=""}', /at least one non-empty matcher/],
+    ['x{a=~"("}', /invalid regular expression/],
+  ])('refuses %s', (query, message) => {
+    const err = refusal(query);
+    expect(err.message).toMatch(message);
+    expect(['PROMQL_SYNTAX', 'PROMQL_UNSUPPORTED', 'PROMQL_BAD_PARAMETER']).toContain(err.code);
+    expect(err.errorType).toBe('bad_data');
+  });
+});

@@ -1,0 +1,251 @@
+import etag from '@fastify/etag';
+import { floorTo } from '@tickertape/buckets';
+import type { Logger } from '@tickertape/logger';
+import {
+  evaluate,
+  instantData,
+  metricName,
+  parsePromQL,
+  rangeData,
+  rangeTimes,
+} from '@tickertape/promql';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerAuth } from '../auth.js';
+import { bodyHash, cacheControl, reuseUntil } from '../http-caching.js';
+import type { ApiMetrics } from '../metrics.js';
+import type { Answering } from '../routes/answers.js';
+import { BEARER } from '../routes/openapi-routes.js';
+import { PromCatalog, type Range } from './catalog.js';
+import { labelNames, labelValues, parseMatchers, selectAll } from './discovery.js';
+import { promError, promErrorHandler, success } from './envelope.js';
+import { PromParams, formBodyParser } from './params.js';
+import { rollupSampleSource } from './sample-source.js';
+
+export interface PrometheusRouteOptions extends Answering {
+  tokens: readonly string[];
+  logger: Logger;
+  metrics: ApiMetrics;
+}
+
+/** Label and series lookups without start/end look at the last day (Prometheus: all time). */
+const DEFAULT_LOOKUP_MS = 86_400_000;
+/** An instant query without `time` is evaluated at the current second, and kept that long. */
+const NOW_RESOLUTION_MS = 1000;
+
+/** Says whether the answer read only final buckets: Grafana shows the present, which is not final. */
+export const FINAL_HEADER = 'x-tickertape-final';
+
+/**
+ * The Prometheus HTTP query API over the rollups, under /prometheus/api/v1: what Grafana's
+ * built-in Prometheus data source, promtool and Prometheus clients speak. GET and POST (form)
+ * alike, the API's bearer tokens, Prometheus' envelopes and errors. Query answers go through the
+ * API's kept answers, ETags and Cache-Control by finality, as the /api/v1 reads do.
+ */
+export async function prometheusRoutes(api: FastifyInstance, options: PrometheusRouteOptions) {
+  const { reader, now, answers, caching } = options;
+  const limits = reader.ctx.limits;
+  const catalog = new PromCatalog(reader, limits.maxSeries, now);
+  const source = rollupSampleSource(reader, catalog, limits);
+
+  api.addHook('onRequest', bearerAuth(options.tokens, options.metrics, promError));
+  api.setErrorHandler(promErrorHandler(options.logger));
+  api.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .send(
+        promError(
+          'not_found',
+          `${request.method} ${request.url.split('?')[0]} is not an endpoint of this API`,
+        ),
+      ),
+  );
+  api.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (request, body, done) => formBodyParser(request, body as string, done),
+  );
+  await api.register(etag, { hashFn: bodyHash });
+
+  const lookupRange = (params: PromParams): Range => {
+    const toMs = params.time('end') ?? now();
+    return {
+      fromMs: Math.max(0, params.time('start') ?? toMs - DEFAULT_LOOKUP_MS),
+      toMs: Math.max(toMs, 1),
+    };
+  };
+
+  /** An evaluation kept and sent like the /api/v1 reads: strong ETag, Cache-Control by finality. */
+  const answer = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    params: PromParams,
+    compute: () => Promise<{ data: unknown; openLevels: readonly string[] }>,
+    movesAtMs?: number,
+  ) => {
+    const key = [
+      request.routeOptions.url ?? '',
+      params.canonical(),
+      movesAtMs ?? '',
+      await reader.answerKey(),
+    ].join('|');
+    const kept = await answers.answer(key, async () => {
+      const { data, openLevels } = await compute();
+      return {
+        body: JSON.stringify(success(data)),
+        reuseUntilMs: reuseUntil({ openLevels: openLevels as never }, caching, now()),
+      };
+    });
+    const until =
+      movesAtMs === undefined ? kept.reuseUntilMs : Math.min(kept.reuseUntilMs, movesAtMs);
+    return reply
+      .type('application/json; charset=utf-8')
+      .header('etag', kept.etag)
+      .header('cache-control', cacheControl(until, caching, now()))
+      .header(FINAL_HEADER, String(kept.reuseUntilMs === Infinity))
+      .send(kept.body);
+  };
+
+  const doc = (summary: string, description: string) => ({
+    schema: { summary, description, tags: ['prometheus'], security: BEARER },
+  });
+  const both = (
+    path: string,
+    [summary, description]: [string, string],
+    handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  ) => {
+    api.get(path, doc(summary, description), handler);
+    api.post(path, doc(summary, `${description} Also as a POSTed form.`), handler);
+  };
+
+  both('/query', ROUTE_DOCS.query, async (request, reply) => {
+    const params = PromParams.of(request);
+    const expr = parsePromQL(params.required('query'));
+    const given = params.time('time');
+    const t = given ?? floorTo(now(), NOW_RESOLUTION_MS);
+    return answer(
+      request,
+      reply,
+      params,
+      async () => {
+        const { value, openLevels } = await evaluate(expr, [t], undefined, source);
+        return { data: instantData(value, t), openLevels };
+      },
+      given === undefined ? t + NOW_RESOLUTION_MS : undefined,
+    );
+  });
+
+  both('/query_range', ROUTE_DOCS.queryRange, async (request, reply) => {
+    const params = PromParams.of(request);
+    const expr = parsePromQL(params.required('query'));
+    const start = params.time('start');
+    const end = params.time('end');
+    if (start === undefined || end === undefined)
+      throw promParameterMissing(start === undefined ? 'start' : 'end');
+    const { times, stepMs } = rangeTimes(start, end, params.required('step'));
+    return answer(request, reply, params, async () => {
+      const { value, openLevels } = await evaluate(expr, times, stepMs, source);
+      return { data: rangeData(value, times), openLevels };
+    });
+  });
+
+  both('/labels', ROUTE_DOCS.labels, async (request) => {
+    const params = PromParams.of(request);
+    return success(
+      await labelNames(catalog, parseMatchers(params.all('match[]')), lookupRange(params)),
+    );
+  });
+
+  api.get<{ Params: { name: string } }>(
+    '/label/:name/values',
+    doc(...ROUTE_DOCS.labelValues),
+    async (request) => {
+      const params = PromParams.of(request);
+      return success(
+        await labelValues(
+          reader,
+          catalog,
+          request.params.name,
+          parseMatchers(params.all('match[]')),
+          lookupRange(params),
+          limits.maxSeries,
+        ),
+      );
+    },
+  );
+
+  both('/series', ROUTE_DOCS.series, async (request) => {
+    const params = PromParams.of(request);
+    const selectors = params.all('match[]');
+    if (selectors.length === 0) throw promParameterMissing('match[]');
+    const found = await selectAll(catalog, parseMatchers(selectors), lookupRange(params));
+    return success(found.map((s) => s.labels));
+  });
+
+  api.get('/metadata', doc(...ROUTE_DOCS.metadata), async (request) => {
+    const params = PromParams.of(request);
+    const only = params.get('metric');
+    const limit = Number(params.get('limit') ?? Infinity);
+    const entries = (await catalog.names(lookupRange(params)))
+      .filter((entry) => only === undefined || entry.name === only)
+      .slice(0, Number.isFinite(limit) && limit > 0 ? limit : undefined);
+    return success(
+      Object.fromEntries(
+        entries.map((entry) => [
+          entry.name,
+          [
+            {
+              type: 'gauge',
+              help: `field ${entry.field} of tick metric ${entry.metric} (tickertape rollups; ${metricName(entry.metric, entry.field)})`,
+              unit: '',
+            },
+          ],
+        ]),
+      ),
+    );
+  });
+
+  api.get('/status/buildinfo', doc(...ROUTE_DOCS.buildinfo), () =>
+    success({
+      // The Prometheus release whose query API this one follows (Grafana reads it for features).
+      version: '2.42.0',
+      revision: 'tickertape',
+      branch: 'tickertape',
+      buildUser: 'tickertape',
+      buildDate: '',
+      goVersion: '',
+    }),
+  );
+}
+
+/** What /openapi.json says of each route (their parameters are Prometheus', not checked by zod). */
+const ROUTE_DOCS = {
+  query: [
+    'PromQL at one instant (Prometheus HTTP API)',
+    'Parameters: query, time (RFC 3339 or Unix seconds; now by default). The answer says in X-Tickertape-Final whether it read only final buckets.',
+  ],
+  queryRange: [
+    'PromQL over a range (Prometheus HTTP API)',
+    'Parameters: query, start, end, step. A range [d] at t covers [t−d, t) in whole widths (docs/analysts.md).',
+  ],
+  labels: ['Label names (Prometheus HTTP API)', 'Parameters: match[] (repeatable), start, end.'],
+  labelValues: [
+    "A label's values (Prometheus HTTP API)",
+    'Parameters: match[] (repeatable), start, end; __name__ lists the series names.',
+  ],
+  series: [
+    'Series by selector (Prometheus HTTP API)',
+    'Parameters: match[] (required, repeatable), start, end.',
+  ],
+  metadata: [
+    'Metric metadata (Prometheus HTTP API)',
+    'Parameters: metric, limit. Every name is a gauge.',
+  ],
+  buildinfo: [
+    'Build information (Prometheus HTTP API)',
+    'The Prometheus release whose query API this follows.',
+  ],
+} satisfies Record<string, [string, string]>;
+
+function promParameterMissing(name: string) {
+  return Object.assign(new Error(`invalid parameter "${name}": missing`), { statusCode: 400 });
+}

@@ -1,0 +1,81 @@
+import {
+  NATIVE_WIDTHS_MS,
+  PromQLError,
+  PromQLErrorCode,
+  type Matcher,
+  type PointsRequest,
+  type SampleSource,
+  type SeriesPoints,
+} from '@tickertape/promql';
+import { slotsInRange, sourceFor, type Limits, type RollupReader } from '@tickertape/query';
+import type { PromCatalog } from './catalog.js';
+
+/** Series read at once: the seed's 50 sensors in a few rounds, never a burst of hundreds of finds. */
+const CONCURRENT_READS = 8;
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>) {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * The PromQL evaluator's data: the series a selector names (the catalog) and their points at the
+ * width asked (the reader's `stepped`, one level, whole buckets or their sub-slots). The whole
+ * read is priced before any document is: series × buckets against the reader's document budget.
+ */
+export function rollupSampleSource(
+  reader: RollupReader,
+  catalog: PromCatalog,
+  limits: Limits,
+): SampleSource {
+  return {
+    widths: NATIVE_WIDTHS_MS.filter((w) => sourceFor(w, reader.levels) !== undefined),
+    async read(matchers: readonly Matcher[], request: PointsRequest) {
+      const range = { fromMs: request.fromMs, toMs: request.toMs };
+      const selected = await catalog.select(matchers, range);
+      const source = sourceFor(request.widthMs, reader.levels)!;
+      const planned = selected.length * slotsInRange(source.level, range.fromMs, range.toMs);
+      if (planned > limits.maxDocuments)
+        throw new PromQLError(
+          PromQLErrorCode.TooLarge,
+          `the query would read up to ${planned} documents (${selected.length} series × ${source.level} buckets); the limit is ${limits.maxDocuments}: narrow the range or the selector`,
+        );
+      const open = new Set<string>();
+      const series = await mapLimited(
+        selected,
+        CONCURRENT_READS,
+        async (s): Promise<SeriesPoints> => {
+          const result = await reader.stepped({
+            series: s.series,
+            field: s.field,
+            ...range,
+            stepMs: request.widthMs,
+          });
+          for (const level of result.openLevels) open.add(level);
+          return {
+            labels: s.labels,
+            points: result.points.map((p) => ({
+              t: p.t,
+              // A second written before the compact layout has no count: it cannot be summed.
+              n: p.n ?? 0,
+              sum: p.sum ?? 0,
+              min: p.min,
+              max: p.max,
+              first: p.open,
+              last: p.close,
+            })),
+          };
+        },
+      );
+      return { series, openLevels: [...open] };
+    },
+  };
+}

@@ -61,8 +61,8 @@ async function partitionCounts(admin: Admin, topics: string[]): Promise<Map<stri
   return new Map(described.map((topic) => [topic.name, topic.partitions.length]));
 }
 
-/** How long a new topic's partitions may take to have leaders every broker knows of. */
-const LEADERS_TIMEOUT_MS = 60_000;
+/** How long every broker may take to show a new topic (its leaders, its partition counts). */
+const METADATA_TIMEOUT_MS = 60_000;
 
 /**
  * Errors of a broker whose metadata has not caught up with a topic the controller just created:
@@ -99,7 +99,7 @@ async function metadataShowing(
       if (!isMetadataLag(err)) throw err;
       lag = err;
     }
-    if (Date.now() - began > LEADERS_TIMEOUT_MS)
+    if (Date.now() - began > METADATA_TIMEOUT_MS)
       throw new TopicsNotReadyError(topics, Date.now() - began, lag);
     await delay(200);
   }

@@ -21,7 +21,7 @@ import { cliEnv, groupOf, type Process, type RunNames } from './processes.js';
 import { rebuildFinal, type RebuildRun } from './rebuild.js';
 import type { FaultRunReport } from './report.js';
 import type { FaultEvent, FaultProfile } from './schedule.js';
-import { restartPart, stackCommand } from './stack-control.js';
+import { stackCommand } from './stack-control.js';
 
 /** What a fault does to the running pipeline. */
 export interface Faults {
@@ -88,7 +88,8 @@ export function faults(
         case 'restart':
           restarts.push({
             part: event.part,
-            ms: await restartPart(env.FAULT_STACK_SCRIPT, event.part, env.inherited),
+            ms: (await stackCommand(env.FAULT_STACK_SCRIPT, ['restart', event.part], env.inherited))
+              .ms,
           });
           return;
         case 'rebuild':

@@ -1,7 +1,9 @@
 import etag from '@fastify/etag';
-import { floorTo } from '@tickertape/buckets';
+import { floorTo, isLevel } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
 import {
+  PromQLError,
+  PromQLErrorCode,
   evaluate,
   instantData,
   metricName,
@@ -11,7 +13,7 @@ import {
 } from '@tickertape/promql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerAuth } from '../auth.js';
-import { bodyHash, cacheControl, reuseUntil } from '../http-caching.js';
+import { REVALIDATE, bodyHash, cacheControl, reuseUntil } from '../http-caching.js';
 import type { ApiMetrics } from '../metrics.js';
 import type { Answering } from '../routes/answers.js';
 import { BEARER } from '../routes/openapi-routes.js';
@@ -65,6 +67,10 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     (request, body, done) => formBodyParser(request, body as string, done),
   );
   await api.register(etag, { hashFn: bodyHash });
+  // Label and series lists cannot say when they change (a new series): caches ask each time.
+  api.addHook('onSend', async (_request, reply) => {
+    if (!reply.hasHeader('cache-control')) void reply.header('cache-control', REVALIDATE);
+  });
 
   const lookupRange = (params: PromParams): Range => {
     const toMs = params.time('end') ?? now();
@@ -92,7 +98,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
       const { data, openLevels } = await compute();
       return {
         body: JSON.stringify(success(data)),
-        reuseUntilMs: reuseUntil({ openLevels: openLevels as never }, caching, now()),
+        reuseUntilMs: reuseUntil({ openLevels: openLevels.filter(isLevel) }, caching, now()),
       };
     });
     const until =
@@ -247,5 +253,5 @@ const ROUTE_DOCS = {
 } satisfies Record<string, [string, string]>;
 
 function promParameterMissing(name: string) {
-  return Object.assign(new Error(`invalid parameter "${name}": missing`), { statusCode: 400 });
+  return new PromQLError(PromQLErrorCode.BadParameter, `invalid parameter "${name}": missing`);
 }

@@ -333,7 +333,7 @@ describe('the Prometheus query API', () => {
     expect(missing.body.status).toBe('error');
   });
 
-  it('refuses a query over the document budget with 422 execution, before reading', async () => {
+  it('refuses a query over the document or series budget with 422 execution, before reading', async () => {
     const small = await startTestApi(db, {
       reader: { now: () => NOW, limits: { maxDocuments: 10 } },
     });
@@ -349,6 +349,20 @@ describe('the Prometheus query API', () => {
       });
     } finally {
       await small.close();
+    }
+    const few = await startTestApi(db, { reader: { now: () => NOW, limits: { maxSeries: 3 } } });
+    try {
+      const answer = await few.get<PromBody>(
+        `/prometheus/api/v1/query?${new URLSearchParams({ query: 'count(traffic_speed)', time: sec(end) }).toString()}`,
+      );
+      expect(answer.status).toBe(422);
+      expect(answer.body).toEqual({
+        status: 'error',
+        errorType: 'execution',
+        error: expect.stringMatching(/matches more than 3 series/),
+      });
+    } finally {
+      await few.close();
     }
   });
 

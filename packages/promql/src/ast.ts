@@ -52,7 +52,15 @@ export type Expr =
       grouping?: { without: boolean; labels: string[] };
       expr: Expr;
     }
-  | { kind: 'binary'; op: BinaryOp; bool: boolean; lhs: Expr; rhs: Expr }
+  | {
+      kind: 'binary';
+      op: BinaryOp;
+      bool: boolean;
+      /** Between two vectors: match on these labels only (`on`) or on all but these (`ignoring`). */
+      matching?: { on: boolean; labels: string[] };
+      lhs: Expr;
+      rhs: Expr;
+    }
   | { kind: 'negate'; expr: Expr };
 
 export function isComparison(op: BinaryOp): op is (typeof COMPARISONS)[number] {

@@ -43,10 +43,10 @@ export function typeOf(expr: Expr): 'scalar' | 'vector' {
     case 'binary': {
       const lhs = typeOf(expr.lhs);
       const rhs = typeOf(expr.rhs);
-      if (lhs === 'vector' && rhs === 'vector')
+      if (expr.matching && (lhs === 'scalar' || rhs === 'scalar'))
         throw new PromQLError(
-          PromQLErrorCode.Unsupported,
-          `${expr.op} between two vectors is not supported: combine a vector with a number`,
+          PromQLErrorCode.BadParameter,
+          'on() and ignoring() match two vectors, not a vector and a number',
         );
       if (lhs === 'scalar' && rhs === 'scalar') {
         if (isComparison(expr.op) && !expr.bool)
@@ -96,19 +96,18 @@ class Evaluator {
         return this.select(expr.selector, expr.rangeMs, expr.fn, PICKS.has(expr.fn));
       case 'negate':
         return this.binary('*', false, await this.eval(expr.expr), this.constant(-1), true);
+      case 'binary': {
+        const lhs = await this.eval(expr.lhs);
+        const rhs = await this.eval(expr.rhs);
+        if (lhs.type === 'vector' && rhs.type === 'vector')
+          return matchVectors(expr.op, expr.bool, expr.matching, lhs.series, rhs.series);
+        return this.binary(expr.op, expr.bool, lhs, rhs, false);
+      }
       case 'aggregate': {
         const param = expr.param ? await this.eval(expr.param) : undefined;
         const k = param?.type === 'scalar' ? param.values[0] : undefined;
         return aggregate(expr, k, await this.eval(expr.expr));
       }
-      case 'binary':
-        return this.binary(
-          expr.op,
-          expr.bool,
-          await this.eval(expr.lhs),
-          await this.eval(expr.rhs),
-          false,
-        );
     }
   }
 
@@ -179,6 +178,69 @@ class Evaluator {
       ),
     };
   }
+}
+
+/**
+ * Two vectors, one to one: each left series meets the right series whose labels agree on the
+ * matching labels (all but the name by default; `on(…)` those only; `ignoring(…)` all but those),
+ * at the times both have a sample. The result keeps the left side's labels (only the `on` labels
+ * with `on`, without the ignored ones with `ignoring`), without the name unless a comparison
+ * filters. A match group with two series on one side is refused, as Prometheus refuses it.
+ */
+function matchVectors(
+  op: BinaryOp,
+  bool: boolean,
+  matching: { on: boolean; labels: string[] } | undefined,
+  lhs: readonly VectorSeries[],
+  rhs: readonly VectorSeries[],
+): Value {
+  const signature = (labels: Readonly<Record<string, string>>) => {
+    const kept = Object.entries(labels).filter(([label]) =>
+      matching?.on
+        ? matching.labels.includes(label)
+        : label !== '__name__' && !matching?.labels.includes(label),
+    );
+    return labelsKey(Object.fromEntries(kept));
+  };
+  const right = new Map<string, VectorSeries>();
+  for (const series of rhs) {
+    const key = signature(series.labels);
+    if (right.has(key))
+      throw new PromQLError(
+        PromQLErrorCode.BadParameter,
+        `found duplicate series for the match group ${key} on the right hand-side of the operation: use on() or ignoring() to match one series to one`,
+      );
+    right.set(key, series);
+  }
+  const seen = new Set<string>();
+  const dropName = !isComparison(op) || bool;
+  const out: VectorSeries[] = [];
+  for (const left of lhs) {
+    const key = signature(left.labels);
+    const other = right.get(key);
+    if (!other) continue;
+    if (seen.has(key))
+      throw new PromQLError(
+        PromQLErrorCode.BadParameter,
+        `found duplicate series for the match group ${key} on the left hand-side of the operation: use on() or ignoring() to match one series to one`,
+      );
+    seen.add(key);
+    let labels: Record<string, string> = Object.fromEntries(
+      Object.entries(left.labels).filter(([label]) =>
+        matching?.on ? matching.labels.includes(label) : !matching?.labels.includes(label),
+      ),
+    );
+    if (dropName) labels = withoutName(labels);
+    out.push({
+      labels,
+      values: left.values.map((a, i) => {
+        const b = other.values[i];
+        if (a === null || b === null || b === undefined) return null;
+        return apply(op, bool, a, b);
+      }),
+    });
+  }
+  return { type: 'vector', series: unique(out) };
 }
 
 /** `a op b`; a filtering comparison that fails is `null` (the sample is dropped). */

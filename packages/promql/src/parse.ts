@@ -22,7 +22,7 @@ const unsupported = (what: string) => new PromQLError(PromQLErrorCode.Unsupporte
 const COUNTER_FUNCTIONS = new Set(['rate', 'irate', 'increase', 'resets', 'delta', 'idelta']);
 
 const SUPPORTED =
-  'selectors, the *_over_time functions count, sum, avg, min, max, first and last, sum/avg/min/max/count/topk/bottomk with by/without, arithmetic and comparisons with numbers, and offset';
+  'selectors, the *_over_time functions count, sum, avg, min, max, first and last, sum/avg/min/max/count/topk/bottomk with by/without, arithmetic and comparisons (between numbers and vectors, one to one with on/ignoring), and offset';
 
 /**
  * PromQL text to our tree, with the Prometheus project's own grammar (@prometheus-io/lezer-promql)
@@ -219,9 +219,7 @@ class TreeReader {
     const grouping = modifier
       ? {
           without: this.children(modifier)[0]!.name === 'Without',
-          labels: this.children(this.only(modifier, 'GroupingLabels')!).map((label) =>
-            label.name === 'QuotedLabelName' ? this.string(label.firstChild!) : this.text(label),
-          ),
+          labels: this.groupingLabels(this.only(modifier, 'GroupingLabels')),
         }
       : undefined;
     return {
@@ -240,18 +238,41 @@ class TreeReader {
     const op = this.text(parts[1]!) as BinaryOp;
     if (![...ARITHMETIC, ...COMPARISONS].includes(op))
       throw unsupported(
-        `operator ${this.text(parts[1]!)} is not supported; we evaluate arithmetic (+ - * / % ^) and comparisons with numbers`,
+        `operator ${this.text(parts[1]!)} is not supported; we evaluate arithmetic (+ - * / % ^) and comparisons (== != > < >= <=)`,
       );
     const modifiers = parts.slice(2, -1);
-    if (modifiers.some((m) => m.name === 'MatchingModifierClause' || m.name === 'FillModifier'))
-      throw unsupported('on(), ignoring(), group_left/right and fill() are not supported');
+    if (modifiers.some((m) => m.name === 'FillModifier'))
+      throw unsupported('fill() is not supported');
+    const clause = modifiers.find((m) => m.name === 'MatchingModifierClause');
+    const matching = clause ? this.matching(clause) : undefined;
     return {
       kind: 'binary',
       op,
       bool: modifiers.some((m) => m.name === 'BoolModifier'),
+      ...(matching ? { matching } : {}),
       lhs: this.expr(lhs),
       rhs: this.expr(rhs),
     };
+  }
+
+  /** `on(a, b)` or `ignoring(c)`; group_left/right (many-to-one) are refused. */
+  private matching(clause: SyntaxNode): { on: boolean; labels: string[] } {
+    const parts = this.children(clause);
+    if (parts.some((p) => p.name === 'GroupLeft' || p.name === 'GroupRight'))
+      throw unsupported('group_left and group_right are not supported: match one series to one');
+    return {
+      on: parts[0]!.name === 'On',
+      labels: this.groupingLabels(this.only(clause, 'GroupingLabels')),
+    };
+  }
+
+  /** `(a, "b")`: the names of a by/without/on/ignoring list. */
+  private groupingLabels(node: SyntaxNode | undefined): string[] {
+    return node
+      ? this.children(node).map((label) =>
+          label.name === 'QuotedLabelName' ? this.string(label.firstChild!) : this.text(label),
+        )
+      : [];
   }
 
   private number(text: string): number {

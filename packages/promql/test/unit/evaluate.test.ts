@@ -251,12 +251,34 @@ describe('evaluate', () => {
     });
   });
 
-  it('refuses before reading: two vectors, a bare comparison of numbers, a duplicate label set', async () => {
+  it('matches two vectors one to one, on all labels but the name, on() or ignoring()', async () => {
+    const times = [T0 + 30 * MINUTE];
+    const source = memorySource(sensors);
+    const run = async (q: string) =>
+      instantData((await evaluate(parsePromQL(q), times, undefined, source)).value, times[0]!)
+        .result;
+    const speed = 50 + (59 % 7);
+    expect(await run('traffic_speed / traffic_flow')).toEqual([
+      { metric: { dir: 'E', segment: 'a' }, value: [times[0]! / 1000, String(speed / 59)] },
+    ]);
+    expect(await run('traffic_speed - on(dir) traffic_flow{segment="a"}')).toEqual([
+      { metric: { dir: 'E' }, value: [times[0]! / 1000, String(speed - 59)] },
+    ]);
+    expect(await run('traffic_speed{dir="E"} > ignoring(segment) traffic_flow')).toEqual([]);
+    expect(await run('traffic_speed{dir="E"} < bool ignoring(segment) traffic_flow')).toEqual([
+      { metric: { dir: 'E' }, value: [times[0]! / 1000, '1'] },
+    ]);
+    await expect(run('traffic_speed + on() traffic_flow')).rejects.toThrow(
+      /duplicate series for the match group/,
+    );
+  });
+
+  it('refuses before reading: on() with a number, a bare comparison of numbers; a duplicate label set', async () => {
     const source = memorySource(sensors);
     const times = [T0];
     await expect(
-      evaluate(parsePromQL('traffic_speed / traffic_flow'), times, undefined, source),
-    ).rejects.toThrow(/between two vectors/);
+      evaluate(parsePromQL('traffic_speed / on(a) 2'), times, undefined, source),
+    ).rejects.toThrow(/not a vector and a number/);
     await expect(evaluate(parsePromQL('1 < 2'), times, undefined, source)).rejects.toThrow(
       /bool modifier/,
     );

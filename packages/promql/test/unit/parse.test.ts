@@ -78,6 +78,14 @@ describe('parsePromQL', () => {
     expect(parsePromQL('-(x)')).toMatchObject({ kind: 'negate' });
     expect(parsePromQL('1h')).toEqual({ kind: 'number', value: 3600 });
     expect(parsePromQL('(2 ^ 3)')).toMatchObject({ kind: 'binary', op: '^' });
+    expect(parsePromQL('x / ignoring(dir) y')).toMatchObject({
+      kind: 'binary',
+      op: '/',
+      matching: { on: false, labels: ['dir'] },
+    });
+    expect(parsePromQL('x > on(a, "b") y')).toMatchObject({
+      matching: { on: true, labels: ['a', 'b'] },
+    });
   });
 
   it.each([
@@ -89,7 +97,7 @@ describe('parsePromQL', () => {
     ['x[5m]', /argument of a \*_over_time/],
     ['quantile(0.5, x)', /aggregation quantile is not supported/],
     ['x and y', /operator and is not supported/],
-    ['x / on(a) y', /on\(\), ignoring/],
+    ['x / on(a) group_left y', /group_left and group_right/],
     ['avg_over_time(x)', /range selector/],
     ['sum(', /syntax error at character/],
     ['', /empty/],

@@ -189,6 +189,18 @@ describe('the Prometheus query API', () => {
     );
     const filtered = await instant('avg_over_time(traffic_speed[10m]) > 60', t);
     expect(filtered.body.data.result).toHaveLength(all.filter((v) => v > 60).length);
+    // Two vectors, one to one on their tags: each sensor's speed per unit of flow.
+    const ratio = await instant(
+      'sum_over_time(traffic_speed{dir="W"}[10m]) / sum_over_time(traffic_flow{dir="W"}[10m])',
+      t,
+    );
+    expect(ratio.body.data.result).toHaveLength(4);
+    for (const row of ratio.body.data.result) {
+      const series = sensors.find((s) => tagsOf(s).segment === row.metric.segment)!;
+      const bySeries = (field: string) => refOverTime(ticks, series, field, 'sum', t, 10 * MINUTE)!;
+      expect(row.metric).toEqual(tagsOf(series));
+      expect(agrees(Number(row.value[1]), bySeries('speed') / bySeries('flow'))).toBe(true);
+    }
     const flags = await instant('avg_over_time(traffic_speed[10m]) > bool 60', t);
     expect(flags.body.data.result.map((r) => r.value[1]).sort()).toEqual(
       all.map((v) => (v > 60 ? '1' : '0')).sort(),
@@ -304,7 +316,7 @@ describe('the Prometheus query API', () => {
     ['rate(traffic_flow[5m])', /counters; ticks are gauges/],
     ['histogram_quantile(0.9, traffic_speed)', /not supported/],
     ['traffic_speed[5m:1m]', /subqueries/],
-    ['traffic_speed / traffic_flow', /two vectors/],
+    ['traffic_speed / on(dir) traffic_flow', /duplicate series for the match group/],
     ['sum(', /syntax error/],
     ['a_b_c', /is both metric "a\.b" field "c" and metric "a_b" field "c"/],
   ])('refuses %s with 400 bad_data', async (query, message) => {

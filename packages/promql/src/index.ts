@@ -1,6 +1,7 @@
 export type { Expr, Matcher, MatchOp, RangeFunction, Selector } from './ast.js';
 export { RANGE_FUNCTIONS, AGGREGATIONS } from './ast.js';
-export { parsePromQL, anchored, matchesEmpty } from './parse.js';
+export { parsePromQL } from './parse.js';
+export { anchored, matchesAll, matchesValue } from './matchers.js';
 export { evaluate, typeOf, LOOKBACK_MS, type Evaluation } from './evaluate.js';
 export { foldWindows } from './fold.js';
 export { labelName, labelOfTag, labelsKey, labelsOf, metricName } from './names.js';

@@ -14,6 +14,7 @@ import {
   type Selector,
 } from './ast.js';
 import { parseDurationMs } from './duration.js';
+import { anchored, matchesValue } from './matchers.js';
 import { PromQLError, PromQLErrorCode } from './promql-error.js';
 
 const unsupported = (what: string) => new PromQLError(PromQLErrorCode.Unsupported, what);
@@ -141,7 +142,8 @@ class TreeReader {
         value: this.string(value!),
       });
     }
-    if (!matchers.some((m) => m.label === '__name__' || !matchesEmpty(m)))
+    // Prometheus' rule: a selector must not match every series (`{x=""}` matches them all).
+    if (!matchers.some((m) => m.label === '__name__' || !matchesValue(m, '')))
       throw new PromQLError(
         PromQLErrorCode.BadParameter,
         `vector selector ${this.text(node)} must contain at least one non-empty matcher`,
@@ -314,32 +316,6 @@ class TreeReader {
         if (/^[0-7]{3}$/.test(escape)) return String.fromCharCode(parseInt(escape, 8));
         throw new PromQLError(PromQLErrorCode.Syntax, `unknown escape \\${escape} in ${text}`);
       },
-    );
-  }
-}
-
-/** Whether a matcher matches a label that is absent (the empty string), as Prometheus judges `{x=""}`. */
-export function matchesEmpty(matcher: Matcher): boolean {
-  switch (matcher.op) {
-    case '=':
-      return matcher.value === '';
-    case '!=':
-      return matcher.value !== '';
-    case '=~':
-      return anchored(matcher.value).test('');
-    case '!~':
-      return !anchored(matcher.value).test('');
-  }
-}
-
-/** A Prometheus regex matcher: fully anchored, as RE2 matching in Prometheus is. */
-export function anchored(pattern: string): RegExp {
-  try {
-    return new RegExp(`^(?:${pattern})$`, 'su');
-  } catch (err) {
-    throw new PromQLError(
-      PromQLErrorCode.BadParameter,
-      `invalid regular expression ${JSON.stringify(pattern)}: ${(err as Error).message}`,
     );
   }
 }

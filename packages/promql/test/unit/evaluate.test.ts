@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import {
-  anchored,
   evaluate,
   instantData,
+  matchesAll,
   parsePromQL,
   rangeData,
   type Matcher,
@@ -51,7 +51,7 @@ function memorySource(data: { labels: Record<string, string>; ticks: Tick[] }[])
     read(matchers: readonly Matcher[], request: { fromMs: number; toMs: number; widthMs: number }) {
       source.reads += 1;
       const series: SeriesPoints[] = data
-        .filter(({ labels }) => matchers.every((m) => matches(m, labels[m.label] ?? '')))
+        .filter(({ labels }) => matchesAll(matchers, labels))
         .map(({ labels, ticks }) => ({
           labels,
           points: pointsOf(ticks, request.widthMs, request.fromMs, request.toMs),
@@ -60,19 +60,6 @@ function memorySource(data: { labels: Record<string, string>; ticks: Tick[] }[])
     },
   };
   return source;
-}
-
-function matches(m: Matcher, value: string): boolean {
-  switch (m.op) {
-    case '=':
-      return value === m.value;
-    case '!=':
-      return value !== m.value;
-    case '=~':
-      return anchored(m.value).test(value);
-    case '!~':
-      return !anchored(m.value).test(value);
-  }
 }
 
 /** The reference: each function over the raw ticks in [end − range, end). */

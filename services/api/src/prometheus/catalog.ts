@@ -1,14 +1,16 @@
 import {
   PromQLError,
   PromQLErrorCode,
-  anchored,
   labelOfTag,
+  matchesAll,
+  matchesValue,
   labelsOf,
   metricName,
   type Matcher,
 } from '@tickertape/promql';
 import { ceilTo, floorTo } from '@tickertape/buckets';
 import type { MetricInfo, RollupReader } from '@tickertape/query';
+import { LRUCache } from 'lru-cache';
 
 const DAY_MS = 86_400_000;
 const CATALOG_KEEP_MS = 30_000;
@@ -35,22 +37,6 @@ export interface Range {
   toMs: number;
 }
 
-export function matchesValue(matcher: Matcher, value: string): boolean {
-  switch (matcher.op) {
-    case '=':
-      return value === matcher.value;
-    case '!=':
-      return value !== matcher.value;
-    case '=~':
-      return anchored(matcher.value).test(value);
-    case '!~':
-      return !anchored(matcher.value).test(value);
-  }
-}
-
-const matchesAll = (matchers: readonly Matcher[], labels: Readonly<Record<string, string>>) =>
-  matchers.every((m) => matchesValue(m, labels[m.label] ?? ''));
-
 /** Label → tag for a metric's tags; a label two tags sanitise to maps to neither (reported at read). */
 function tagsByLabel(info: MetricInfo): Map<string, string> {
   const map = new Map<string, string>();
@@ -65,29 +51,30 @@ function tagsByLabel(info: MetricInfo): Map<string, string> {
  * applied to the labels found, and the reader's series budget bounds what is found.
  */
 export class PromCatalog {
-  private readonly kept = new Map<string, { atMs: number; metrics: Promise<MetricInfo[]> }>();
+  /** Concurrent asks for one day range share one read; a failed read is not kept. */
+  private readonly kept: LRUCache<string, MetricInfo[], Range>;
 
   constructor(
     private readonly reader: RollupReader,
     private readonly maxSeries: number,
-    private readonly now: () => number,
-  ) {}
+    now: () => number,
+  ) {
+    this.kept = new LRUCache({
+      max: 64,
+      ttl: CATALOG_KEEP_MS,
+      perf: { now },
+      fetchMethod: (_key, _stale, { context }) => reader.metrics(context),
+    });
+  }
 
   /**
    * The metrics of the whole UTC days the range touches, kept for 30 s: every panel of a
    * dashboard refresh asks, and metrics come and go far more slowly (a day's metric that has no
    * data in the range selects no series, which is harmless).
    */
-  metrics(range: Range): Promise<MetricInfo[]> {
+  async metrics(range: Range): Promise<MetricInfo[]> {
     const days = { fromMs: floorTo(range.fromMs, DAY_MS), toMs: ceilTo(range.toMs, DAY_MS) };
-    const key = `${days.fromMs}-${days.toMs}`;
-    const kept = this.kept.get(key);
-    if (kept && this.now() - kept.atMs < CATALOG_KEEP_MS) return kept.metrics;
-    if (this.kept.size > 64) this.kept.clear();
-    const metrics = this.reader.metrics(days);
-    this.kept.set(key, { atMs: this.now(), metrics });
-    metrics.catch(() => this.kept.delete(key));
-    return metrics;
+    return (await this.kept.fetch(`${days.fromMs}-${days.toMs}`, { context: days })) ?? [];
   }
 
   /** Every name with data in the range, with what it is made of. */

@@ -7,7 +7,6 @@ import {
 } from '@tickertape/promql';
 import type { RollupReader } from '@tickertape/query';
 import type { PromCatalog, Range, SelectedSeries } from './catalog.js';
-import { matchesValue } from './catalog.js';
 
 /** `match[]` values: each must be a plain selector. */
 export function parseMatchers(selectors: readonly string[]): Matcher[][] {
@@ -83,5 +82,3 @@ export async function labelValues(
   }
   return sorted(values);
 }
-
-export { matchesValue };

@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerAuth } from '../auth.js';
 import { REVALIDATE, bodyHash, cacheControl, reuseUntil } from '../http-caching.js';
 import type { ApiMetrics } from '../metrics.js';
-import type { Answering } from '../routes/answers.js';
+import { keptAnswer, type Answering } from '../routes/answers.js';
 import { BEARER } from '../routes/openapi-routes.js';
 import { PromCatalog, type Range } from './catalog.js';
 import { labelNames, labelValues, parseMatchers, selectAll } from './discovery.js';
@@ -44,7 +44,7 @@ export const FINAL_HEADER = 'x-tickertape-final';
  * API's kept answers, ETags and Cache-Control by finality, as the /api/v1 reads do.
  */
 export async function prometheusRoutes(api: FastifyInstance, options: PrometheusRouteOptions) {
-  const { reader, now, answers, caching } = options;
+  const { reader, now, caching } = options;
   const limits = reader.ctx.limits;
   const catalog = new PromCatalog(reader, limits.maxSeries, now);
   const source = rollupSampleSource(reader, catalog, limits);
@@ -88,19 +88,18 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     compute: () => Promise<{ data: unknown; openLevels: readonly string[] }>,
     movesAtMs?: number,
   ) => {
-    const key = [
-      request.routeOptions.url ?? '',
-      params.canonical(),
-      movesAtMs ?? '',
-      await reader.answerKey(),
-    ].join('|');
-    const kept = await answers.answer(key, async () => {
-      const { data, openLevels } = await compute();
-      return {
-        body: JSON.stringify(success(data)),
-        reuseUntilMs: reuseUntil({ openLevels: openLevels.filter(isLevel) }, caching, now()),
-      };
-    });
+    const kept = await keptAnswer(
+      options,
+      request,
+      [params.canonical(), movesAtMs ?? ''],
+      async () => {
+        const { data, openLevels } = await compute();
+        return {
+          body: JSON.stringify(success(data)),
+          reuseUntilMs: reuseUntil({ openLevels: openLevels.filter(isLevel) }, caching, now()),
+        };
+      },
+    );
     const until =
       movesAtMs === undefined ? kept.reuseUntilMs : Math.min(kept.reuseUntilMs, movesAtMs);
     return reply

@@ -1,7 +1,7 @@
 import type { Level } from '@tickertape/buckets';
 import type { RollupReader } from '@tickertape/query';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AnswerCache } from '../answer-cache.js';
+import type { Answer, AnswerCache } from '../answer-cache.js';
 import { answerBody, chosenFormat, representationHeaders } from '../formats/represent.js';
 import type { Table } from '../formats/table.js';
 import { cacheControl, canonicalQuery, reuseUntil, type CachingPolicy } from '../http-caching.js';
@@ -34,6 +34,21 @@ export interface AnswerRequest<T extends FinalityAware> {
 }
 
 /**
+ * The answer kept under the route, `parts` (what the request asks) and the reader's answer key
+ * (generations and level policy, so a swap retires it), or computed by `compute` now. Every kept
+ * read goes through here: /api/v1's reads and the Prometheus API's queries.
+ */
+export async function keptAnswer(
+  ctx: Answering,
+  request: FastifyRequest,
+  parts: readonly (string | number)[],
+  compute: () => Promise<{ body: string | Buffer; reuseUntilMs: number }>,
+): Promise<Answer> {
+  const key = [request.routeOptions.url ?? request.url, ...parts, await ctx.reader.answerKey()];
+  return ctx.answers.answer(key.join('|'), compute);
+}
+
+/**
  * Sends the answer to one read: kept (final, or open for a moment) or read now, with a strong
  * ETag (a matching If-None-Match gets 304 from @fastify/etag, registered on /api) and a
  * Cache-Control from its finality. The key holds the route, the parsed query, the format (each
@@ -49,24 +64,26 @@ export async function sendAnswer<T extends FinalityAware>(
 ): Promise<T> {
   const { relative } = answer;
   const chosen = chosenFormat(request);
-  const key = [
-    request.routeOptions.url ?? request.url,
-    canonicalQuery(request.query),
-    chosen.format,
-    relative ? `${relative.fromMs}-${relative.toMs}` : '',
-    await ctx.reader.answerKey(),
-  ].join('|');
-  const kept = await ctx.answers.answer(key, async () => {
-    const result = countExamined(ctx.metrics, request, await answer.read());
-    const freshness = {
-      openLevels: result.openLevels,
-      ...(relative ? { rangeMovesAtMs: relative.movesAtMs } : {}),
-    };
-    return {
-      body: answerBody(reply, chosen.format, result, answer.table),
-      reuseUntilMs: reuseUntil(freshness, ctx.caching, ctx.now()),
-    };
-  });
+  const kept = await keptAnswer(
+    ctx,
+    request,
+    [
+      canonicalQuery(request.query),
+      chosen.format,
+      relative ? `${relative.fromMs}-${relative.toMs}` : '',
+    ],
+    async () => {
+      const result = countExamined(ctx.metrics, request, await answer.read());
+      const freshness = {
+        openLevels: result.openLevels,
+        ...(relative ? { rangeMovesAtMs: relative.movesAtMs } : {}),
+      };
+      return {
+        body: answerBody(reply, chosen.format, result, answer.table),
+        reuseUntilMs: reuseUntil(freshness, ctx.caching, ctx.now()),
+      };
+    },
+  );
   representationHeaders(reply, chosen);
   void reply
     .header('etag', kept.etag)

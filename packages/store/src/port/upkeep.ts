@@ -1,0 +1,38 @@
+import type {
+  Level,
+  LevelMode,
+  LevelPolicy,
+  RetentionPolicy,
+  RetentionVerdict,
+  ShellSeries,
+} from '@tickertape/buckets';
+
+/** A preallocated bucket: `series`' slot of `level` at `start`, compact or not (the level policy). */
+export interface ShellRequest {
+  series: ShellSeries;
+  start: number;
+  compact: boolean;
+}
+
+export interface RetentionRun {
+  verdicts: RetentionVerdict[];
+  dropped: string[];
+  dryRun: boolean;
+}
+
+/** What the scheduler and `tickertape levels` keep up: shells, retention, the level policy. */
+export interface Upkeep {
+  /** The series with ticks at `level` over `[sinceMs, untilMs]`, with the fields they sent. */
+  recentSeries(level: Level, sinceMs: number, untilMs: number): Promise<ShellSeries[]>;
+  /** Inserts the shells not there yet; returns how many it inserted. */
+  insertShells(level: Level, shells: readonly ShellRequest[]): Promise<number>;
+  /** Drops the partitions retention says to drop (only reports them with `dryRun`). */
+  applyRetention(nowMs: number, policy: RetentionPolicy, dryRun: boolean): Promise<RetentionRun>;
+  readLevelPolicy(): Promise<LevelPolicy>;
+  changeLevelPolicy(
+    level: Level,
+    metrics: readonly string[],
+    mode: LevelMode,
+    nowMs: number,
+  ): Promise<LevelPolicy>;
+}

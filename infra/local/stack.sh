@@ -24,19 +24,19 @@
 # .stack/prometheus/rules/*.yml; POST /-/reload after changing them), ferretdb (a second database
 # for tests), proxy (Debian's nginx caching the API's answers: infra/local/proxy, in front of
 # TT_PROXY_UPSTREAM, the API's default address) and toxiproxy (built from the Go module proxy:
-# network faults between the fault suite's processes and the stack). With TT_KAFKA_BROKERS=3, kafka is a
-# KRaft cluster of three brokers; kafka-1, kafka-2, kafka-3 name one of them (restart, kill, pid,
-# up). When KAFKA_BROKERS,
-# SCHEMA_REGISTRY_URL, MONGODB_URI, REDIS_URL or PROMETHEUS_URL is set to anything but the local
-# address, that part is external: the script uses it and does not start it.
+# network faults between the fault suite's processes and the stack). With TT_KAFKA_BROKERS=3,
+# kafka is a KRaft cluster of three brokers; kafka-1, kafka-2, kafka-3 name one of them (restart,
+# kill, pid, up). When KAFKA_BROKERS, SCHEMA_REGISTRY_URL, MONGODB_URI, REDIS_URL or PROMETHEUS_URL
+# is set to anything but the local address, that part is external: the script uses it and does
+# not start it.
 #
-# Each part is a file, parts/<part>.sh, defining its functions <part>_<hook>, each given the name
-# the caller used (kafka-2 too) first: var (the variable that holds its address), address (its
-# local address), port (the port it answers on), take_ports (free ports for TT_PORTS=auto), install,
-# start, healthy; and where the default does not fit: ports (every port it listens on), units (its
-# processes, default the part), stop_units, rows and row_address (its status rows), status_note,
-# before_up (checks before up starts it), env (more variables for env and exec). common.sh holds
-# what parts share: pid files, launching, stopping, waiting and ports.
+# Each part is a file, parts/<part>.sh, defining functions <part>_<hook>, each given the name the
+# caller used (kafka-2 too) first: var (the variable that holds its address), address (its local
+# address), port (the port it answers on), take_ports (its ports under TT_PORTS=auto), install,
+# start and healthy; and where the default does not fit: ports (every port it listens on), units
+# (its processes, default the part itself), units_noun, stop_units, rows and row_address (its
+# status rows), before_up (refusals before up), status_note, env (more variables for env and exec).
+# common.sh holds what the parts share: pid files, launching, stopping, waiting and ports.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -54,7 +54,7 @@ if [[ -z $TT_MONGO_CHOSEN && -f $STATE/run/mongo.kind ]]; then TT_MONGO=$(<"$STA
 # Likewise a stack that runs a Kafka cluster keeps running one.
 TT_KAFKA_BROKERS_CHOSEN=${TT_KAFKA_BROKERS:-}
 if [[ -z $TT_KAFKA_BROKERS_CHOSEN && -f $STATE/run/kafka.brokers ]]; then TT_KAFKA_BROKERS=$(<"$STATE/run/kafka.brokers"); fi
-# shellcheck source=stack.env
+# shellcheck source-path=SCRIPTDIR source=stack.env
 source "$HERE/stack.env"
 
 # Downloads and builds; a second stack (TT_STACK_DIR, e.g. the fault suite's cluster) may share the first's.
@@ -71,7 +71,7 @@ PARTS=(kafka registry mongo redis)
 OPTIONAL_PARTS=(prometheus ferretdb proxy toxiproxy)
 ALL_PARTS=("${PARTS[@]}" "${OPTIONAL_PARTS[@]}")
 
-# shellcheck source=common.sh
+# shellcheck source-path=SCRIPTDIR source=common.sh
 source "$HERE/common.sh"
 for part in "${ALL_PARTS[@]}"; do
   # shellcheck disable=SC1090

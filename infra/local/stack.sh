@@ -81,20 +81,24 @@ unset part
 
 # --- parts --------------------------------------------------------------------------------------
 
-# The part a name belongs to: itself, or for kafka-N (a part of several processes) kafka.
+# The part a name belongs to, in PART (no subshell: a status runs this often): the name itself,
+# or for kafka-N (a part of several processes) kafka.
 part_of() {
-  local part=$1
-  [[ $part == *-[0-9] ]] && declare -F "${part%-[0-9]}_units" >/dev/null && part=${part%-[0-9]}
-  [[ " ${ALL_PARTS[*]} " == *" $part "* ]] || die "unknown part '$1' (parts: ${ALL_PARTS[*]})"
-  echo "$part"
+  PART=$1
+  [[ $PART == *-[0-9] ]] && declare -F "${PART%-[0-9]}_units" >/dev/null && PART=${PART%-[0-9]}
+  [[ " ${ALL_PARTS[*]} " == *" $PART "* ]] || die "unknown part '$1' (parts: ${ALL_PARTS[*]})"
 }
 # part_hook NAME HOOK [ARGS…]: the part's function for HOOK, given NAME first.
 part_hook() {
-  local part=$1 hook=$2
+  local name=$1 hook=$2
   shift 2
-  "$(part_of "$part")_$hook" "$part" "$@"
+  part_of "$name"
+  "${PART}_$hook" "$name" "$@"
 }
-has_hook() { declare -F "$(part_of "$1")_$2" >/dev/null; }
+has_hook() {
+  part_of "$1"
+  declare -F "${PART}_$2" >/dev/null
+}
 # part_hook, or when the part has no such function, the default.
 hook_or() {
   if has_hook "$1" "$2"; then part_hook "$1" "$2"; else "${@:3}"; fi
@@ -105,7 +109,7 @@ hook_or() {
 check_parts() {
   local part
   for part in "$@"; do
-    part_of "$part" >/dev/null
+    part_of "$part"
     units "$part" >/dev/null
   done
 }

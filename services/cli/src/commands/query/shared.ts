@@ -3,7 +3,12 @@ import { RollupReader } from '@tickertape/query';
 import { type Command, Option } from 'commander';
 import { openMongo } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
-import { OUTPUT_FORMATS, render, type Answer, type OutputFormat } from '../../format/render.js';
+import {
+  OUTPUT_FORMATS,
+  render,
+  type OutputFormat,
+  type QueryAnswer,
+} from '../../format/render.js';
 import { parseInstant, TIME_HELP } from '../../format/time.js';
 
 /* What every `tickertape query` subcommand shares: its io, options, help and answering. */
@@ -43,11 +48,11 @@ export async function respond(
   io: QueryIo,
   options: CommonOptions,
   nowMs: number,
-  work: (reader: RollupReader) => Promise<Answer>,
+  work: (reader: RollupReader) => Promise<QueryAnswer>,
 ): Promise<void> {
   const { env, logger } = io.ready();
   const mongo = await openMongo(env, logger, 'tickertape-query');
-  let result: Answer;
+  let result: QueryAnswer;
   try {
     result = await work(new RollupReader(mongo.db(options.database), { now: () => nowMs }));
   } finally {

@@ -27,6 +27,9 @@ export interface SlotRead {
   generation: number;
 }
 
+/** A metric's read of one slot, as lru-cache's fetch context. */
+type ReadAll = () => Promise<readonly CachedBucket[]>;
+
 // A bucket known to be absent is remembered too: a final slot stays so.
 const ABSENT = Symbol('absent');
 type Entry = CachedBucket | readonly CachedBucket[] | typeof ABSENT;
@@ -42,7 +45,7 @@ const sizeOf = (value: Entry) => 64 + 2 * (value === ABSENT ? 0 : JSON.stringify
  * slot — the seed's 10 minutes, a minute later — share it. Never holds an open slot.
  */
 export class FinalBucketCache {
-  private readonly entries: LRUCache<string, Entry, () => Promise<readonly CachedBucket[]>>;
+  private readonly entries: LRUCache<string, Entry, ReadAll>;
   private readonly observe: NonNullable<FinalBucketCacheOptions['observe']>;
 
   constructor(options: FinalBucketCacheOptions) {
@@ -81,7 +84,7 @@ export class FinalBucketCache {
     if ('series' in selection) return this.bySeries(base, selection.series, read);
     const key = `${base}|m|${selection.metric}|${JSON.stringify(Object.entries(selection.tags).sort())}|${selection.limit}`;
     // Identical windows arriving together wait for one read: lru-cache's fetch coalesces them.
-    const status: LRUCache.Status<Entry> = {};
+    const status: LRUCache.Status<string, Entry, ReadAll> = {};
     const reading = this.entries.fetch(key, { context: () => read(undefined), status });
     this.observe(status.fetch === 'hit' || status.fetch === 'inflight' ? 'hit' : 'miss', 1);
     return (await reading) as readonly CachedBucket[];

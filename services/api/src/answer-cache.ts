@@ -74,7 +74,7 @@ export class AnswerCache {
     if (answers === undefined) return withTag(await compute());
     // Kept answers age by the injected clock, not lru-cache's own: an expired one is refreshed.
     const kept = answers.peek(key);
-    const status: LRUCache.Status<Kept> = {};
+    const status: LRUCache.Status<string, Kept, Compute> = {};
     const fetching = answers.fetch(key, {
       context: compute,
       forceRefresh: kept !== undefined && this.options.now() >= kept.keepUntilMs,

@@ -33,8 +33,9 @@ export interface RangeOptions {
 
 export const QUERY_HELP = `
 Times (--from, --to): ${TIME_HELP}.
-Output: --format table (default; notes under the table), csv (header row; the notes, documents
-examined included, go to stderr), json (the query library's result; "examined" is the cost).
+Output: --format table (default; notes under the table), csv (the API's format=csv, byte for
+byte: RFC 4180, a header row; the notes, documents examined included, go to stderr), json (the
+query library's result; "examined" is the cost).
 Missing data is an empty cell or a gap, never 0.
 Exit codes: 0 answered; 2 the query was refused (bad time or range, unknown level, too many
 series or points, over the read budget): fix the query; 1 anything else failed.

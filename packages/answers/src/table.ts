@@ -1,10 +1,10 @@
 import { parseSeriesKey } from '@tickertape/tick';
 
 /**
- * What CSV and Arrow answers are made of: a tidy table, one row per point, candle, raw point or
- * series, with typed columns. `time` columns hold epoch milliseconds (Arrow: a UTC timestamp;
- * CSV: the integer), `text` columns strings, `number` columns doubles, `bool` columns booleans;
- * `null` is missing data (an empty CSV cell, an Arrow null), never 0.
+ * What CSV and Arrow answers are made of: a tidy table, one row per point, candle, raw point,
+ * series or level, with typed columns. `time` columns hold epoch milliseconds (Arrow: a UTC
+ * timestamp; CSV: the integer), `text` columns strings, `number` columns doubles, `bool` columns
+ * booleans; `null` is missing data (an empty CSV cell, an Arrow null), never 0.
  */
 export type ColumnKind = 'text' | 'number' | 'time' | 'bool';
 export type Cell = string | number | boolean | null;
@@ -21,12 +21,17 @@ export interface Table {
 
 export const isoTime = (ms: number): string => new Date(ms).toISOString();
 
-/** `time` (ISO-8601, UTC, milliseconds) and `time_ms`: a row's instant in both spellings. */
+/**
+ * Every instant is two columns, in every table: `<name>` in ISO-8601 (UTC, milliseconds) for
+ * people and spreadsheets, and `<name>_ms` in epoch milliseconds (Arrow: a UTC timestamp) for
+ * code. Missing, both are empty.
+ */
 export const instantColumns = (name: string): Column[] => [
   { name, kind: 'text' },
   { name: `${name}_ms`, kind: 'time' },
 ];
-export const instantCells = (ms: number): Cell[] => [isoTime(ms), ms];
+export const instantCells = (ms: number | null): Cell[] =>
+  ms === null ? [null, null] : [isoTime(ms), ms];
 
 /**
  * A name for a column of the series' own (a tag, a raw field) that no other column has: the

@@ -1,47 +1,27 @@
 import { describe, expect, it } from '@jest/globals';
 import { tableFromIPC, type StructRowProxy } from 'apache-arrow';
-import { negotiateFormat, type AnswerFormat } from '../../src/formats/answer-format.js';
-import { tableToArrowStream } from '../../src/formats/arrow.js';
-import { tableToCsv } from '../../src/formats/csv.js';
 import {
+  ENCODERS,
+  markdownTable,
   candlesTable,
   pointsTable,
   rawTable,
   seriesListTable,
+  statusTable,
+  tableToArrowStream,
+  tableToCsv,
   windowTable,
-} from '../../src/formats/read-tables.js';
-import type { Table } from '../../src/formats/table.js';
-import type { PointsBody, RawBody, SeriesBody, WindowBody } from '../../src/response-schemas.js';
+  type PointsRead,
+  type RawRead,
+  type SeriesListRead,
+  type Table,
+  type WindowRead,
+} from '../../src/index.js';
 
 const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
 const ISO0 = '2026-01-01T00:00:00.000Z';
 const T1 = T0 + 60_000;
 const ISO1 = '2026-01-01T00:01:00.000Z';
-
-describe('negotiateFormat', () => {
-  const CSV = 'text/csv';
-  const ARROW = 'application/vnd.apache.arrow.stream';
-  it.each<[string, AnswerFormat | undefined, string | undefined, AnswerFormat]>([
-    ['no format, no Accept: JSON', undefined, undefined, 'json'],
-    ['Accept text/csv', undefined, CSV, 'csv'],
-    ['Accept the Arrow stream', undefined, ARROW, 'arrow'],
-    ['Accept with parameters and another case', undefined, 'Text/CSV; charset=utf-8', 'csv'],
-    ['application/json', undefined, 'application/json', 'json'],
-    ['anything else: JSON', undefined, 'text/html,application/xhtml+xml', 'json'],
-    ['wildcards: JSON', undefined, '*/*', 'json'],
-    ['text/* is no request for CSV', undefined, 'text/*', 'json'],
-    ['the higher quality wins', undefined, `${CSV};q=0.5, ${ARROW};q=0.9`, 'arrow'],
-    ['JSON preferred by quality', undefined, `${CSV};q=0.5, application/json`, 'json'],
-    ['on a tie, the first named', undefined, `${ARROW}, ${CSV}`, 'arrow'],
-    ['q=0 refuses a type', undefined, `${CSV};q=0`, 'json'],
-    ['an unreadable q counts as 0', undefined, `${CSV};q=high`, 'json'],
-    ['format= wins over Accept', 'json', CSV, 'json'],
-    ['format=csv without Accept', 'csv', undefined, 'csv'],
-    ['format=arrow over Accept CSV', 'arrow', CSV, 'arrow'],
-  ])('%s', (_case, format, accept, chosen) => {
-    expect(negotiateFormat(format, accept)).toBe(chosen);
-  });
-});
 
 describe('tableToCsv', () => {
   const table = (rows: Table['rows']): Table => ({
@@ -126,7 +106,7 @@ describe('the tables of the read routes', () => {
   };
 
   it('points: time in both spellings, the series, its tags as columns, first/last as open/close', () => {
-    const body: PointsBody = {
+    const body: PointsRead = {
       ...head,
       series: 'speed|road=a1,sensor=s1',
       field: 'speed',
@@ -159,7 +139,7 @@ describe('the tables of the read routes', () => {
     ]);
   });
 
-  it('window: the union of tag names, empty where a series lacks one; a tag named like a column is prefixed', () => {
+  it('window: the union of tag names, empty where a series lacks one; a tag named like a column is prefixed; no sum without readings', () => {
     const row = {
       n: 0,
       sum: 0,
@@ -170,12 +150,10 @@ describe('the tables of the read routes', () => {
       last: null,
       final: false,
     };
-    const body: WindowBody = {
+    const body: WindowRead = {
       field: 'speed',
       fromMs: T0,
       toMs: T0 + 600_000,
-      pieces: [],
-      examined: 2,
       rows: [
         { ...row, series: 'speed|n=1,sensor=s1' },
         {
@@ -194,32 +172,45 @@ describe('the tables of the read routes', () => {
     };
     const table = windowTable(body);
     expect(names(table)).toBe(
-      'time,time_ms,end,end_ms,series,dir,tag_n,sensor,field,n,sum,avg,min,max,first,first_time_ms,last,last_time_ms,final',
+      'time,time_ms,end,end_ms,series,dir,tag_n,sensor,field,n,sum,avg,min,max,' +
+        'first,first_time,first_time_ms,last,last_time,last_time_ms,final',
     );
     const span = [ISO0, T0, '2026-01-01T00:10:00.000Z', T0 + 600_000];
-    const empty = Array<null>(7).fill(null);
+    const empty = Array<null>(10).fill(null);
     const east = [...span, 'speed|dir=E', 'E', null, null, 'speed'];
+    const [first, last] = [T0 + 5, T0 + 9];
     expect(table.rows).toEqual([
-      [...span, 'speed|n=1,sensor=s1', null, '1', 's1', 'speed', 0, 0, ...empty, false],
-      [...east, 2, 9, 4.5, 4, 5, 4, T0 + 5, 5, T0 + 9, true],
+      [...span, 'speed|n=1,sensor=s1', null, '1', 's1', 'speed', 0, ...empty, false],
+      [
+        ...east,
+        2,
+        9,
+        4.5,
+        4,
+        5,
+        4,
+        new Date(first).toISOString(),
+        first,
+        5,
+        new Date(last).toISOString(),
+        last,
+        true,
+      ],
     ]);
     expect(tableToCsv(table).split('\r\n')[1]).toBe(
-      `${ISO0},${T0},2026-01-01T00:10:00.000Z,${T0 + 600_000},"speed|n=1,sensor=s1",,1,s1,speed,0,0,,,,,,,,false`,
+      `${ISO0},${T0},2026-01-01T00:10:00.000Z,${T0 + 600_000},"speed|n=1,sensor=s1",,1,s1,speed,0,,,,,,,,,,,false`,
     );
   });
 
   it('raw: the neighbours with their position, a column per field, empty where a tick lacks it', () => {
-    const body: RawBody = {
+    const body: RawRead = {
       series: 'traffic|sensor=s1',
-      fromMs: T0,
-      toMs: T0 + 60_000,
       before: { t: T0 - 10, v: { speed: 40 } },
       points: [
         { t: T0, v: { speed: 41, count: 3 } },
         { t: T0 + 10, v: { sensor: 1 } },
       ],
       after: null,
-      examined: 1,
     };
     const table = rawTable(body);
     expect(names(table)).toBe('time,time_ms,series,sensor,position,count,field_sensor,speed');
@@ -228,13 +219,13 @@ describe('the tables of the read routes', () => {
       ['s1', 'in', 3, null, 41],
       ['s1', 'in', null, 1, null],
     ]);
+    const asked = rawTable({ ...body, points: [], before: null }, 'speed');
+    expect(names(asked)).toBe('time,time_ms,series,sensor,position,speed');
+    expect(asked.rows).toEqual([]);
   });
 
   it('series: metric, tags as columns, fields and the newest bucket', () => {
-    const body: SeriesBody = {
-      level: 'day',
-      examined: 2,
-      truncated: false,
+    const body: SeriesListRead = {
       series: [
         { series: 'load', metric: 'load', tags: {}, fields: ['value'], lastSlotMs: T0 },
         {
@@ -252,5 +243,78 @@ describe('the tables of the read routes', () => {
       ['load', 'load', null, null, 'value', ISO0, T0],
       ['traffic|metric=x,site=n', 'traffic', 'x', 'n', 'ratio,value', ISO0, T0],
     ]);
+  });
+
+  it('status: a row per level, its instants in both spellings, empty where the level has none', () => {
+    const table = statusTable({
+      series: 'x|k=v',
+      levels: [
+        {
+          level: 'minute',
+          latestSlotMs: T0,
+          freshnessMs: T0 + 1500,
+          latestFinal: true,
+          finalBefore: T1,
+        },
+        {
+          level: 'hour',
+          latestSlotMs: null,
+          freshnessMs: null,
+          latestFinal: false,
+          finalBefore: null,
+        },
+      ],
+    });
+    expect(names(table)).toBe(
+      'level,series,k,latest_slot,latest_slot_ms,newest_tick,newest_tick_ms,latest_final,final_before,final_before_ms',
+    );
+    expect(table.rows).toEqual([
+      ['minute', 'x|k=v', 'v', ISO0, T0, '2026-01-01T00:00:01.500Z', T0 + 1500, true, ISO1, T1],
+      ['hour', 'x|k=v', 'v', null, null, null, null, null, null, null],
+    ]);
+  });
+});
+
+describe('ENCODERS', () => {
+  const answer = {
+    json: () => ({ rows: [{ n: 1 }] }),
+    table: (): Table => ({ columns: [{ name: 'n', kind: 'number' }], rows: [[1]] }),
+  };
+
+  it('one encoder per format: JSON of the value, CSV and Arrow of the table', () => {
+    expect(ENCODERS.json.encode(answer)).toBe('{"rows":[{"n":1}]}');
+    expect(ENCODERS.csv.encode(answer)).toBe('n\r\n1\r\n');
+    const arrow = tableFromIPC(ENCODERS.arrow.encode(answer));
+    expect(arrow.numRows).toBe(1);
+    expect(arrow.schema.fields.map((f) => f.name)).toEqual(['n']);
+  });
+
+  it('builds only what its format needs: JSON never makes the table', () => {
+    const tableless = {
+      json: answer.json,
+      table: (): Table => {
+        throw new Error('made a table');
+      },
+    };
+    expect(() => ENCODERS.json.encode(tableless)).not.toThrow();
+  });
+
+  it.each([
+    ['json', 'application/json', 'application/json; charset=utf-8'],
+    ['csv', 'text/csv', 'text/csv; charset=utf-8; header=present'],
+    ['arrow', 'application/vnd.apache.arrow.stream', 'application/vnd.apache.arrow.stream'],
+  ] as const)('%s is asked for as %s and answered as %s', (format, media, content) => {
+    expect(ENCODERS[format]).toMatchObject({ mediaType: media, contentType: content });
+  });
+});
+
+describe('markdownTable', () => {
+  it('escapes | in cells and right-aligns the figures asked for', () => {
+    expect(
+      markdownTable(
+        [{ head: 'series' }, { head: 'n', right: true }],
+        [['traffic|sensor=s1', '1,024']],
+      ),
+    ).toEqual(['| series | n |', '| --- | ---: |', '| traffic\\|sensor=s1 | 1,024 |']);
   });
 });

@@ -1,10 +1,3 @@
-import type {
-  CandlesBody,
-  PointsBody,
-  RawBody,
-  SeriesBody,
-  WindowBody,
-} from '../response-schemas.js';
 import {
   instantCells,
   instantColumns,
@@ -15,19 +8,29 @@ import {
   type Column,
   type Table,
 } from './table.js';
+import type {
+  CandlesRead,
+  PointsRead,
+  RawPoint,
+  RawRead,
+  SeriesListRead,
+  StatusRead,
+  WindowRead,
+} from './reads.js';
 
 /*
- * Each read's answer as a tidy table (docs/analysts.md has the columns per route): the row's
+ * Each read's answer as a tidy table (docs/analysts.md has the columns per read): the row's
  * time first, then the series and its tags as columns, then the values. What JSON says about the
  * read as a whole (examined, gaps, resolution, truncated) is not in these tables: a gap is rows
- * that are not there, never zeros.
+ * that are not there, never zeros. A value is `first`/`last` wherever it is the earliest or the
+ * latest observation; `open`/`close` only in candles, where the trade's words are expected.
  */
 
 const text = (name: string): Column => ({ name, kind: 'text' });
 const number = (name: string): Column => ({ name, kind: 'number' });
 const FINAL: Column = { name: 'final', kind: 'bool' };
 
-/** A table whose rows are of known series: time columns, `series`, its tags, then `values`. */
+/** A table whose rows are of known series: lead columns, `series`, its tags, then `values`. */
 function seriesTable<R>(
   rows: readonly R[],
   seriesOf: (row: R) => string,
@@ -48,97 +51,97 @@ function seriesTable<R>(
 }
 
 /** Points: the interval's start, n, sum, avg, min, max, first and last value (JSON's open, close). */
-export function pointsTable(body: PointsBody): Table {
+export function pointsTable(read: PointsRead): Table {
   return seriesTable(
-    body.points,
-    () => body.series,
+    read.points,
+    () => read.series,
     instantColumns('time'),
     [text('field'), ...['n', 'sum', 'avg', 'min', 'max', 'first', 'last'].map(number), FINAL],
     (p) => ({
       lead: instantCells(p.t),
-      values: [body.field, p.n, p.sum, p.avg, p.min, p.max, p.open, p.close, p.final],
+      values: [read.field, p.n, p.sum, p.avg, p.min, p.max, p.open, p.close, p.final],
     }),
   );
 }
 
-export function candlesTable(body: CandlesBody): Table {
+export function candlesTable(read: CandlesRead): Table {
   return seriesTable(
-    body.candles,
-    () => body.series,
+    read.candles,
+    () => read.series,
     instantColumns('time'),
     [text('field'), ...['open', 'high', 'low', 'close', 'volume'].map(number), FINAL],
     (c) => ({
       lead: instantCells(c.t),
-      values: [body.field, c.open, c.high, c.low, c.close, c.volume, c.final],
+      values: [read.field, c.open, c.high, c.low, c.close, c.volume, c.final],
     }),
   );
 }
 
 /**
- * One row per series over the window actually summed (`time` to `end`), with the times of its
- * first and last observation; a series without readings in it has n 0 and empty values.
+ * One row per series over the window actually summed (`time` to `end`), with the first and last
+ * observation and their times; a series without readings in it has n 0 and every other value
+ * empty (its sum too: nothing was summed).
  */
-export function windowTable(body: WindowBody): Table {
-  const span = [...instantCells(body.fromMs), ...instantCells(body.toMs)];
+export function windowTable(read: WindowRead): Table {
+  const span = [...instantCells(read.fromMs), ...instantCells(read.toMs)];
   return seriesTable(
-    body.rows,
+    read.rows,
     (row) => row.series,
     [...instantColumns('time'), ...instantColumns('end')],
     [
       text('field'),
       ...['n', 'sum', 'avg', 'min', 'max', 'first'].map(number),
-      { name: 'first_time_ms', kind: 'time' },
+      ...instantColumns('first_time'),
       number('last'),
-      { name: 'last_time_ms', kind: 'time' },
+      ...instantColumns('last_time'),
       FINAL,
     ],
     (row) => ({
       lead: span,
       values: [
-        body.field,
+        read.field,
         row.n,
-        row.sum,
+        row.n === 0 ? null : row.sum,
         row.avg,
         row.min,
         row.max,
         row.first?.v ?? null,
-        row.first?.t ?? null,
+        ...instantCells(row.first?.t ?? null),
         row.last?.v ?? null,
-        row.last?.t ?? null,
+        ...instantCells(row.last?.t ?? null),
         row.final,
       ],
     }),
   );
 }
 
-type RawPoint = RawBody['points'][number];
-
 /**
  * Every point in the range and its neighbours (`position`: before, in, after), one column per
- * numeric field the points carry (empty where a tick lacks it).
+ * numeric field: the one asked for, or every field the points carry (empty where a tick lacks
+ * it, never 0).
  */
-export function rawTable(body: RawBody): Table {
+export function rawTable(read: RawRead, field?: string): Table {
   const points: [RawPoint, string][] = [
-    ...(body.before ? [[body.before, 'before'] as [RawPoint, string]] : []),
-    ...body.points.map((point): [RawPoint, string] => [point, 'in']),
-    ...(body.after ? [[body.after, 'after'] as [RawPoint, string]] : []),
+    ...(read.before ? [[read.before, 'before'] as [RawPoint, string]] : []),
+    ...read.points.map((point): [RawPoint, string] => [point, 'in']),
+    ...(read.after ? [[read.after, 'after'] as [RawPoint, string]] : []),
   ];
   const lead = [...instantColumns('time'), text('series')];
   const position = text('position');
   const taken = namesOf(lead, [position]);
-  const tags = tagColumns([body.series], taken);
+  const tags = tagColumns([read.series], taken);
   const fields = namedColumns(
-    points.flatMap(([point]) => Object.keys(point.v)),
+    field === undefined ? points.flatMap(([point]) => Object.keys(point.v)) : [field],
     'number',
     taken,
     'field_',
   );
-  const tagCells = tags.cells(tags.tagsOf(body.series));
+  const tagCells = tags.cells(tags.tagsOf(read.series));
   return {
     columns: [...lead, ...tags.columns, position, ...fields.columns],
     rows: points.map(([point, where]) => [
       ...instantCells(point.t),
-      body.series,
+      read.series,
       ...tagCells,
       where,
       ...fields.cells(point.v),
@@ -147,18 +150,18 @@ export function rawTable(body: RawBody): Table {
 }
 
 /** One row per series: its metric, tags as columns, its fields (comma-separated), newest bucket. */
-export function seriesListTable(body: SeriesBody): Table {
+export function seriesListTable(read: SeriesListRead): Table {
   const lead = [text('series'), text('metric')];
   const rest = [text('fields'), ...instantColumns('last_slot')];
   const tags = namedColumns(
-    body.series.flatMap((s) => Object.keys(s.tags)),
+    read.series.flatMap((s) => Object.keys(s.tags)),
     'text',
     namesOf(lead, rest),
     'tag_',
   );
   return {
     columns: [...lead, ...tags.columns, ...rest],
-    rows: body.series.map((s) => [
+    rows: read.series.map((s) => [
       s.series,
       s.metric,
       ...tags.cells(s.tags),
@@ -166,4 +169,31 @@ export function seriesListTable(body: SeriesBody): Table {
       ...instantCells(s.lastSlotMs),
     ]),
   };
+}
+
+/**
+ * One row per level: the series' newest bucket there, the newest tick applied to it, whether
+ * that bucket is final, and the level's finality watermark; empty where the level has none.
+ */
+export function statusTable(read: StatusRead): Table {
+  return seriesTable(
+    read.levels,
+    () => read.series,
+    [text('level')],
+    [
+      ...instantColumns('latest_slot'),
+      ...instantColumns('newest_tick'),
+      { name: 'latest_final', kind: 'bool' },
+      ...instantColumns('final_before'),
+    ],
+    (level) => ({
+      lead: [level.level],
+      values: [
+        ...instantCells(level.latestSlotMs),
+        ...instantCells(level.freshnessMs),
+        level.latestSlotMs === null ? null : level.latestFinal,
+        ...instantCells(level.finalBefore),
+      ],
+    }),
+  );
 }

@@ -27,6 +27,9 @@ export interface SlotRead {
   generation: number;
 }
 
+/** A metric's read of one slot, as lru-cache's fetch context. */
+type ReadAll = () => Promise<readonly CachedBucket[]>;
+
 // A bucket known to be absent is remembered too: a final slot stays so.
 const ABSENT = Symbol('absent');
 type Entry = CachedBucket | readonly CachedBucket[] | typeof ABSENT;
@@ -42,8 +45,7 @@ const sizeOf = (value: Entry) => 64 + 2 * (value === ABSENT ? 0 : JSON.stringify
  * slot — the seed's 10 minutes, a minute later — share it. Never holds an open slot.
  */
 export class FinalBucketCache {
-  private readonly entries: LRUCache<string, Entry>;
-  private readonly inFlight = new Map<string, Promise<readonly CachedBucket[]>>();
+  private readonly entries: LRUCache<string, Entry, ReadAll>;
   private readonly observe: NonNullable<FinalBucketCacheOptions['observe']>;
 
   constructor(options: FinalBucketCacheOptions) {
@@ -54,6 +56,8 @@ export class FinalBucketCache {
       dispose: (_value, _key, reason) => {
         if (reason === 'evict') this.observe('evicted', 1);
       },
+      // A metric's buckets of a slot: read once, by the first window that misses them.
+      fetchMethod: (_key, _stale, { context: read }) => read(),
     });
   }
 
@@ -79,28 +83,11 @@ export class FinalBucketCache {
     const base = `${slot.generation}|${slot.level}|${slot.start}|${slot.field}`;
     if ('series' in selection) return this.bySeries(base, selection.series, read);
     const key = `${base}|m|${selection.metric}|${JSON.stringify(Object.entries(selection.tags).sort())}|${selection.limit}`;
-    const hit = this.entries.get(key);
-    if (Array.isArray(hit)) {
-      this.observe('hit', 1);
-      return hit as readonly CachedBucket[];
-    }
-    // Identical windows arriving together wait for one read.
-    const pending = this.inFlight.get(key);
-    if (pending) {
-      this.observe('hit', 1);
-      return pending;
-    }
-    this.observe('miss', 1);
-    const reading = read(undefined).then((docs) => {
-      this.entries.set(key, docs);
-      return docs;
-    });
-    this.inFlight.set(key, reading);
-    try {
-      return await reading;
-    } finally {
-      this.inFlight.delete(key);
-    }
+    // Identical windows arriving together wait for one read: lru-cache's fetch coalesces them.
+    const status: LRUCache.Status<string, Entry, ReadAll> = {};
+    const reading = this.entries.fetch(key, { context: () => read(undefined), status });
+    this.observe(status.fetch === 'hit' || status.fetch === 'inflight' ? 'hit' : 'miss', 1);
+    return (await reading) as readonly CachedBucket[];
   }
 
   private async bySeries(

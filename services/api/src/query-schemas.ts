@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ANSWER_FORMATS } from './formats/answer-format.js';
+import { FORMATS } from '@tickertape/answers';
 import { parseInstant, parseLastMinutes } from './instant.js';
 
 /**
@@ -92,7 +92,7 @@ const tagFilter = () =>
 /** The answer's format; it wins over the Accept header (docs/analysts.md). */
 const format = () =>
   z
-    .enum(ANSWER_FORMATS, { error: () => 'must be csv, arrow or json, given once' })
+    .enum(FORMATS, { error: () => 'must be csv, arrow or json, given once' })
     .optional()
     .meta({
       description:

@@ -4,7 +4,8 @@ import { MEDIA_TYPES } from './formats/answer-format.js';
 
 /**
  * What the routes answer, mirroring the reader's result types. They document the answers in
- * /openapi.json and, being the serializer's schemas, let nothing the reader adds later leak out
+ * /openapi.json and, being what JSON answers are encoded by (the serializer's, and a read
+ * route's JSON encoder's: formats/represent.ts), let nothing the reader adds later leak out
  * unannounced.
  */
 
@@ -199,8 +200,8 @@ export const healthSchema = z.object({
 
 /**
  * The 200 of a read route: its JSON, or the same rows as CSV or an Arrow IPC stream (`format=`
- * or Accept; docs/analysts.md lists the columns). Only the JSON schema serializes: the tables
- * are sent as encoded.
+ * or Accept; docs/analysts.md lists the columns). Every format is encoded by the route
+ * (@tickertape/answers' encoders) and sent as it is.
  */
 export function tabularAnswer<T extends z.ZodType>(json: T, rows: string) {
   return {

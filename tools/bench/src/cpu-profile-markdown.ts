@@ -1,4 +1,5 @@
-import { fmt, markdownTable } from '@tickertape/capacity';
+import { markdownTable } from '@tickertape/answers';
+import { fmt } from '@tickertape/capacity';
 import { busyMs, CPU_CATEGORIES, IDLE_CATEGORY } from './cpu-profile.js';
 import type { CpuProfileRun, LevelProfile } from './cpu-profile-run.js';
 

@@ -1,4 +1,5 @@
-import { fmt, markdownTable } from '@tickertape/capacity';
+import { markdownTable } from '@tickertape/answers';
+import { fmt } from '@tickertape/capacity';
 import { boundSentence, designCpu, type ProcessCpu } from './process-cpu.js';
 import type { BenchReport } from './bench-report.js';
 import { STACK_PARTS, STACK_PART_NAMES } from './stack-cpu.js';

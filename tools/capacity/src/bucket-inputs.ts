@@ -7,7 +7,7 @@ import {
   type Inputs,
   type ModelLevel,
 } from './input-types.js';
-import { fmt } from './table.js';
+import { fmt } from './figures-format.js';
 
 const perSecondShown = (value: number) => `${raw(value)} ticks/s per series`;
 

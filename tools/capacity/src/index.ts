@@ -25,5 +25,5 @@ export {
   type ScenarioPlan,
 } from './model.js';
 export { bytesShown } from './render.js';
-export { fmt, markdownTable, type Column } from './table.js';
+export { fmt } from './figures-format.js';
 export { SEED_READERS, parseReadsJson, readSideSection, type ReadsJson } from './read-side.js';

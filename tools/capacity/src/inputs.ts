@@ -3,7 +3,7 @@ import type { BenchJson, BenchJsonDesign } from './input.js';
 import { designOf, type Inputs, type LevelInputs, type ModelLevel } from './input-types.js';
 import { benchBuckets, probeBuckets } from './bucket-inputs.js';
 import { readInputs } from './read-inputs.js';
-import { fmt } from './table.js';
+import { fmt } from './figures-format.js';
 
 const us = (seconds: number) => `${fmt.fixed(seconds * 1e6, 2)} µs`;
 

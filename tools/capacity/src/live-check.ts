@@ -1,7 +1,8 @@
 import type { BenchJson } from './input.js';
 import { MODEL_LEVELS, type ModelLevel } from './input-types.js';
 import { ASSUMPTIONS, flushSpanSeconds, operationsPerSecond, SLOT_SECONDS } from './model.js';
-import { fmt, markdownTable } from './table.js';
+import { markdownTable } from '@tickertape/answers';
+import { fmt } from './figures-format.js';
 
 const isModelLevel = (store: string): store is ModelLevel =>
   (MODEL_LEVELS as readonly string[]).includes(store);

@@ -1,7 +1,7 @@
 import { raw, type Figure, type FigureRegistry } from './figures.js';
 import type { BenchJson } from './input.js';
 import type { Inputs } from './input-types.js';
-import { fmt } from './table.js';
+import { fmt } from './figures-format.js';
 
 const QUERIES = { window: '10-minute average', chart: 'one-day chart' } as const;
 const SIDES = { rollups: 'rollups', perTick: 'per-tick collection' } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ASSUMPTIONS } from './model.js';
-import { fmt, markdownTable } from './table.js';
+import { markdownTable } from '@tickertape/answers';
+import { fmt } from './figures-format.js';
 
 /** Seed 001's readers: 5 million users, each asking once a minute. */
 export const SEED_READERS = { users: 5_000_000, everyS: 60, dataCentres: 3 } as const;

@@ -8,7 +8,8 @@ import {
   type LevelPlan,
   type ScenarioPlan,
 } from './model.js';
-import { fmt, markdownTable } from './table.js';
+import { markdownTable } from '@tickertape/answers';
+import { fmt } from './figures-format.js';
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
 

@@ -1,23 +1,9 @@
-/**
- * The representations of a read's answer: the API's JSON, CSV for spreadsheets and
- * `pd.read_csv`, an Arrow IPC stream for pyarrow, pandas and DuckDB (docs/analysts.md).
- */
-export const ANSWER_FORMATS = ['json', 'csv', 'arrow'] as const;
-export type AnswerFormat = (typeof ANSWER_FORMATS)[number];
+import { ENCODERS, FORMATS, type Format } from '@tickertape/answers';
 
-/** The media type each format is asked for by (`Accept`) and answered with (`Content-Type`). */
-export const MEDIA_TYPES = {
-  json: 'application/json',
-  csv: 'text/csv',
-  arrow: 'application/vnd.apache.arrow.stream',
-} as const satisfies Record<AnswerFormat, string>;
-
-/** The Content-Type sent: CSV says it has a header row (RFC 4180's optional `header` parameter). */
-export const CONTENT_TYPES: Readonly<Record<AnswerFormat, string>> = {
-  json: 'application/json; charset=utf-8',
-  csv: 'text/csv; charset=utf-8; header=present',
-  arrow: MEDIA_TYPES.arrow,
-};
+/** The media type each format is asked for by (`Accept`), from its encoder. */
+export const MEDIA_TYPES = Object.fromEntries(
+  FORMATS.map((format) => [format, ENCODERS[format].mediaType]),
+) as Readonly<Record<Format, string>>;
 
 interface MediaRange {
   type: string;
@@ -39,15 +25,12 @@ function mediaRanges(accept: string): MediaRange[] {
  * types named with the highest quality (`q=0` refuses it; on a tie, the first named). Wildcards
  * (`*\/*`, `text/*`), no header, or only other types: JSON, as before these formats existed.
  */
-export function negotiateFormat(
-  format: AnswerFormat | undefined,
-  accept: string | undefined,
-): AnswerFormat {
+export function negotiateFormat(format: Format | undefined, accept: string | undefined): Format {
   if (format !== undefined) return format;
   if (accept === undefined || accept === '') return 'json';
-  let best: { format: AnswerFormat; q: number } | undefined;
+  let best: { format: Format; q: number } | undefined;
   for (const range of mediaRanges(accept)) {
-    const named = ANSWER_FORMATS.find((candidate) => MEDIA_TYPES[candidate] === range.type);
+    const named = FORMATS.find((candidate) => MEDIA_TYPES[candidate] === range.type);
     if (named === undefined || range.q <= 0) continue;
     if (best === undefined || range.q > best.q) best = { format: named, q: range.q };
   }

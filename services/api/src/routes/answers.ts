@@ -2,8 +2,12 @@ import type { Level } from '@tickertape/buckets';
 import type { RollupReader } from '@tickertape/query';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Answer, AnswerCache } from '../answer-cache.js';
-import { answerBody, chosenFormat, representationHeaders } from '../formats/represent.js';
-import type { Table } from '../formats/table.js';
+import {
+  answerBody,
+  chosenFormat,
+  representationHeaders,
+  type ReadShape,
+} from '../formats/represent.js';
 import { cacheControl, canonicalQuery, reuseUntil, type CachingPolicy } from '../http-caching.js';
 import { countExamined, type ApiMetrics } from '../metrics.js';
 
@@ -29,8 +33,8 @@ export interface AnswerRequest<T extends FinalityAware> {
    */
   relative?: { fromMs: number; toMs: number; movesAtMs: number };
   read: () => Promise<T>;
-  /** The answer's rows, for CSV and Arrow (formats/read-tables.ts). */
-  table: (result: T) => Table;
+  /** Its JSON schema and its table (formats/read-shapes.ts). */
+  shape: ReadShape<T>;
 }
 
 /**
@@ -79,7 +83,7 @@ export async function sendAnswer<T extends FinalityAware>(
         ...(relative ? { rangeMovesAtMs: relative.movesAtMs } : {}),
       };
       return {
-        body: answerBody(reply, chosen.format, result, answer.table),
+        body: answerBody(chosen.format, answer.shape, result),
         reuseUntilMs: reuseUntil(freshness, ctx.caching, ctx.now()),
       };
     },

@@ -13,15 +13,8 @@ import {
   windowQuerySchema,
 } from '../query-schemas.js';
 import { seriesRange, windowRange } from '../ranges.js';
-import {
-  candlesTable,
-  pointsTable,
-  rawTable,
-  seriesListTable,
-  windowTable,
-} from '../formats/read-tables.js';
-import { represent } from '../formats/represent.js';
-import type { Table } from '../formats/table.js';
+import { READ_SHAPES, rawShape } from '../formats/read-shapes.js';
+import { represent, type ReadShape } from '../formats/represent.js';
 import {
   apiErrors,
   candlesSchema,
@@ -54,10 +47,10 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     request: FastifyRequest,
     reply: FastifyReply,
     result: T,
-    table: (result: T) => Table,
+    shape: ReadShape<T>,
   ) => {
     void reply.header('cache-control', REVALIDATE);
-    return represent(request, reply, countExamined(metrics, request, result), table);
+    return represent(request, reply, countExamined(metrics, request, result), shape);
   };
   /** A range without `to` ends now: answers are kept for a second, under their resolved bounds. */
   const clockRange = (fromMs: number, toMs: number) => ({
@@ -81,7 +74,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       const { metric, tag, from, to, limit } = request.query;
       const range = seriesRange(from, to, now());
       const result = await reader.series({ metric, tags: tag, ...range, limit });
-      return counted(request, reply, result, seriesListTable);
+      return counted(request, reply, result, READ_SHAPES.series);
     },
   );
 
@@ -101,7 +94,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       const query = { series, field, fromMs: from, toMs: to ?? now() };
       return sendAnswer(options, request, reply, {
         ...(to === undefined ? { relative: clockRange(query.fromMs, query.toMs) } : {}),
-        table: pointsTable,
+        shape: READ_SHAPES.points,
         read: () =>
           level === undefined
             ? reader.auto({ ...query, maxPoints: maxPoints ?? DEFAULT_MAX_POINTS })
@@ -126,7 +119,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       const toMs = to ?? now();
       return sendAnswer(options, request, reply, {
         ...(to === undefined ? { relative: clockRange(from, toMs) } : {}),
-        table: candlesTable,
+        shape: READ_SHAPES.candles,
         read: () =>
           reader.candles({
             series,
@@ -162,7 +155,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
           : undefined;
       return sendAnswer(options, request, reply, {
         ...(relative ? { relative } : {}),
-        table: windowTable,
+        shape: READ_SHAPES.window,
         read: () =>
           metric === undefined
             ? reader.window({ series: series ?? [], field, ...range })
@@ -200,7 +193,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         toMs: to ?? now(),
         ...(field === undefined ? {} : { field }),
       });
-      return counted(request, reply, result, rawTable);
+      return counted(request, reply, result, rawShape(field));
     },
   );
   done();

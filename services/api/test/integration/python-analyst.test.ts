@@ -160,6 +160,7 @@ describe('pandas, pyarrow, pymongo and DuckDB read what the API answers', () => 
       time_ms: 'timestamp[ms, tz=UTC]',
       series: 'string',
       n: 'double',
+      first_time: 'string',
       first_time_ms: 'timestamp[ms, tz=UTC]',
       final: 'bool',
     });
@@ -169,12 +170,15 @@ describe('pandas, pyarrow, pymongo and DuckDB read what the API answers', () => 
     const tags = (series: string) =>
       series === odd ? ['2', 'x,"y"', null] : [null, 'a1', sensorOf(series)];
     const marks = ({ first, last }: WindowBody['rows'][number]) =>
-      [first, last].flatMap((mark) => [mark?.v ?? null, mark?.t ?? null]);
+      [first, last].flatMap((mark) =>
+        mark ? [mark.v, new Date(mark.t).toISOString(), mark.t] : [null, null, null],
+      );
     expect(frame.rows).toEqual(
       body.rows.map((row) => [
         ...span,
         ...[row.series, ...tags(row.series), 'speed'],
-        ...[row.n, row.sum, row.avg, row.min, row.max, ...marks(row), row.final],
+        ...[row.n, row.n === 0 ? null : row.sum, row.avg, row.min, row.max],
+        ...[...marks(row), row.final],
       ]),
     );
   });

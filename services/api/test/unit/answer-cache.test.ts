@@ -71,6 +71,26 @@ describe('AnswerCache', () => {
     expect(s.events).toEqual(['miss', 'coalesced', 'coalesced']);
   });
 
+  it('recomputes an answer past its time once, however many ask while it is recomputed', async () => {
+    const s = setup({ openReuseMs: 1000 });
+    await s.cache.answer('k', s.compute('old', s.now() + 500));
+    s.advance(500);
+    let release!: () => void;
+    let calls = 0;
+    const slow = () => {
+      calls += 1;
+      return new Promise<{ body: string; reuseUntilMs: number }>((resolve) => {
+        release = () => resolve({ body: 'new', reuseUntilMs: Infinity });
+      });
+    };
+    const answers = [1, 2].map(() => s.cache.answer('k', slow));
+    release();
+    expect((await Promise.all(answers)).map((a) => a.body)).toEqual(['new', 'new']);
+    expect(calls).toBe(1);
+    expect(s.events).toEqual(['miss', 'miss', 'coalesced']);
+    expect((await s.cache.answer('k', s.compute('newer', Infinity))).body).toBe('new');
+  });
+
   it('keeps nothing after a failed computation', async () => {
     const s = setup();
     await expect(s.cache.answer('k', () => Promise.reject(new Error('down')))).rejects.toThrow(

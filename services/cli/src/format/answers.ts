@@ -1,3 +1,10 @@
+import {
+  rawTable,
+  seriesListTable,
+  statusTable,
+  type Cell,
+  windowTable,
+} from '@tickertape/answers';
 import type {
   MetricWindowResult,
   RawPointsResult,
@@ -6,8 +13,7 @@ import type {
   WindowResult,
 } from '@tickertape/query';
 import { plural } from '../plural.js';
-import type { Cell } from './csv.js';
-import type { Answer } from './render.js';
+import type { QueryAnswer } from './render.js';
 import { formatSpan, isoTime } from './time.js';
 import { examinedLine, orEmpty } from './range-answers.js';
 
@@ -22,7 +28,7 @@ const tagText = (tags: Readonly<Record<string, string>>) =>
 export function seriesAnswer(
   result: SeriesResult,
   range: { fromMs: number; toMs: number },
-): Answer {
+): QueryAnswer {
   const rows = result.series.map((s): Cell[] => [
     s.series,
     s.metric,
@@ -31,9 +37,8 @@ export function seriesAnswer(
     isoTime(s.lastSlotMs),
   ]);
   return {
-    json: result,
+    answer: { json: () => result, table: () => seriesListTable(result) },
     table: { header: ['series', 'metric', 'tags', 'fields', 'last bucket'], rows },
-    csv: { header: ['series', 'metric', 'tags', 'fields', 'last_bucket'], rows },
     notes: [
       `${plural(result.series.length, 'series', 'series')} with data from ${isoTime(range.fromMs)} ` +
         `to ${isoTime(range.toMs)} (found in ${result.level} buckets)`,
@@ -47,11 +52,11 @@ export function seriesAnswer(
  * The window's result; with --metric, `selected` says how the series were found (in the
  * window's own buckets, so `examined` needs no discovery added), as the API's answer does.
  */
-export function windowAnswer(result: WindowResult | MetricWindowResult): Answer {
+export function windowAnswer(result: WindowResult | MetricWindowResult): QueryAnswer {
   const empty = result.rows.filter((row) => row.n === 0).length;
   const selected = 'selected' in result ? result.selected : undefined;
   return {
-    json: result,
+    answer: { json: () => result, table: () => windowTable(result) },
     table: {
       header: ['series', 'n', 'avg', 'min', 'max', 'first', 'last', 'final'],
       rows: result.rows.map((row) => [
@@ -62,34 +67,6 @@ export function windowAnswer(result: WindowResult | MetricWindowResult): Answer 
         row.max,
         row.first?.v ?? null,
         row.last?.v ?? null,
-        row.final,
-      ]),
-    },
-    csv: {
-      header: [
-        'series',
-        'n',
-        'sum',
-        'avg',
-        'min',
-        'max',
-        'first',
-        'first_time',
-        'last',
-        'last_time',
-        'final',
-      ],
-      rows: result.rows.map((row) => [
-        row.series,
-        row.n,
-        row.n === 0 ? null : row.sum,
-        row.avg,
-        row.min,
-        row.max,
-        row.first?.v ?? null,
-        orEmpty(row.first?.t ?? null),
-        row.last?.v ?? null,
-        orEmpty(row.last?.t ?? null),
         row.final,
       ]),
     },
@@ -115,7 +92,7 @@ export function windowAnswer(result: WindowResult | MetricWindowResult): Answer 
   };
 }
 
-export function statusAnswer(result: StatusResult): Answer {
+export function statusAnswer(result: StatusResult): QueryAnswer {
   const rows = result.levels.map((level): Cell[] => [
     level.level,
     orEmpty(level.latestSlotMs),
@@ -124,13 +101,9 @@ export function statusAnswer(result: StatusResult): Answer {
     orEmpty(level.finalBefore),
   ]);
   return {
-    json: result,
+    answer: { json: () => result, table: () => statusTable(result) },
     table: {
       header: ['level', 'latest bucket', 'newest tick', 'latest final', 'final before'],
-      rows,
-    },
-    csv: {
-      header: ['level', 'latest_bucket', 'newest_tick', 'latest_final', 'final_before'],
       rows,
     },
     notes: [
@@ -162,25 +135,24 @@ function rawFields(result: RawPointsResult, field: string | undefined): string[]
  * marked as such so nobody takes them for points of the range: the `position` column says
  * before/after (and, in CSV, `in` for the range's own points).
  */
-export function rawAnswer(result: RawPointsResult, field?: string): Answer {
+export function rawAnswer(result: RawPointsResult, field?: string): QueryAnswer {
   const fields = rawFields(result, field);
   const rowOf = (point: RawPoint, position: string | null): Cell[] => [
     isoTime(point.t),
     ...fields.map((name) => point.v[name] ?? null),
     position,
   ];
-  const rows = (inside: string | null): Cell[][] => [
+  const rows: Cell[][] = [
     ...(result.before === null ? [] : [rowOf(result.before, 'before')]),
-    ...result.points.map((point) => rowOf(point, inside)),
+    ...result.points.map((point) => rowOf(point, null)),
     ...(result.after === null ? [] : [rowOf(result.after, 'after')]),
   ];
   const header = ['time', ...fields, 'position'];
   const neighbour = (point: RawPoint | null, side: string, none: string) =>
     point === null ? none : `the nearest ${side} at ${isoTime(point.t)}`;
   return {
-    json: result,
-    table: { header, rows: rows(null) },
-    csv: { header, rows: rows('in') },
+    answer: { json: () => result, table: () => rawTable(result, field) },
+    table: { header, rows },
     notes: [
       `${result.series}${field === undefined ? '' : ` ${field}`} from ${isoTime(result.fromMs)} ` +
         `to ${isoTime(result.toMs)}: raw points from the segment store`,

@@ -1,8 +1,8 @@
+import { candlesTable, pointsTable, type Cell } from '@tickertape/answers';
 import { LEVEL_SPECS } from '@tickertape/buckets';
 import type { CandleResult, Gap, RangeResult, Resolution } from '@tickertape/query';
 import { plural } from '../plural.js';
-import type { Cell } from './csv.js';
-import type { Answer } from './render.js';
+import type { QueryAnswer } from './render.js';
 import { formatSpan, isoTime } from './time.js';
 
 /* The answers of the range reads (points, candles): a resolution line, gaps, one row per slot. */
@@ -59,30 +59,17 @@ function withGapRows(
     .map((row) => row.cells);
 }
 
-export function pointsAnswer(result: RangeResult): Answer {
+/** The interval's first and last value are `first` and `last`, as in every table (JSON: open, close). */
+export function pointsAnswer(result: RangeResult): QueryAnswer {
   const values = result.points.map((p) => ({
     t: p.t,
     cells: [isoTime(p.t), p.n, p.avg, p.min, p.max, p.open, p.close, p.final] as Cell[],
   }));
   return {
-    json: result,
+    answer: { json: () => result, table: () => pointsTable(result) },
     table: {
-      header: ['time', 'n', 'avg', 'min', 'max', 'open', 'close', 'final', 'gap'],
+      header: ['time', 'n', 'avg', 'min', 'max', 'first', 'last', 'final', 'gap'],
       rows: withGapRows(values, result.gaps, 7),
-    },
-    csv: {
-      header: ['time', 'n', 'sum', 'avg', 'min', 'max', 'open', 'close', 'final'],
-      rows: result.points.map((p) => [
-        isoTime(p.t),
-        p.n,
-        p.sum,
-        p.avg,
-        p.min,
-        p.max,
-        p.open,
-        p.close,
-        p.final,
-      ]),
     },
     notes: [
       rangeLine(result),
@@ -92,7 +79,7 @@ export function pointsAnswer(result: RangeResult): Answer {
   };
 }
 
-export function candlesAnswer(result: CandleResult): Answer {
+export function candlesAnswer(result: CandleResult): QueryAnswer {
   const cellsOf = (c: CandleResult['candles'][number]): Cell[] => [
     isoTime(c.t),
     c.open,
@@ -103,7 +90,7 @@ export function candlesAnswer(result: CandleResult): Answer {
     c.final,
   ];
   return {
-    json: result,
+    answer: { json: () => result, table: () => candlesTable(result) },
     table: {
       header: ['time', 'open', 'high', 'low', 'close', 'volume', 'final', 'gap'],
       rows: withGapRows(
@@ -112,10 +99,6 @@ export function candlesAnswer(result: CandleResult): Answer {
         6,
       ),
     },
-    csv: {
-      header: ['time', 'open', 'high', 'low', 'close', 'volume', 'final'],
-      rows: result.candles.map(cellsOf),
-    },
     notes: [
       rangeLine(result),
       `${plural(result.candles.length, 'candle')}, ${gapsLine(result.gaps)}`,
@@ -123,5 +106,3 @@ export function candlesAnswer(result: CandleResult): Answer {
     ],
   };
 }
-
-/** `k1=v1,k2=v2`, keys sorted as in series keys, so the same series always prints the same. */

@@ -1,6 +1,10 @@
+import { ENCODERS, type Answer, type Cell } from '@tickertape/answers';
 import { formatTable } from '../table.js';
-import { toCsv, type Cell } from './csv.js';
 
+/**
+ * `table` for people, or one of the answer formats the API also speaks, through the same
+ * encoders (@tickertape/answers): the same CSV bytes as `GET /api/v1/…?format=csv`.
+ */
 export const OUTPUT_FORMATS = ['table', 'csv', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
@@ -9,14 +13,12 @@ export interface Grid {
   rows: Cell[][];
 }
 
-/** A query's answer in every shape the CLI prints; built by pure functions from a reader result. */
-export interface Answer {
-  /** `--format json`: the reader's result object, as the library returns it. */
-  json: unknown;
+/** A query's answer as the CLI prints it; built by pure functions from a reader result. */
+export interface QueryAnswer {
+  /** `--format csv` and `json`: the reader's result and its table, as the API encodes them. */
+  answer: Answer;
   /** `--format table`: rows for people (gap rows included). */
   table: Grid;
-  /** `--format csv`: one record per data row, full precision, no gap rows. */
-  csv: Grid;
   /** What was read and its cost, ending with the documents examined. */
   notes: string[];
 }
@@ -35,16 +37,16 @@ function tableCell(cell: Cell): string | number | null {
 
 /**
  * table: the table, then the notes. csv: stdout holds only the header and the records, so a
- * redirect gives a clean file; the notes (documents examined…) go to stderr. json: the result,
- * whose `examined` field is the cost, and nothing on stderr.
+ * redirect gives a clean file; the notes (documents examined…) go to stderr. json: the reader's
+ * result on one line, whose `examined` field is the cost, and nothing on stderr.
  */
-export function render(format: OutputFormat, answer: Answer): Output {
+export function render(format: OutputFormat, answer: QueryAnswer): Output {
   const notes = answer.notes.map((line) => `${line}\n`).join('');
   switch (format) {
     case 'json':
-      return { stdout: `${JSON.stringify(answer.json, null, 2)}\n`, stderr: '' };
+      return { stdout: `${ENCODERS.json.encode(answer.answer)}\n`, stderr: '' };
     case 'csv':
-      return { stdout: toCsv(answer.csv.header, answer.csv.rows), stderr: notes };
+      return { stdout: ENCODERS.csv.encode(answer.answer), stderr: notes };
     case 'table':
       return {
         stdout:

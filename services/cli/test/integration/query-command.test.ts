@@ -123,6 +123,8 @@ const inRange = (ticks: readonly Tick[], series: string, from: number, to: numbe
   ticks.filter((t) => t.series === series && t.ts >= from && t.ts < to);
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+/** Times in CSV cells, as the API writes them: always with milliseconds. */
+const isoMs = (ms: number) => new Date(ms).toISOString();
 
 /** The arguments of a one-series read: `points --series KEY --field F --from … --to …`. */
 const oneSeries = (
@@ -196,7 +198,7 @@ describe('tickertape query', () => {
   async function csv(args: string[], now?: number) {
     const run = await query([...args, '--format', 'csv'], now);
     expect(run.code).toBe(0);
-    return { records: csvRecords(run), header: run.stdout.split('\n')[0], stderr: run.stderr };
+    return { records: csvRecords(run), header: run.stdout.split('\r\n')[0], stderr: run.stderr };
   }
 
   describe('series', () => {
@@ -220,14 +222,16 @@ describe('tickertape query', () => {
       expect(result).toMatchObject({ level: 'day', examined: 3, truncated: false });
 
       const { records, header, stderr } = await csv(args);
-      expect(header).toBe('series,metric,tags,fields,last_bucket');
+      expect(header).toBe('series,metric,road,sensor,fields,last_slot,last_slot_ms');
       expect(records.map((r) => r.series)).toEqual(result.series.map((s) => s.series));
       expect(records[0]).toEqual({
         series: S1,
         metric: 'traffic',
-        tags: 'road=I80,sensor=s1',
+        road: 'I80',
+        sensor: 's1',
         fields: 'speed',
-        last_bucket: '2026-11-19T00:00:00Z',
+        last_slot: '2026-11-19T00:00:00.000Z',
+        last_slot_ms: String(at('2026-11-19T00:00:00Z')),
       });
       expect(stderr).toContain('examined 3 documents');
     });
@@ -284,7 +288,8 @@ describe('tickertape query', () => {
       ).toEqual(
         result.rows.map((r) => [r.series, r.n, r.sum, r.avg, r.min, r.max, r.first?.v, r.last?.v]),
       );
-      expect(records[0]!.first_time).toBe(iso(result.rows[0]!.first!.t));
+      expect(records[0]!.first_time).toBe(isoMs(result.rows[0]!.first!.t));
+      expect(records[0]!.first_time_ms).toBe(String(result.rows[0]!.first!.t));
       expect(stderr).toMatch(/^examined 4 documents$/m);
     });
 
@@ -380,9 +385,11 @@ describe('tickertape query', () => {
       expect(result.examined).toBe(10);
 
       const { records, header, stderr } = await csv(args);
-      expect(header).toBe('time,n,sum,avg,min,max,open,close,final');
-      expect(columns(records, ['time', 'n', 'sum', 'avg', 'min', 'max', 'open', 'close'])).toEqual(
-        result.points.map((p) => [iso(p.t), p.n, p.sum, p.avg, p.min, p.max, p.open, p.close]),
+      expect(header).toBe(
+        'time,time_ms,series,road,sensor,field,n,sum,avg,min,max,first,last,final',
+      );
+      expect(columns(records, ['time', 'n', 'sum', 'avg', 'min', 'max', 'first', 'last'])).toEqual(
+        result.points.map((p) => [isoMs(p.t), p.n, p.sum, p.avg, p.min, p.max, p.open, p.close]),
       );
       expect(stderr).toContain('1 gap (no data, not zero) over 5m');
       expect(stderr).toMatch(/^examined 10 documents$/m);
@@ -458,9 +465,9 @@ describe('tickertape query', () => {
       expect(result.examined).toBe(2);
 
       const { records, header, stderr } = await csv(args, END);
-      expect(header).toBe('time,open,high,low,close,volume,final');
+      expect(header).toBe('time,time_ms,series,symbol,field,open,high,low,close,volume,final');
       expect(columns(records, ['time', 'open', 'high', 'low', 'close', 'volume'])).toEqual(
-        result.candles.map((c) => [iso(c.t), c.open, c.high, c.low, c.close, c.volume]),
+        result.candles.map((c) => [isoMs(c.t), c.open, c.high, c.low, c.close, c.volume]),
       );
       expect(stderr).toMatch(/^examined 2 documents$/m);
     });
@@ -486,10 +493,16 @@ describe('tickertape query', () => {
       const { records } = await csv(['status', '--series', S2]);
       expect(records[0]).toEqual({
         level: 'minute',
-        latest_bucket: iso(slotStart('minute', last.ts)),
-        newest_tick: new Date(last.ts).toISOString(),
+        series: S2,
+        road: 'I80',
+        sensor: 's2',
+        latest_slot: isoMs(slotStart('minute', last.ts)),
+        latest_slot_ms: String(slotStart('minute', last.ts)),
+        newest_tick: isoMs(last.ts),
+        newest_tick_ms: String(last.ts),
         latest_final: 'false',
         final_before: '',
+        final_before_ms: '',
       });
     });
   });

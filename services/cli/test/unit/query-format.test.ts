@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { pointsTable, tableToCsv } from '@tickertape/answers';
 import { QueryError, QueryErrorCode, type RangeResult, type WindowResult } from '@tickertape/query';
 import { InvalidArgumentError } from 'commander';
 import { tagArgument } from '../../src/arguments.js';
@@ -9,7 +10,6 @@ import {
   statusAnswer,
   windowAnswer,
 } from '../../src/format/answers.js';
-import { csvField, toCsv } from '../../src/format/csv.js';
 import { render } from '../../src/format/render.js';
 import { formatSpan, isoTime, parseInstant, parseLastMinutes } from '../../src/format/time.js';
 import { formatTable } from '../../src/table.js';
@@ -95,36 +95,6 @@ describe('times and spans for people', () => {
   });
 });
 
-describe('CSV', () => {
-  it.each([
-    ['plain', 'plain'],
-    [42.125, '42.125'],
-    [-3, '-3'],
-    [null, ''],
-    [false, 'false'],
-    ['a,b', '"a,b"'],
-    ['say "hi"', '"say ""hi"""'],
-    ['two\nlines', '"two\nlines"'],
-    ['cr\rhere', '"cr\rhere"'],
-    [' padded', '" padded"'],
-    ['traffic|sensor=s\\,1', '"traffic|sensor=s\\,1"'],
-  ])('quotes %p as %p', (cell, field) => {
-    expect(csvField(cell)).toBe(field);
-  });
-
-  it('writes a header row, then one record per line; missing values are empty, never 0', () => {
-    expect(
-      toCsv(
-        ['series', 'n', 'avg'],
-        [
-          ['a|k=1,j=2', 3, 1.5],
-          ['b', 0, null],
-        ],
-      ),
-    ).toBe('series,n,avg\n"a|k=1,j=2",3,1.5\nb,0,\n');
-  });
-});
-
 describe('tables', () => {
   it('leaves missing cells empty and still aligns the numbers right', () => {
     expect(
@@ -190,7 +160,7 @@ describe('points answer', () => {
     const out = render('table', pointsAnswer(rangeResult()));
     expect(out.stderr).toBe('');
     const lines = out.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^time\s+n\s+avg\s+min\s+max\s+open\s+close\s+final\s+gap$/);
+    expect(lines[0]).toMatch(/^time\s+n\s+avg\s+min\s+max\s+first\s+last\s+final\s+gap$/);
     expect(lines[1]).toMatch(/^2026-11-21T10:00:00Z\s+3\s+3\.3333\s+2\s+5\s+2\s+5\s+yes$/);
     expect(lines[2]).toMatch(/^2026-11-21T10:01:00Z\s+no data until 2026-11-21T10:03:00Z \(2m\)$/);
     expect(lines[3]).toMatch(/^2026-11-21T10:03:00Z\s+1\s+7\s+7\s+7\s+7\s+7\s+no$/);
@@ -202,27 +172,29 @@ describe('points answer', () => {
     ]);
   });
 
-  it('writes CSV records for the points only, full precision, and the notes to stderr', () => {
-    const out = render('csv', pointsAnswer(rangeResult()));
+  it('writes the API CSV of the points only (RFC 4180, CRLF), full precision, and the notes to stderr', () => {
+    const result = rangeResult();
+    const out = render('csv', pointsAnswer(result));
+    expect(out.stdout).toBe(tableToCsv(pointsTable(result)));
     expect(out.stdout).toBe(
-      'time,n,sum,avg,min,max,open,close,final\n' +
-        `2026-11-21T10:00:00Z,3,10,${10 / 3},2,5,2,5,true\n` +
-        '2026-11-21T10:03:00Z,1,7,7,7,7,7,7,false\n',
+      'time,time_ms,series,sensor,field,n,sum,avg,min,max,first,last,final\r\n' +
+        `2026-11-21T10:00:00.000Z,${T0},traffic|sensor=s1,s1,speed,3,10,${10 / 3},2,5,2,5,true\r\n` +
+        `2026-11-21T10:03:00.000Z,${T0 + 180_000},traffic|sensor=s1,s1,speed,1,7,7,7,7,7,7,false\r\n`,
     );
     expect(out.stderr).toMatch(/examined 2 documents\n$/);
   });
 
-  it('prints the reader result as JSON, examined included', () => {
+  it('prints the reader result as JSON on one line, examined included', () => {
     const out = render('json', pointsAnswer(rangeResult()));
-    expect(JSON.parse(out.stdout)).toEqual(rangeResult());
+    expect(out.stdout).toBe(`${JSON.stringify(rangeResult())}\n`);
     expect(out.stderr).toBe('');
   });
 
   it('leaves counts and sums empty at second width, where they are unknown', () => {
     const result = rangeResult();
     result.points = [{ ...result.points[0]!, n: null, sum: null, avg: 4 }];
-    expect(render('csv', pointsAnswer(result)).stdout.split('\n')[1]).toBe(
-      '2026-11-21T10:00:00Z,,,4,2,5,2,5,true',
+    expect(render('csv', pointsAnswer(result)).stdout.split('\r\n')[1]).toBe(
+      `2026-11-21T10:00:00.000Z,${T0},traffic|sensor=s1,s1,speed,,,4,2,5,2,5,true`,
     );
   });
 });
@@ -264,12 +236,17 @@ function windowResult(): WindowResult {
 
 describe('window answer', () => {
   it('never prints zeros for a series without data', () => {
-    const csv = render('csv', windowAnswer(windowResult())).stdout.split('\n');
-    expect(csv[0]).toBe('series,n,sum,avg,min,max,first,first_time,last,last_time,final');
-    expect(csv[1]).toBe(
-      'traffic|sensor=s1,4,200,50,40,60,45,2026-11-21T10:00:01Z,55,2026-11-21T10:00:09Z,false',
+    const csv = render('csv', windowAnswer(windowResult())).stdout.split('\r\n');
+    const span = `2026-11-21T10:00:00.000Z,${T0},2026-11-21T10:10:00.000Z,${T0 + 600_000}`;
+    expect(csv[0]).toBe(
+      'time,time_ms,end,end_ms,series,sensor,field,n,sum,avg,min,max,' +
+        'first,first_time,first_time_ms,last,last_time,last_time_ms,final',
     );
-    expect(csv[2]).toBe('traffic|sensor=s2,0,,,,,,,,,false');
+    expect(csv[1]).toBe(
+      `${span},traffic|sensor=s1,s1,speed,4,200,50,40,60,` +
+        `45,2026-11-21T10:00:01.000Z,${T0 + 1000},55,2026-11-21T10:00:09.000Z,${T0 + 9000},false`,
+    );
+    expect(csv[2]).toBe(`${span},traffic|sensor=s2,s2,speed,0,,,,,,,,,,,false`);
     const table = render('table', windowAnswer(windowResult())).stdout;
     expect(table).toMatch(/^traffic\|sensor=s2\s+0\s+no$/m);
     expect(table).toContain('1 of 2 series without data in the window: empty cells\n');
@@ -281,7 +258,7 @@ describe('window answer', () => {
       ...windowResult(),
       selected: { metric: 'traffic', tags: { road: 'I80' }, series: 2, truncated: true },
     });
-    expect(answer.json).toMatchObject({
+    expect(answer.answer.json()).toMatchObject({
       examined: 1,
       selected: { metric: 'traffic', series: 2, truncated: true },
     });
@@ -313,8 +290,8 @@ describe('series and status answers', () => {
       { fromMs: T0, toMs: T0 + 86_400_000 },
     );
     expect(render('csv', answer).stdout).toBe(
-      'series,metric,tags,fields,last_bucket\n' +
-        '"traffic|road=I80,sensor=s1",traffic,"road=I80,sensor=s1","speed,travel_time",2026-11-21T10:00:00Z\n',
+      'series,metric,road,sensor,fields,last_slot,last_slot_ms\r\n' +
+        `"traffic|road=I80,sensor=s1",traffic,I80,s1,"speed,travel_time",2026-11-21T10:00:00.000Z,${T0}\r\n`,
     );
     expect(render('table', answer).stdout).toMatch(/examined 2 documents\n$/);
   });
@@ -341,10 +318,11 @@ describe('series and status answers', () => {
       ],
     });
     expect(render('csv', answer).stdout).toBe(
-      'level,latest_bucket,newest_tick,latest_final,final_before\n' +
-        'minute,2026-11-21T10:00:00Z,2026-11-21T10:00:01.500Z,true,2026-11-21T10:01:00Z\n' +
-        'hour,,,,\n',
+      'level,series,latest_slot,latest_slot_ms,newest_tick,newest_tick_ms,latest_final,final_before,final_before_ms\r\n' +
+        `minute,x,2026-11-21T10:00:00.000Z,${T0},2026-11-21T10:00:01.500Z,${T0 + 1500},true,2026-11-21T10:01:00.000Z,${T0 + 60_000}\r\n` +
+        'hour,x,,,,,,,\r\n',
     );
+    expect(render('table', answer).stdout).toMatch(/^hour$/m);
   });
 });
 

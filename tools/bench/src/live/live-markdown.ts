@@ -1,4 +1,5 @@
-import { fmt, markdownTable } from '@tickertape/capacity';
+import { markdownTable } from '@tickertape/answers';
+import { fmt } from '@tickertape/capacity';
 import type { LiveReport } from './live-types.js';
 import {
   budgetGains,

@@ -1,9 +1,14 @@
 import type { Logger } from '@tickertape/logger';
 import { RollupReader } from '@tickertape/query';
-import { type Command, Option } from 'commander';
+import { Option } from 'commander';
 import { openMongo } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
-import { OUTPUT_FORMATS, render, type Answer, type OutputFormat } from '../../format/render.js';
+import {
+  OUTPUT_FORMATS,
+  render,
+  type OutputFormat,
+  type QueryAnswer,
+} from '../../format/render.js';
 import { parseInstant, TIME_HELP } from '../../format/time.js';
 
 /* What every `tickertape query` subcommand shares: its io, options, help and answering. */
@@ -28,8 +33,9 @@ export interface RangeOptions {
 
 export const QUERY_HELP = `
 Times (--from, --to): ${TIME_HELP}.
-Output: --format table (default; notes under the table), csv (header row; the notes, documents
-examined included, go to stderr), json (the query library's result; "examined" is the cost).
+Output: --format table (default; notes under the table), csv (the API's format=csv, byte for
+byte: RFC 4180, a header row; the notes, documents examined included, go to stderr), json (the
+query library's result; "examined" is the cost).
 Missing data is an empty cell or a gap, never 0.
 Exit codes: 0 answered; 2 the query was refused (bad time or range, unknown level, too many
 series or points, over the read budget): fix the query; 1 anything else failed.
@@ -43,11 +49,11 @@ export async function respond(
   io: QueryIo,
   options: CommonOptions,
   nowMs: number,
-  work: (reader: RollupReader) => Promise<Answer>,
+  work: (reader: RollupReader) => Promise<QueryAnswer>,
 ): Promise<void> {
   const { env, logger } = io.ready();
   const mongo = await openMongo(env, logger, 'tickertape-query');
-  let result: Answer;
+  let result: QueryAnswer;
   try {
     result = await work(new RollupReader(mongo.db(options.database), { now: () => nowMs }));
   } finally {
@@ -65,17 +71,18 @@ export function range(options: RangeOptions, nowMs: number): { fromMs: number; t
   };
 }
 
-export function common(command: Command): Command {
-  return command
-    .addOption(
-      new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
-    )
-    .option('--database <name>', 'MongoDB database of the rollups', 'tickertape')
-    .addHelpText('after', QUERY_HELP);
+/** The flags every query subcommand ends with (its own come first). */
+export function commonOptions(): Option[] {
+  return [
+    new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
+    new Option('--database <name>', 'MongoDB database of the rollups').default('tickertape'),
+  ];
 }
 
-export function timeRange(command: Command, from: string): Command {
-  return command
-    .option('--from <time>', 'start of the range (inclusive)', from)
-    .option('--to <time>', 'end of the range (exclusive)', 'now');
+/** `--from` and `--to` of a range that starts at `from` by default and ends now. */
+export function rangeOptions(from: string): Option[] {
+  return [
+    new Option('--from <time>', 'start of the range (inclusive)').default(from),
+    new Option('--to <time>', 'end of the range (exclusive)').default('now'),
+  ];
 }

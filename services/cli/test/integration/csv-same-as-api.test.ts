@@ -1,0 +1,192 @@
+/**
+ * The CLI's `--format csv` and the API's `format=csv` are one writer over one table: for the
+ * same read of the same database, `tickertape query …` prints exactly the bytes
+ * `GET /api/v1/…?format=csv` answers. Ticks are written by the real write path (RollupWriter,
+ * one per level, as the workers do); the API is built as its main builds it and asked over HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { buildApp, type ApiApp } from '@tickertape/api';
+import { LEVELS, type FoldInput } from '@tickertape/buckets';
+import { RollupReader } from '@tickertape/query';
+import { RollupWriter } from '@tickertape/store';
+import { TestStack } from '@tickertape/testing';
+import { seriesKey } from '@tickertape/tick';
+import { Registry } from 'prom-client';
+import { runCli } from '../support/cli.js';
+
+const at = (iso: string) => Date.parse(iso);
+const START = at('2026-11-19T09:50:00Z');
+const END = at('2026-11-19T10:20:00Z');
+const NOW = at('2026-11-19T10:30:00Z');
+const TOKEN = 'csv-test-token-0123456789';
+
+/** A tag value with a comma and quotes, so both sides must quote the same cells the same way. */
+const SENSORS = [
+  { sensor: 's1', road: 'I80' },
+  { sensor: 's2', road: 'I80' },
+  { sensor: 's3', road: 'x,"y"' },
+];
+const SERIES = SENSORS.map((tags) => seriesKey('traffic', tags));
+
+/** A reading every 7-9 s per sensor, with fractional values (full precision in both). */
+function inputs(): FoldInput[] {
+  const ticks: FoldInput[] = [];
+  SENSORS.forEach((tags, i) => {
+    for (let ts = START + 1000 * i + 250, k = 0; ts < END; ts += (7 + i) * 1000, k++)
+      ticks.push({
+        seriesKey: SERIES[i]!,
+        metric: 'traffic',
+        tags,
+        ts,
+        fields: { speed: 40 + ((k * 13 + i * 7) % 31) / 3 },
+        strings: {},
+        kafkaPartition: 0,
+        offset: 0,
+      });
+  });
+  return ticks.sort((a, b) => a.ts - b.ts).map((tick, offset) => ({ ...tick, offset }));
+}
+
+describe('CSV: tickertape query and the API give the same bytes', () => {
+  let stack: TestStack;
+  let database: string;
+  let app: ApiApp;
+  let base: string;
+
+  beforeAll(async () => {
+    stack = await TestStack.open('cli-csv-api');
+    const db = stack.database();
+    database = db.databaseName;
+    const ticks = inputs();
+    for (const level of LEVELS) await new RollupWriter(db, level).apply(ticks);
+    app = buildApp({
+      reader: new RollupReader(db, { now: () => NOW }),
+      tokens: [TOKEN],
+      logger: stack.logger,
+      registry: new Registry(),
+    });
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+  }, 60_000);
+  afterAll(async () => {
+    await app.close();
+    await stack.close();
+  });
+
+  const cli = async (args: string[]) => {
+    const run = await runCli(
+      stack,
+      ['query', ...args, '--format', 'csv', '--database', database],
+      '',
+      () => NOW,
+    );
+    expect(run.code).toBe(0);
+    return run.stdout;
+  };
+
+  const api = async (route: string, query: [string, string | number][]) => {
+    const search = new URLSearchParams(query.map(([k, v]): [string, string] => [k, String(v)]));
+    search.append('format', 'csv');
+    const response = await fetch(`${base}/api/v1/${route}?${search.toString()}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+    return response.text();
+  };
+
+  const from = '2026-11-19T09:55:00Z';
+  const to = '2026-11-19T10:10:00Z';
+
+  it('window of named series', async () => {
+    const printed = await cli([
+      'window',
+      '--series',
+      ...SERIES,
+      '--field',
+      'speed',
+      '--from',
+      from,
+      '--to',
+      to,
+    ]);
+    const answered = await api('window', [
+      ...SERIES.map((s): [string, string] => ['series', s]),
+      ['field', 'speed'],
+      ['from', from],
+      ['to', to],
+    ]);
+    expect(printed.split('\r\n')).toHaveLength(SERIES.length + 2);
+    expect(printed.split('\r\n')[0]).toBe(
+      'time,time_ms,end,end_ms,series,road,sensor,field,n,sum,avg,min,max,' +
+        'first,first_time,first_time_ms,last,last_time,last_time_ms,final',
+    );
+    expect(printed).toBe(answered);
+  });
+
+  it('window of a metric selected by tag, and one without data in it', async () => {
+    const byMetric = await cli([
+      'window',
+      '--metric',
+      'traffic',
+      '--tag',
+      'road=I80',
+      '--field',
+      'speed',
+      '--from',
+      from,
+      '--to',
+      to,
+    ]);
+    expect(byMetric).toBe(
+      await api('window', [
+        ['metric', 'traffic'],
+        ['tag', 'road:I80'],
+        ['field', 'speed'],
+        ['from', from],
+        ['to', to],
+      ]),
+    );
+    const empty = ['2026-11-19T11:00:00Z', '2026-11-19T11:10:00Z'] as const;
+    const silent = await cli([
+      'window',
+      '--series',
+      SERIES[0]!,
+      '--field',
+      'speed',
+      '--from',
+      empty[0],
+      '--to',
+      empty[1],
+    ]);
+    expect(silent).toContain(',0,,,,,,,,,,,false\r\n');
+    expect(silent).toBe(
+      await api('window', [
+        ['series', SERIES[0]!],
+        ['field', 'speed'],
+        ['from', empty[0]],
+        ['to', empty[1]],
+      ]),
+    );
+  });
+
+  it('points, candles and series lists', async () => {
+    const range: [string, string][] = [
+      ['from', from],
+      ['to', to],
+    ];
+    const one = ['--series', SERIES[2]!, '--field', 'speed', '--from', from, '--to', to];
+    const oneQuery: [string, string][] = [['series', SERIES[2]!], ['field', 'speed'], ...range];
+    expect(await cli(['points', ...one, '--max-points', '20'])).toBe(
+      await api('points', [...oneQuery, ['maxPoints', '20']]),
+    );
+    expect(await cli(['points', ...one, '--level', 'minute', '--detail', 'sub'])).toBe(
+      await api('points', [...oneQuery, ['level', 'minute'], ['detail', 'sub']]),
+    );
+    expect(await cli(['candles', ...one, '--max-points', '5'])).toBe(
+      await api('candles', [...oneQuery, ['maxPoints', '5']]),
+    );
+    expect(await cli(['series', '--metric', 'traffic', '--from', from, '--to', to])).toBe(
+      await api('series', [['metric', 'traffic'], ...range]),
+    );
+  });
+});

@@ -19,7 +19,7 @@ const common = {
   modulePathIgnorePatterns: ['<rootDir>/.stack/', '/dist/'],
 };
 
-const where = '<rootDir>/{packages,services}/*';
+const where = '<rootDir>/{packages,services,tools}/*';
 
 export default {
   projects: [

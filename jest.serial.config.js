@@ -12,20 +12,20 @@ export default {
     {
       ...integration,
       displayName: 'faults',
-      testMatch: ['<rootDir>/services/faults/test/faults/**/*.test.ts'],
+      testMatch: ['<rootDir>/tools/faults/test/faults/**/*.test.ts'],
     },
     {
       ...integration,
       displayName: 'cluster',
       testMatch: [
         '<rootDir>/infra/test/cluster/**/*.test.ts',
-        '<rootDir>/services/faults/test/cluster/**/*.test.ts',
+        '<rootDir>/tools/faults/test/cluster/**/*.test.ts',
       ],
     },
     {
       ...integration,
       displayName: 'volume',
-      testMatch: ['<rootDir>/{packages,services}/*/test/volume/**/*.test.ts'],
+      testMatch: ['<rootDir>/{packages,services,tools}/*/test/volume/**/*.test.ts'],
     },
     {
       ...integration,

@@ -19,7 +19,7 @@ pnpm exec turbo run build --filter=@tickertape/bench... --output-logs=errors-onl
 # The read side comes from the read load's JSON (bash scripts/bench.sh reads), when there is one.
 reads="${3:-docs/benchmarks-reads.json}"
 if [[ -f "$reads" ]]; then
-  node services/bench/dist/capacity-main.js "$json" "$doc" "$reads"
+  node tools/bench/dist/capacity-main.js "$json" "$doc" "$reads"
 else
-  node services/bench/dist/capacity-main.js "$json" "$doc"
+  node tools/bench/dist/capacity-main.js "$json" "$doc"
 fi

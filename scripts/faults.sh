@@ -42,4 +42,4 @@ case $profile in
 esac
 # Paths in the summary are relative to the repository root.
 FAULT_OUT_DIR=${FAULT_OUT_DIR:-$PWD/.out} FAULT_PROFILE=$profile bash infra/local/stack.sh exec -- \
-  bash -c 'cd services/faults && exec node --import tsx --conditions=source src/main.ts'
+  bash -c 'cd tools/faults && exec node --import tsx --conditions=source src/main.ts'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scaffolds a workspace package with the house conventions: one exports map with a `source`
 # condition (tests and typecheck read src/, runtime reads dist/), strict tsconfig, jest/lint
-# scripts. Usage: scripts/new-package.sh packages|services NAME "description"
+# scripts. Usage: scripts/new-package.sh packages|services|tools NAME "description"
 set -euo pipefail
 kind=$1 name=$2 description=$3
 dir=$kind/$name

@@ -18,7 +18,7 @@ bash infra/local/stack.sh up "$part"
 pnpm exec turbo run build --filter=@tickertape/bench --output-logs=errors-only >/dev/null
 if [[ $part == ferretdb ]]; then
   # shellcheck disable=SC2016
-  SOAK_PART=ferretdb bash infra/local/stack.sh exec -- bash -c 'MONGODB_URI=$FERRETDB_URI exec node services/bench/dist/soak/main.js'
+  SOAK_PART=ferretdb bash infra/local/stack.sh exec -- bash -c 'MONGODB_URI=$FERRETDB_URI exec node tools/bench/dist/soak/main.js'
 else
-  bash infra/local/stack.sh exec -- node services/bench/dist/soak/main.js
+  bash infra/local/stack.sh exec -- node tools/bench/dist/soak/main.js
 fi

@@ -1,8 +1,9 @@
 /**
  * Rules of the source tree (issue 25, docs/architecture.md) that no compiler checks: no module
  * imports itself back through others, type-only imports included (a cycle of types is still two
- * files that cannot be understood apart), and only the store, the segment store and the bench's
- * baseline designs open collections.
+ * files that cannot be understood apart); only the store, the segment store and the bench's
+ * baseline designs open collections; and no test reaches into another package's source (issue
+ * 35): it tests what that package exports, through its exports map, or it lives in that package.
  */
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,26 +12,66 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-function sourceFiles(): string[] {
+/** Every workspace package's directory (infra's tests included), with a trailing slash. */
+function packageDirs(): string[] {
+  const dirs = [join(root, 'infra/')];
+  for (const group of ['packages', 'services', 'tools'])
+    for (const name of readdirSync(join(root, group))) dirs.push(join(root, group, name, '/'));
+  return dirs;
+}
+
+function tsFilesUnder(dir: string): string[] {
   const files: string[] = [];
-  for (const group of ['packages', 'services'])
-    for (const name of readdirSync(join(root, group))) {
-      const walk = (dir: string) => {
-        let entries;
-        try {
-          entries = readdirSync(dir, { withFileTypes: true });
-        } catch {
-          return;
-        }
-        for (const entry of entries) {
-          const path = join(dir, entry.name);
-          if (entry.isDirectory()) walk(path);
-          else if (entry.name.endsWith('.ts')) files.push(path);
-        }
-      };
-      walk(join(root, group, name, 'src'));
+  const walk = (at: string) => {
+    let entries;
+    try {
+      entries = readdirSync(at, { withFileTypes: true });
+    } catch {
+      return;
     }
+    for (const entry of entries) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules') walk(path);
+      } else if (entry.name.endsWith('.ts')) files.push(path);
+    }
+  };
+  walk(dir);
   return files;
+}
+
+function sourceFiles(): string[] {
+  return packageDirs()
+    .filter((dir) => dir !== join(root, 'infra/'))
+    .flatMap((dir) => tsFilesUnder(join(dir, 'src')));
+}
+
+/** Every test file (and test helper) of every package, by the package it belongs to. */
+function testFiles(): { dir: string; file: string }[] {
+  return packageDirs().flatMap((dir) => [
+    ...tsFilesUnder(join(dir, 'test')).map((file) => ({ dir, file })),
+    ...tsFilesUnder(join(dir, 'src'))
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => ({ dir, file })),
+  ]);
+}
+
+/** Static imports and re-exports, side-effect imports and dynamic `import()`s. */
+const IMPORT_SPECIFIER =
+  /(?:(?:import|export)\s[^;'"]*?from\s+|\bimport\s*\(\s*|^import\s+)['"]([^'"]+)['"]/gm;
+
+/**
+ * The imports of `file` (a test of the package in `dir`) that reach into another package's
+ * source: a relative path out of `dir`, or `@tickertape/<name>/src…`.
+ */
+function foreignImports(dir: string, file: string, text: string): string[] {
+  return [...text.matchAll(IMPORT_SPECIFIER)]
+    .map((match) => match[1]!)
+    .filter((specifier) =>
+      specifier.startsWith('.')
+        ? !normalize(join(dirname(file), specifier)).startsWith(dir)
+        : /^@tickertape\/[^/]+\/src(\/|$)/.test(specifier),
+    );
 }
 
 const RELATIVE_IMPORT = /(?:import|export)\s[^;'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/g;
@@ -75,12 +116,23 @@ describe('the source tree', () => {
   });
 
   it('opens collections only in the store, the segment store and the bench', () => {
-    const owners = ['packages/store/src/', 'packages/segments/src/', 'services/bench/src/'];
+    const owners = ['packages/store/src/', 'packages/segments/src/', 'tools/bench/src/'];
     const opening = files
       .map((file) => relative(root, file))
       .filter((file) => !owners.some((owner) => file.startsWith(owner)))
       .filter((file) => /\.collection\s*[<(]/.test(readFileSync(join(root, file), 'utf8')));
     expect(opening).toEqual([]);
+  });
+
+  it("has no test importing another package's source", () => {
+    const tests = testFiles();
+    expect(tests.length).toBeGreaterThan(100);
+    const reaching = tests.flatMap(({ dir, file }) =>
+      foreignImports(dir, file, readFileSync(file, 'utf8')).map(
+        (specifier) => `${relative(root, file)}: ${specifier}`,
+      ),
+    );
+    expect(reaching).toEqual([]);
   });
 
   it('finds a cycle and an opened collection when there is one (the checks can fail)', () => {
@@ -94,5 +146,28 @@ describe('the source tree', () => {
       ),
     ).toEqual([['a', 'b', 'a']]);
     expect(/\.collection\s*[<(]/.test("db.collection<Bucket>('x')")).toBe(true);
+    // Quoted at run time, so this file's own text holds no such import.
+    const q = (specifier: string) => `'${specifier}'`;
+    const cli = join(root, 'services/cli/');
+    const test = join(cli, 'test/unit/backfill.test.ts');
+    expect(
+      foreignImports(
+        cli,
+        test,
+        [
+          `import { parseSchedulerEnv } from ${q('../../../scheduler/src/env.js')};`,
+          `import type { Db } from ${q('@tickertape/store/src/db.js')};`,
+          `const { run } = await import(${q('../../../rollup-worker/src/main.js')});`,
+          `import ${q('../../../api/src/side-effect.js')};`,
+          `import { retentionArgument } from ${q('../../src/store-arguments.js')};`,
+          `import { waitFor } from ${q('@tickertape/testing')};`,
+        ].join('\n'),
+      ),
+    ).toEqual([
+      '../../../scheduler/src/env.js',
+      '@tickertape/store/src/db.js',
+      '../../../rollup-worker/src/main.js',
+      '../../../api/src/side-effect.js',
+    ]);
   });
 });

@@ -10,6 +10,7 @@ export { TICK_TOPIC, DEAD_LETTER_TOPIC } from './topics.js';
 export {
   TIME_WINDOW_DEFAULTS,
   FETCH_DEFAULTS,
+  HOLD_DEFAULTS,
   FRESHNESS_BUDGET_DEFAULTS,
   LEVEL_FRESHNESS_BUDGETS,
 } from './worker-defaults.js';

@@ -22,6 +22,16 @@ export const FETCH_DEFAULTS = {
 } as const;
 
 /**
+ * What a worker holds at most before it writes, whatever the budget: `maxTicks` records of one
+ * partition (FLUSH_MAX_TICKS), `maxBytes` of estimated heap over all partitions (HELD_MAX_BYTES).
+ * The workers' defaults; the capacity model plans flushes with the same numbers.
+ */
+export const HOLD_DEFAULTS = {
+  maxTicks: 100_000,
+  maxBytes: 128 * 1024 * 1024,
+} as const;
+
+/**
  * How long a worker may hold consumed ticks before writing them, by store: the staleness of a
  * level's newest buckets (docs/freshness.md has what each buys in writes). The workers' defaults
  * (`FRESHNESS_BUDGET_MS`); the API's `FRESHNESS_BUDGETS` starts from them too, since an open

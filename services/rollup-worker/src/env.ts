@@ -15,6 +15,7 @@ import {
   DEAD_LETTER_TOPIC,
   FETCH_DEFAULTS,
   FRESHNESS_BUDGET_DEFAULTS,
+  HOLD_DEFAULTS,
   STORES,
   TICK_TOPIC,
   TIME_WINDOW_DEFAULTS,
@@ -72,7 +73,7 @@ export const workerEnvSchema = z
      * Most records one flush holds: a partition holding this many is written before its freshness
      * budget runs out (a fetched batch larger than this is written in several flushes).
      */
-    FLUSH_MAX_TICKS: positiveInt().default(100_000),
+    FLUSH_MAX_TICKS: positiveInt().default(HOLD_DEFAULTS.maxTicks),
     /**
      * How long a consumed tick may wait before it is written: the staleness this level's newest
      * buckets may have. The worker holds each partition's ticks across fetches until the oldest
@@ -85,7 +86,7 @@ export const workerEnvSchema = z
      * Estimated heap all held ticks of this worker may take; past it the largest holds are written
      * early (tickertape_held_bytes in /metrics).
      */
-    HELD_MAX_BYTES: positiveInt().default(128 * 1024 * 1024),
+    HELD_MAX_BYTES: positiveInt().default(HOLD_DEFAULTS.maxBytes),
     /**
      * Kafka partitions this process flushes at the same time (kafkajs' partitionsConsumedConcurrently).
      * A partition's records are still applied one flush after another, in order; with more than one,

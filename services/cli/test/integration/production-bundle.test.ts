@@ -135,8 +135,8 @@ describe('the production bundle (scripts/bundle.sh, the image’s /app)', () => 
     }
     expect(existsSync(join(bundle, 'services/api/dist/dashboard/index.html'))).toBe(true);
     expect(existsSync(join(bundle, 'scripts/health-probe.mjs'))).toBe(true);
-    // Projects only tests, the benchmark and the fault suite use stay out.
-    for (const devOnly of ['packages/testing', 'services/bench', 'services/faults']) {
+    // Projects only tests and the tools (benchmark, fault suite, capacity model) use stay out.
+    for (const devOnly of ['packages/testing', 'tools']) {
       expect(existsSync(join(bundle, devOnly))).toBe(false);
     }
 

@@ -6,7 +6,7 @@
  * vs 0.21 ms per update in docs/benchmarks.md); our launcher (infra/local/mongo/StandInCollection.java)
  * now takes the candidates from the `_id` index and applies the full filter to them. This test
  * pins that the result stays exact. The speed is measured where speed belongs, in the benchmark:
- * services/bench probes guarded vs `_id`-only updates on every run (docs/benchmarks.md).
+ * tools/bench probes guarded vs `_id`-only updates on every run (docs/benchmarks.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Collection, Db, Document } from 'mongodb';

@@ -69,3 +69,4 @@ export {
   type StoredField,
 } from './stored.js';
 export { aggregatesOf, projectionOf, wholeFieldProjection, type BucketPart } from './slot-reads.js';
+export { mongoSegmentStore } from './mongo/segments/index.js';

@@ -42,3 +42,4 @@ export {
 } from './stored.js';
 export { aggregatesOf, projectionOf, wholeFieldProjection } from './slot-reads.js';
 export { metricDensities } from './metric-densities.js';
+export { mongoSegmentStore } from './mongo/segments/index.js';

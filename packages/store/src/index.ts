@@ -7,6 +7,7 @@ export {
   type ReadPreferenceMode,
 } from './mongo/open-stores.js';
 export { probeMongo } from './mongo/probe.js';
+export { storesOf } from './mongo/stores-of.js';
 export { LevelPolicySource } from './level-policy-source.js';
 export { StoreErrorCode, StoreWriteError } from './store-error.js';
 export { ShadowError, ShadowErrorCode } from './shadow-error.js';

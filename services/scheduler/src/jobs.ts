@@ -9,10 +9,9 @@ import {
   type RetentionPolicy,
 } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
-import { applySegmentRetention } from '@tickertape/segments';
+import type { SegmentStore } from '@tickertape/segments';
 import type { RollupStore } from '@tickertape/store';
 import type { Admin } from 'kafkajs';
-import type { Db } from 'mongodb';
 import { z } from 'zod';
 import { consumedBefore, groupPosition } from './consumed.js';
 import type { SchedulerEnv } from './env.js';
@@ -21,8 +20,7 @@ import type { SchedulerMetrics } from './metrics.js';
 /** What every job handler gets: the stores, the clock (injected, never read directly), its config. */
 export interface JobContext {
   rollups: RollupStore;
-  // TODO(store-segments): the segment store's port replaces this.
-  db: Db;
+  segments: SegmentStore;
   /** Kafka admin client: finality reads the level groups' progress on the tick topic. */
   kafka: Admin;
   now: () => number;
@@ -154,15 +152,14 @@ export const JOBS = {
     payload: z.object({ dryRun: z.boolean().optional() }),
     every: (env) => env.RETENTION_EVERY_MS,
     attempts: 3,
-    async run({ rollups, db, now, env, metrics, logger }, payload) {
+    async run({ rollups, segments: segmentStore, now, env, metrics, logger }, payload) {
       const dryRun = payload.dryRun ?? env.RETENTION_DRY_RUN;
       // One clock reading for both stores, so a run judges rollups and segments at the same instant.
       const t = now();
       const result = await rollups.applyRetention(t, retentionPolicy(env), dryRun);
       metrics.partitionsDropped.inc(result.dropped.length);
       const wouldDrop = result.verdicts.filter((v) => v.drop).map((v) => v.range.name);
-      const segments = await applySegmentRetention(
-        db,
+      const segments = await segmentStore.applyRetention(
         t,
         { retentionMs: env.RETENTION_SEGMENTS_MS, latenessMs: env.MAX_LATENESS_MS },
         dryRun,

@@ -1,0 +1,21 @@
+import type { SegmentStore } from '@tickertape/segments';
+import type { Db } from 'mongodb';
+import type { RollupStore } from '../port/rollup-store.js';
+import { probeCapabilities } from './capabilities.js';
+import { MongoRollupStore } from './mongo-rollup-store.js';
+import { mongoSegmentStore } from './segments/index.js';
+
+/**
+ * The stores of a database a caller already holds a driver handle on: integration tests, which
+ * look at what the store wrote with the driver itself. Services open theirs with `openMongoStores`.
+ */
+export async function storesOf(db: Db): Promise<{ rollups: RollupStore; segments: SegmentStore }> {
+  const capabilities = await probeCapabilities(
+    db.client.db('admin'),
+    db.readPreference.mode !== 'primary',
+  );
+  return {
+    rollups: new MongoRollupStore(db.client, db, capabilities),
+    segments: mongoSegmentStore(db),
+  };
+}

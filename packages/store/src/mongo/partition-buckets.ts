@@ -36,6 +36,13 @@ export class MongoPartitionBuckets implements PartitionBuckets {
     return options.inIdOrder === true ? cursor.sort({ _id: 1 }) : cursor;
   }
 
+  async *scanCounts(span?: BucketSpan): AsyncIterable<{ _id: string; n: number }> {
+    const cursor = this.collection.find<{ _id: string; n?: unknown }>(spanFilter(span), {
+      projection: { _id: 1, n: 1 },
+    });
+    for await (const { _id, n } of cursor) yield { _id, n: typeof n === 'number' ? n : 0 };
+  }
+
   byIds(ids: readonly string[]): Promise<BucketRecord[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.collection.find({ _id: { $in: [...ids] } }).toArray();

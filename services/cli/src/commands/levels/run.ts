@@ -9,16 +9,10 @@ import {
   type LevelPolicy,
 } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
-import {
-  changeLevelPolicy,
-  metricDensities,
-  readLevelPolicy,
-  type MetricDensity,
-} from '@tickertape/store';
+import type { MetricDensity, RollupStore } from '@tickertape/store';
 import { InvalidArgumentError, type Command } from 'commander';
-import type { Db } from 'mongodb';
 import { positiveInt } from '../../arguments.js';
-import { openMongo } from '../../connect.js';
+import { openStores } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
 import { formatTable } from '../../table.js';
 
@@ -143,13 +137,16 @@ export function formatSuggestions(suggestions: readonly Suggestion[], hours: num
 }
 
 export function addLevelsCommand(program: Command, io: LevelsIo): void {
-  const withDb = async <T>(database: string, work: (db: Db) => Promise<T>): Promise<T> => {
+  const withStore = async <T>(
+    database: string,
+    work: (store: RollupStore) => Promise<T>,
+  ): Promise<T> => {
     const { env, logger } = io.ready();
-    const mongo = await openMongo(env, logger, 'tickertape-levels');
+    const stores = await openStores(env, logger, 'tickertape-levels', database);
     try {
-      return await work(mongo.db(database));
+      return await work(stores.rollups);
     } finally {
-      await mongo.close();
+      await stores.close();
     }
   };
   const levels = program
@@ -158,7 +155,7 @@ export function addLevelsCommand(program: Command, io: LevelsIo): void {
     .option('--database <name>', 'MongoDB database of the rollups', 'tickertape')
     .addHelpText('after', LEVELS_HELP)
     .action(async (options: { database: string }) => {
-      io.stdout(formatPolicy(await withDb(options.database, readLevelPolicy)));
+      io.stdout(formatPolicy(await withStore(options.database, (store) => store.readLevelPolicy())));
     });
   levels
     .command('suggest')
@@ -170,14 +167,14 @@ export function addLevelsCommand(program: Command, io: LevelsIo): void {
     .action(async (options: { hours: number; apply: boolean }, command: Command) => {
       const { database } = command.optsWithGlobals<{ database: string }>();
       const toMs = floorTo(io.now(), HOUR);
-      const text = await withDb(database, async (db) => {
-        const densities = await metricDensities(db, 'hour', toMs - options.hours * HOUR, toMs);
-        const suggestions = suggest(densities, await readLevelPolicy(db));
+      const text = await withStore(database, async (store) => {
+        const densities = await store.metricDensities('hour', toMs - options.hours * HOUR, toMs);
+        const suggestions = suggest(densities, await store.readLevelPolicy());
         let out = formatSuggestions(suggestions, options.hours);
         if (options.apply) {
           let policy: LevelPolicy | undefined;
           for (const [level, mode, metrics] of changesFor(suggestions))
-            policy = await changeLevelPolicy(db, level, metrics, mode, io.now());
+            policy = await store.changeLevelPolicy(level, metrics, mode, io.now());
           if (policy !== undefined) out += `applied:\n${formatPolicy(policy)}`;
         }
         return out;
@@ -194,8 +191,8 @@ export function addLevelsCommand(program: Command, io: LevelsIo): void {
         // --database belongs to `levels` (commander gives a parent's option to the parent).
         const { database } = command.optsWithGlobals<{ database: string }>();
         try {
-          const policy = await withDb(database, (db) =>
-            changeLevelPolicy(db, level, metrics, mode, io.now()),
+          const policy = await withStore(database, (store) =>
+            store.changeLevelPolicy(level, metrics, mode, io.now()),
           );
           io.stdout(formatPolicy(policy));
         } catch (err) {

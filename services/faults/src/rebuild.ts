@@ -1,8 +1,7 @@
 import { LEVEL_SPECS } from '@tickertape/buckets';
-import { createMongoClient } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import { readWatermarks } from '@tickertape/store';
+import { openMongoStores } from '@tickertape/store';
 import { runProcess } from '@tickertape/testing';
 import { fileURLToPath } from 'node:url';
 import type { RunNames } from './processes.js';
@@ -45,17 +44,17 @@ export async function rebuildFinal(
   ctx: RebuildContext,
   event: Extract<FaultEvent, { kind: 'rebuild' }>,
 ): Promise<RebuildRun> {
-  const mongo = createMongoClient({
+  const stores = await openMongoStores({
     uri: ctx.env.MONGODB_URI!,
+    database: ctx.run.database,
     appName: 'tickertape-faults',
     logger: ctx.logger,
   });
-  await mongo.connect();
   let to: number | undefined;
   try {
-    to = (await readWatermarks(mongo.db(ctx.run.database)))[event.level];
+    to = (await stores.rollups.readWatermarks()).finalBefore[event.level];
   } finally {
-    await mongo.close();
+    await stores.close();
   }
   const slot = LEVEL_SPECS[event.level].slotMs;
   const from = Math.floor((Date.now() - 3_600_000) / slot) * slot;

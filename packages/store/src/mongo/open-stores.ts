@@ -16,6 +16,8 @@ export interface CommandEvent {
   name: string;
   durationMs: number;
   failed: boolean;
+  /** Documents a cursor's batch brought back (0 for commands without a cursor). */
+  documents: number;
 }
 
 export interface MongoStoreOptions {
@@ -73,11 +75,19 @@ function driverOptionsOf(options: MongoStoreOptions): MongoClientOptions {
 }
 
 function reportCommands(client: MongoClient, onCommand: (event: CommandEvent) => void): void {
-  client.on('commandSucceeded', (event) =>
-    onCommand({ name: event.commandName, durationMs: event.duration, failed: false }),
-  );
+  client.on('commandSucceeded', (event) => {
+    const cursor = (event.reply as { cursor?: { firstBatch?: unknown[]; nextBatch?: unknown[] } })
+      .cursor;
+    const batch = cursor?.firstBatch ?? cursor?.nextBatch;
+    onCommand({
+      name: event.commandName,
+      durationMs: event.duration,
+      failed: false,
+      documents: batch?.length ?? 0,
+    });
+  });
   client.on('commandFailed', (event) =>
-    onCommand({ name: event.commandName, durationMs: event.duration, failed: true }),
+    onCommand({ name: event.commandName, durationMs: event.duration, failed: true, documents: 0 }),
   );
 }
 

@@ -1,9 +1,4 @@
-import {
-  createKafka,
-  createRedis,
-  createRegistry,
-  kafkaSecurity,
-} from '@tickertape/clients';
+import { createKafka, createRedis, createRegistry, kafkaSecurity } from '@tickertape/clients';
 import {
   checkKafkaSecurity,
   kafkaBrokers,

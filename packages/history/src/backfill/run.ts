@@ -95,7 +95,12 @@ export async function backfill(
     // moment could tell.
     const watermarks = (await stores.rollups.readWatermarks()).finalBefore;
     const ranges = await planFinalRanges(input, options.format, rules, watermarks);
-    const shadows = await BackfillShadows.open(stores.rollups, ranges.list(), input.sha256, started);
+    const shadows = await BackfillShadows.open(
+      stores.rollups,
+      ranges.list(),
+      input.sha256,
+      started,
+    );
     const seeded = await shadows.seed();
     const writer = new BackfillWriter(stores, logger, {
       stores: options.stores,

@@ -4,11 +4,7 @@ import { expectedBuckets, type Difference } from '@tickertape/verify';
 import { NO_PROGRESS, type StartProgress } from '../progress.js';
 import { foldLevel } from './from-level.js';
 import { foldTopic } from './from-topic.js';
-import {
-  type PlannedPartition,
-  type RebuildOptions,
-  type Sources,
-} from './plan.js';
+import { type PlannedPartition, type RebuildOptions, type Sources } from './plan.js';
 
 export interface RebuildIo {
   /** Shows the fold's progress (none when absent). */

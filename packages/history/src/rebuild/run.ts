@@ -66,7 +66,12 @@ export async function rebuild(
 ): Promise<RebuildPlan | RebuildReport> {
   const started = io.now();
   checkRebuildRange(options);
-  checkFinal(options.level, options.source, options.toMs, (await store.readWatermarks()).finalBefore);
+  checkFinal(
+    options.level,
+    options.source,
+    options.toMs,
+    (await store.readWatermarks()).finalBefore,
+  );
   const sources: Sources = options.source === 'topic' ? await openTopic() : {};
   const describe = (partitions: PlannedPartition[]): RebuildPlan => ({
     level: options.level,

@@ -9,13 +9,19 @@ import { mongoSegmentStore } from './segments/index.js';
  * The stores of a database a caller already holds a driver handle on: integration tests, which
  * look at what the store wrote with the driver itself. Services open theirs with `openMongoStores`.
  */
-export async function storesOf(db: Db): Promise<{ rollups: RollupStore; segments: SegmentStore }> {
-  const capabilities = await probeCapabilities(
-    db.client.db('admin'),
-    db.readPreference.mode !== 'primary',
-  );
-  return {
-    rollups: new MongoRollupStore(db.client, db, capabilities),
-    segments: mongoSegmentStore(db),
-  };
+export function storesOf(db: Db): Promise<{ rollups: RollupStore; segments: SegmentStore }> {
+  let stores = opened.get(db);
+  if (stores === undefined) {
+    stores = probeCapabilities(db.client.db('admin'), db.readPreference.mode !== 'primary').then(
+      (capabilities) => ({
+        rollups: new MongoRollupStore(db.client, db, capabilities),
+        segments: mongoSegmentStore(db),
+      }),
+    );
+    opened.set(db, stores);
+  }
+  return stores;
 }
+
+// One pair of stores per handle: tests ask for them call after call.
+const opened = new WeakMap<Db, Promise<{ rollups: RollupStore; segments: SegmentStore }>>();

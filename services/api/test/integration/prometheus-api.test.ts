@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestStack } from '@tickertape/testing';
-import { advanceWatermarks } from '@tickertape/store';
+import { storesOf } from '@tickertape/store';
 import { seriesKey } from '@tickertape/tick';
 import type { Db } from 'mongodb';
 import { readFileSync } from 'node:fs';
@@ -73,7 +73,9 @@ describe('the Prometheus query API', () => {
     ]);
     // Final up to 10:00 at the minute and hour levels; the day (2026-03-02) is still open.
     const mark = PROM_START + 60 * MINUTE;
-    await advanceWatermarks(db, { minute: mark, hour: mark, day: Date.UTC(2026, 2, 2) }, NOW);
+    await (
+      await storesOf(db)
+    ).rollups.advanceWatermarks({ minute: mark, hour: mark, day: Date.UTC(2026, 2, 2) }, NOW);
     api = await startTestApi(db, { reader: { now: () => NOW } });
   }, 180_000);
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { storesOf } from '@tickertape/store';
 import type { FoldInput } from '@tickertape/buckets';
 import { SegmentWriter, dayOf } from '@tickertape/segments';
 import { TestStack } from '@tickertape/testing';
@@ -103,7 +104,7 @@ describe('GET /api/v1/raw: exact points from the segment store, against the tick
   beforeAll(async () => {
     stack = await TestStack.open('api-raw');
     const db = stack.database();
-    const writer = new SegmentWriter(db, {
+    const writer = new SegmentWriter((await storesOf(db)).segments, {
       maxPoints: MAX_POINTS,
       writeOnlyOnChange: new Set(),
     });

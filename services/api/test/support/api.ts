@@ -5,6 +5,7 @@ import {
   type CacheOptions,
   type ReaderOptions,
 } from '@tickertape/query';
+import { storesOf } from '@tickertape/store';
 import type { Db } from 'mongodb';
 import { Registry } from 'prom-client';
 import { buildApp, type ApiApp, type BuildAppOptions } from '../../src/app.js';
@@ -69,7 +70,7 @@ export async function startTestApi(
           observe: cacheObserver(metrics, 'buckets', () => cache?.bytes ?? 0),
         });
   const app = buildApp({
-    reader: new RollupReader(db, { ...readerOptions, ...(cache ? { cache } : {}) }),
+    reader: new RollupReader(await storesOf(db), { ...readerOptions, ...(cache ? { cache } : {}) }),
     tokens: [TOKEN, OTHER_TOKEN],
     health: () => db.command({ ping: 1 }),
     ...rest,

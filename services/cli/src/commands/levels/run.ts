@@ -155,7 +155,9 @@ export function addLevelsCommand(program: Command, io: LevelsIo): void {
     .option('--database <name>', 'MongoDB database of the rollups', 'tickertape')
     .addHelpText('after', LEVELS_HELP)
     .action(async (options: { database: string }) => {
-      io.stdout(formatPolicy(await withStore(options.database, (store) => store.readLevelPolicy())));
+      io.stdout(
+        formatPolicy(await withStore(options.database, (store) => store.readLevelPolicy())),
+      );
     });
   levels
     .command('suggest')

@@ -112,9 +112,9 @@ export async function roundtrip(
     // The workers' write path: the minute level's writer folds the tick into its bucket (a
     // fresh series per run, through its run tag), and the store reads the bucket back.
     const key = seriesKey(got.tick.metric, got.tick.tags);
-    await stores.rollups.writer('minute').apply([
-      foldInputOf({ ...got.tick, strings: {} }, key, got.partition, Number(got.offset)),
-    ]);
+    await stores.rollups
+      .writer('minute')
+      .apply([foldInputOf({ ...got.tick, strings: {} }, key, got.partition, Number(got.offset))]);
     const slot = slotStart('minute', got.tick.ts);
     const collection = partitionOf('minute', slot).name;
     const id = bucketId('minute', key, slot);

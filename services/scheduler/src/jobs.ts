@@ -45,11 +45,7 @@ function defineJob<P extends z.ZodType>(definition: JobDefinition<P>): JobDefini
 
 function retentionPolicy(env: SchedulerEnv): RetentionPolicy {
   return {
-    retentionMs: {
-      minute: env.RETENTION_MINUTE_MS,
-      hour: env.RETENTION_HOUR_MS,
-      day: env.RETENTION_DAY_MS,
-    },
+    retentionMs: env.RETENTION_MS,
     latenessMs: env.MAX_LATENESS_MS,
   };
 }

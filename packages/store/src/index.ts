@@ -83,3 +83,4 @@ export {
 } from './bucket-partition.js';
 export { aggregatesOf } from './layout/aggregates.js';
 export { MongoBucketReads } from './mongo/bucket-reads.js';
+export { mongoSegmentStore } from './mongo/segments/index.js';

@@ -1,10 +1,12 @@
 import type { Logger } from '@tickertape/logger';
+import type { SegmentStore } from '@tickertape/segments';
 import type { MongoClient, MongoClientOptions } from 'mongodb';
 import type { StoreCapabilities } from '../port/capabilities.js';
 import type { RollupStore } from '../port/rollup-store.js';
 import { probeCapabilities } from './capabilities.js';
 import { createMongoClient } from './client.js';
 import { MongoRollupStore } from './mongo-rollup-store.js';
+import { mongoSegmentStore } from './segments/index.js';
 
 export type ReadPreferenceMode =
   'primary' | 'primaryPreferred' | 'secondary' | 'secondaryPreferred' | 'nearest';
@@ -44,10 +46,9 @@ export interface MongoStoreOptions {
 
 export interface MongoStores {
   rollups: RollupStore;
-  // TODO(store-segments): `segments: SegmentStore` (@tickertape/segments) on the same database,
-  // here and in `database(name)`; the store-segments branch adds it.
+  segments: SegmentStore;
   /** The stores of another database on the same connection (tests, tools spanning databases). */
-  database(name: string): Promise<{ rollups: RollupStore }>;
+  database(name: string): Promise<{ rollups: RollupStore; segments: SegmentStore }>;
   dropDatabase(name: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -108,11 +109,13 @@ export async function openMongoStores(options: MongoStoreOptions): Promise<Mongo
     await client.close().catch(() => undefined);
     throw err;
   }
-  const rollupsOf = (name: string): RollupStore =>
-    new MongoRollupStore(client, client.db(name), capabilities);
+  const storesOf = (name: string): { rollups: RollupStore; segments: SegmentStore } => ({
+    rollups: new MongoRollupStore(client, client.db(name), capabilities),
+    segments: mongoSegmentStore(client.db(name)),
+  });
   return {
-    rollups: rollupsOf(options.database),
-    database: (name) => Promise.resolve({ rollups: rollupsOf(name) }),
+    ...storesOf(options.database),
+    database: (name) => Promise.resolve(storesOf(name)),
     async dropDatabase(name) {
       await client.db(name).dropDatabase();
     },

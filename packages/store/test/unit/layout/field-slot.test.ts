@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { fieldSetKeyOf, shellDocument, type Aggregate } from '@tickertape/buckets';
+import { fieldSetKeyOf, type Aggregate } from '@tickertape/buckets';
 import { aggregatesOf } from '../../../src/layout/aggregates.js';
 import { fieldSlotOf } from '../../../src/layout/field-slot.js';
+import { shellDocument } from '../../../src/layout/shells.js';
 import type { StoredBucket } from '../../../src/layout/stored-bucket.js';
 
 const MINUTE = Date.UTC(2026, 0, 1, 10, 5);

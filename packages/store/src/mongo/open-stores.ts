@@ -16,6 +16,8 @@ export interface CommandEvent {
   name: string;
   durationMs: number;
   failed: boolean;
+  /** Documents a read returned in this round trip (a cursor's batch); absent for other commands. */
+  documents?: number;
 }
 
 export interface MongoStoreOptions {
@@ -73,9 +75,17 @@ function driverOptionsOf(options: MongoStoreOptions): MongoClientOptions {
 }
 
 function reportCommands(client: MongoClient, onCommand: (event: CommandEvent) => void): void {
-  client.on('commandSucceeded', (event) =>
-    onCommand({ name: event.commandName, durationMs: event.duration, failed: false }),
-  );
+  client.on('commandSucceeded', (event) => {
+    const cursor = (event.reply as { cursor?: { firstBatch?: unknown[]; nextBatch?: unknown[] } })
+      .cursor;
+    const batch = cursor?.firstBatch ?? cursor?.nextBatch;
+    onCommand({
+      name: event.commandName,
+      durationMs: event.duration,
+      failed: false,
+      ...(batch ? { documents: batch.length } : {}),
+    });
+  });
   client.on('commandFailed', (event) =>
     onCommand({ name: event.commandName, durationMs: event.duration, failed: true }),
   );

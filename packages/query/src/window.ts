@@ -165,7 +165,17 @@ export function sumPieces(
     rows: series.map((key) => {
       const { aggregate: a, final } = rows.get(key)!;
       if (!a)
-        return { series: key, n: 0, sum: 0, avg: null, min: null, max: null, first: null, last: null, final };
+        return {
+          series: key,
+          n: 0,
+          sum: 0,
+          avg: null,
+          min: null,
+          max: null,
+          first: null,
+          last: null,
+          final,
+        };
       return {
         series: key,
         n: a.n,

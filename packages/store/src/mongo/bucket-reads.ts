@@ -50,7 +50,11 @@ export class MongoBucketReads implements BucketReads {
     return listMetrics(this.db, scope, sample);
   }
 
-  newestBucket(level: Level, series: string, partitions: number): Promise<NewestBucket | undefined> {
+  newestBucket(
+    level: Level,
+    series: string,
+    partitions: number,
+  ): Promise<NewestBucket | undefined> {
     return newestBucket(this.db, level, series, partitions);
   }
 

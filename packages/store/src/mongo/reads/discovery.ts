@@ -91,7 +91,11 @@ export async function findSeries(db: Db, scope: BucketScope, limit: number): Pro
  * The metrics in the scope (distinct over `metric_1_start_1_series_1`), each with the field and
  * tag names of up to `sample` of its buckets per partition.
  */
-export async function listMetrics(db: Db, scope: BucketScope, sample: number): Promise<MetricRow[]> {
+export async function listMetrics(
+  db: Db,
+  scope: BucketScope,
+  sample: number,
+): Promise<MetricRow[]> {
   const filter = scopeFilter(scope);
   const found = new Map<string, { fields: Set<string>; tags: Set<string> }>();
   for (const partition of partitionsOf(db, scope)) {

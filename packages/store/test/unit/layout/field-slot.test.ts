@@ -25,7 +25,11 @@ describe('fieldSlotOf: the one decoder of the stored layout', () => {
           ...agg(3, 30, MINUTE),
           sec: { '0': 20, '1': 0, '7': 10 },
           // Seconds written before the compact layout: a mark; 7 has a count too, 9 is padding.
-          v: { '5': { t: MINUTE + 5_000, o: 3, v: 4 }, '7': { t: MINUTE + 7_000, o: 4, v: 9 }, '9': { t: -Infinity } },
+          v: {
+            '5': { t: MINUTE + 5_000, o: 3, v: 4 },
+            '7': { t: MINUTE + 7_000, o: 4, v: 9 },
+            '9': { t: -Infinity },
+          },
         },
       },
       c: { [fieldSetKeyOf(['speed'])]: { '0': 2, '1': 0, '7': 1 } },
@@ -71,9 +75,14 @@ describe('fieldSlotOf: the one decoder of the stored layout', () => {
 
   it('keeps the totals alone, without the sub-maps stored beside them', () => {
     const doc = stored({ f: { v: { ...agg(2, 4, HOUR), h: { '10': agg(2, 4, HOUR) } } } });
-    const slot = fieldSlotOf({ series: 's', level: 'day', start: HOUR - 10 * 3_600_000 }, doc, 'v', {
-      totals: true,
-    });
+    const slot = fieldSlotOf(
+      { series: 's', level: 'day', start: HOUR - 10 * 3_600_000 },
+      doc,
+      'v',
+      {
+        totals: true,
+      },
+    );
     expect(slot.totals).toEqual(agg(2, 4, HOUR));
     expect(slot.subSlots).toEqual([]);
   });
@@ -138,7 +147,10 @@ describe('aggregatesOf: a window part of a decoded bucket', () => {
 
   it('gives nothing for a bucket without observations', () => {
     expect(
-      aggregatesOf({ level: 'hour', start: HOUR }, { series: 's', level: 'hour', start: HOUR, subSlots: [] }),
+      aggregatesOf(
+        { level: 'hour', start: HOUR },
+        { series: 's', level: 'hour', start: HOUR, subSlots: [] },
+      ),
     ).toEqual([]);
   });
 });

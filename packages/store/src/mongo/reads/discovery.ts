@@ -97,6 +97,7 @@ export async function listMetrics(
   sample: number,
 ): Promise<MetricRow[]> {
   const filter = scopeFilter(scope);
+  const { metric: _named, ...sansMetric } = filter;
   const found = new Map<string, { fields: Set<string>; tags: Set<string> }>();
   for (const partition of partitionsOf(db, scope)) {
     const metrics = await partition.distinct('metric', filter);
@@ -104,7 +105,7 @@ export async function listMetrics(
       if (typeof metric !== 'string') continue;
       const names = await partition
         .aggregate<{ fields?: string[]; tags?: string[] }>([
-          { $match: { ...filter, metric } },
+          { $match: { metric, ...sansMetric } },
           { $limit: sample },
           {
             $project: {

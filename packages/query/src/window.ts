@@ -139,7 +139,7 @@ export function sumPieces(
   series: readonly string[],
   finality: FinalityView,
 ): WindowResult {
-  const { field, pieces } = window;
+  const { pieces } = window;
   const rows = new Map<string, { aggregate?: Aggregate; final: boolean }>(
     series.map((key) => [key, { final: true }]),
   );

@@ -69,3 +69,6 @@ export {
   type StoredField,
 } from './stored.js';
 export { aggregatesOf, projectionOf, wholeFieldProjection, type BucketPart } from './slot-reads.js';
+// The port's names that do not collide with today's Mongo helpers (store-mongo replaces this file).
+export type { RollupStore, StoreCapabilities } from './port/index.js';
+export { createMemoryStore } from './memory/memory-store.js';

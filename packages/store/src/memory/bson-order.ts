@@ -7,6 +7,11 @@
  * and a mark `{t, o, v}` order as on the server.
  */
 
+/** A Date from any realm (the driver's, a test runner's). */
+export function isDate(value: unknown): value is Date {
+  return Object.prototype.toString.call(value) === '[object Date]';
+}
+
 /** The server's canonical type order for the kinds we hold (docs: "Comparison/Sort Order"). */
 function typeRank(value: unknown): number {
   if (value === undefined || value === null) return 1;
@@ -19,7 +24,7 @@ function typeRank(value: unknown): number {
     case 'boolean':
       return 8;
     case 'object':
-      if (value instanceof Date) return 9;
+      if (isDate(value)) return 9;
       if (Array.isArray(value)) return 5;
       return 4;
     default:
@@ -67,7 +72,7 @@ export function compareBson(a: unknown, b: unknown): number {
   if (typeof a === 'number') return compareNumbers(a, b as number);
   if (typeof a === 'string') return Math.sign(compareBytes(a, b as string));
   if (typeof a === 'boolean') return Number(a) - Number(b as boolean);
-  if (a instanceof Date) return Math.sign(a.getTime() - (b as Date).getTime());
+  if (isDate(a)) return Math.sign(a.getTime() - (b as Date).getTime());
   if (Array.isArray(a)) {
     const y = b as unknown[];
     for (let i = 0; i < Math.min(a.length, y.length); i++) {

@@ -1,4 +1,4 @@
-import { compareBson } from './bson-order.js';
+import { compareBson, isDate } from './bson-order.js';
 import type { BucketRecord, BucketSpan, PartitionBuckets } from '../port/partitions.js';
 
 /** A collection of bucket records by `_id`: a partition, a shadow or a replaced copy. */
@@ -10,12 +10,22 @@ export type Collection = Map<string, BucketRecord>;
  */
 export const settle = <T>(run: () => T): Promise<T> => new Promise<T>((resolve) => resolve(run()));
 
-/** Records leave and enter the store as copies: a caller's object never aliases a stored one. */
-export const copy = <T>(value: T): T => structuredClone(value);
+/**
+ * Records leave and enter the store as copies: a caller's object never aliases a stored one.
+ * Written out rather than `structuredClone`, whose Dates come from another realm under jest.
+ */
+export function copy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (isDate(value)) return new Date(value.getTime()) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => copy(item)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = copy(item);
+  return out as T;
+}
 
 export function startOf(record: BucketRecord): number {
   const start = record.start;
-  return start instanceof Date ? start.getTime() : Number.NaN;
+  return isDate(start) ? start.getTime() : Number.NaN;
 }
 
 export function ticksOf(record: BucketRecord): number {

@@ -1,4 +1,5 @@
-import { compareBson, sameBracket } from './bson-order.js';
+import { compareBson, isDate, sameBracket } from './bson-order.js';
+import { copy } from './collections.js';
 
 /**
  * The layout's update documents evaluated as a MongoDB server evaluates them: `$inc`, `$min`,
@@ -33,7 +34,7 @@ function parentOf(doc: Document, path: string): [Document, string] {
   for (const part of parts.slice(0, -1)) {
     const next = node[part];
     if (next === undefined) node[part] = {};
-    else if (typeof next !== 'object' || next === null || Array.isArray(next) || next instanceof Date)
+    else if (typeof next !== 'object' || next === null || Array.isArray(next) || isDate(next))
       throw new TypeError(`cannot create field in element ${part} of ${path}`);
     node = node[part] as Document;
   }
@@ -62,7 +63,7 @@ export function applyUpdate(doc: Document, update: UpdateOperators, inserting: b
   if (inserting)
     for (const [path, value] of Object.entries(update.$setOnInsert ?? {})) {
       const [node, key] = parentOf(doc, path);
-      node[key] = structuredClone(value);
+      node[key] = copy(value);
     }
   for (const [path, value] of Object.entries(update.$inc ?? {})) {
     const [node, key] = parentOf(doc, path);
@@ -74,11 +75,11 @@ export function applyUpdate(doc: Document, update: UpdateOperators, inserting: b
   for (const [path, value] of Object.entries(update.$min ?? {})) {
     const [node, key] = parentOf(doc, path);
     if (node[key] === undefined || compareBson(value, node[key]) < 0)
-      node[key] = structuredClone(value);
+      node[key] = copy(value);
   }
   for (const [path, value] of Object.entries(update.$max ?? {})) {
     const [node, key] = parentOf(doc, path);
     if (node[key] === undefined || compareBson(value, node[key]) > 0)
-      node[key] = structuredClone(value);
+      node[key] = copy(value);
   }
 }

@@ -1,7 +1,6 @@
 import type { Level, LevelPolicy } from '@tickertape/buckets';
-import { LevelPolicySource } from '@tickertape/store';
+import { LevelPolicySource, type RollupStore } from '@tickertape/store';
 import { isSegmentBudgetError, readRawPoints, type RawPointsResult } from '@tickertape/segments';
-import type { Db } from 'mongodb';
 import {
   checkLevel,
   checkName,
@@ -92,17 +91,17 @@ export class RollupReader {
   readonly finality: FinalitySource;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: RollupStore,
     options: ReaderOptions & CacheOptions = {},
   ) {
     const base = readerContext(options);
-    this.finality = new FinalitySource(db, options.finalityRefreshMs ?? 0, base.now);
+    this.finality = new FinalitySource(store, options.finalityRefreshMs ?? 0, base.now);
     this.ctx = {
       ...base,
       finality: this.finality,
       ...(options.cache ? { cache: options.cache } : {}),
     };
-    this.policy = new LevelPolicySource(db, 5_000, this.ctx.now);
+    this.policy = new LevelPolicySource(store, 5_000, this.ctx.now);
   }
 
   /** The context narrowed to the levels that keep these series' metrics. */
@@ -122,14 +121,14 @@ export class RollupReader {
     const level = checkLevel(query.level, this.ctx);
     const ctx = await this.keptFor([query.series]);
     checkLevelKept(level, metricOfSeries(query.series), ctx);
-    return readRange(this.db, ctx, query, levelResolution(level, query.detail));
+    return readRange(this.store, ctx, query, levelResolution(level, query.detail));
   }
 
   /** One series at the finest width that fits `maxPoints`, read from the cheapest level. */
   async auto(query: AutoQuery): Promise<RangeResult> {
     const ctx = await this.keptFor([query.series]);
     return readRange(
-      this.db,
+      this.store,
       ctx,
       query,
       chooseResolution(
@@ -153,12 +152,12 @@ export class RollupReader {
         QueryErrorCode.NoResolution,
         `no running level keeps ${query.stepMs} ms points of ${metricOfSeries(query.series)}`,
       );
-    return readRange(this.db, ctx, query, { stepMs: query.stepMs, source });
+    return readRange(this.store, ctx, query, { stepMs: query.stepMs, source });
   }
 
   /** The metrics with data in a range, with a sample of their field and tag names. */
   async metrics(range: { fromMs: number; toMs: number }): Promise<MetricInfo[]> {
-    return metricCatalog(this.db, this.ctx, range);
+    return metricCatalog(this.store, this.ctx, range);
   }
 
   /** Open/high/low/close at the automatic width (e.g. 5-minute candles over a day). */
@@ -168,21 +167,21 @@ export class RollupReader {
   }
 
   async window(query: WindowQuery): Promise<WindowResult> {
-    return windowAggregate(this.db, await this.keptFor(query.series), query);
+    return windowAggregate(this.store, await this.keptFor(query.series), query);
   }
 
   /** The same totals for the series of one metric (and tags), found in the window's own buckets. */
   async windowByMetric(query: MetricWindowQuery): Promise<MetricWindowResult> {
     const ctx = keptContext(this.ctx, await this.policy.current(), [query.metric]);
-    return windowByMetric(this.db, ctx, query);
+    return windowByMetric(this.store, ctx, query);
   }
 
   async series(query: SeriesQuery): Promise<SeriesResult> {
-    return findSeries(this.db, this.ctx, query);
+    return findSeries(this.store, this.ctx, query);
   }
 
   async status(series: string): Promise<StatusResult> {
-    return seriesStatus(this.db, await this.keptFor([series]), series);
+    return seriesStatus(this.store, await this.keptFor([series]), series);
   }
 
   /**
@@ -199,7 +198,7 @@ export class RollupReader {
     checkSeries(query.series);
     if (query.field !== undefined) checkName('field', query.field);
     try {
-      return await readRawPoints(this.db, query, { maxDocuments: this.ctx.limits.maxDocuments });
+      return await readRawPoints(this.store, query, { maxDocuments: this.ctx.limits.maxDocuments });
     } catch (err) {
       // The segment store's refusal is the query's: the same code and 4xx as every read budget.
       if (isSegmentBudgetError(err))

@@ -1,5 +1,5 @@
 import type { ClientSession, Db, Document, Filter, Sort } from 'mongodb';
-import type { StoredBucket } from './stored.js';
+import type { StoredBucket } from './layout/stored-bucket.js';
 
 const NAMESPACE_NOT_FOUND = 26;
 

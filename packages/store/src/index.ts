@@ -54,21 +54,34 @@ export {
   changeLevelPolicy,
   readLevelPolicy,
 } from './level-policy.js';
-export { metricDensities, type MetricDensity } from './metric-densities.js';
+export { metricDensities } from './mongo/reads/metric-densities.js';
+// The port's read side (issue 35; the rest of the port's names are exported with store-mongo).
+export type {
+  BucketPart,
+  BucketReads,
+  BucketScope,
+  FieldSlot,
+  Finality,
+  MetricDensity,
+  MetricPartQuery,
+  MetricRow,
+  NewestBucket,
+  PartQuery,
+  ReadSession,
+  RollupStore,
+  SeriesRow,
+  SlotRangeQuery,
+  StoreCapabilities,
+  SubSlotValue,
+  Upkeep,
+} from './port/index.js';
 export {
   BucketPartition,
   bucketPartition,
   type BucketFindOptions,
   type BucketRecord,
 } from './bucket-partition.js';
-export {
-  isObservedAggregate,
-  isObservedMark,
-  summaryProjection,
-  type StoredBucket,
-  type StoredField,
-} from './stored.js';
-export { aggregatesOf, projectionOf, wholeFieldProjection, type BucketPart } from './slot-reads.js';
-// The port's names that do not collide with today's Mongo helpers (store-mongo replaces this file).
-export type { RollupStore, StoreCapabilities } from './port/index.js';
+export { aggregatesOf } from './layout/aggregates.js';
+export { MongoBucketReads } from './mongo/bucket-reads.js';
+export { mongoSegmentStore } from './mongo/segments/index.js';
 export { createMemoryStore } from './memory/memory-store.js';

@@ -1,5 +1,6 @@
 import { LevelPolicy, isLevel, type Level, type LevelMode } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
+import type { Upkeep } from './port/upkeep.js';
 
 /** One document per level: `{ _id: level, skip: [metric…], compact: [metric…], updatedAt }`. */
 export const LEVEL_POLICY_COLLECTION = 'level_policy';
@@ -57,8 +58,9 @@ export class LevelPolicySource {
   private policy: LevelPolicy | undefined;
   private readAt = 0;
 
+  // A store (the query library's reader) or, until the writers move onto the port, a Db.
   constructor(
-    private readonly db: Db,
+    private readonly source: Db | Pick<Upkeep, 'readLevelPolicy'>,
     private readonly refreshMs = 10_000,
     private readonly now: () => number = Date.now,
   ) {}
@@ -66,7 +68,9 @@ export class LevelPolicySource {
   async current(): Promise<LevelPolicy> {
     const t = this.now();
     if (this.policy === undefined || t - this.readAt >= this.refreshMs) {
-      this.policy = await readLevelPolicy(this.db);
+      this.policy = await ('readLevelPolicy' in this.source
+        ? this.source.readLevelPolicy()
+        : readLevelPolicy(this.source));
       this.readAt = t;
     }
     return this.policy;

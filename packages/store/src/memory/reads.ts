@@ -21,10 +21,10 @@ import type {
   SlotRangeQuery,
 } from '../port/bucket-reads.js';
 import type { BucketRecord } from '../port/partitions.js';
-import { isObservedAggregate } from '../stored.js';
+import { fieldSlotOf, type FieldPart } from '../layout/field-slot.js';
+import { isObservedAggregate, type StoredBucket } from '../layout/stored-bucket.js';
 import { compareBson } from './bson-order.js';
 import { copy, startOf, ticksOf } from './collections.js';
-import { decodeField, type DecodeParts } from './decode.js';
 import type { MemoryState } from './state.js';
 
 /** The partitions of `level` that `[fromMs, toMs)` touches, in time order. */
@@ -46,16 +46,24 @@ function fieldNames(record: BucketRecord): string[] {
   return Object.keys((record.f ?? {}) as Record<string, unknown>);
 }
 
-/** What a part of a field decodes: totals, the part's sub-slots, or (whole) every sub-slot it serves. */
-function partsOf(part: BucketPart, whole: boolean): DecodeParts {
-  if (whole) {
-    // A minute bucket serves only its totals to a window (cover.ts): its seconds hold no min,
-    // max, first or last.
-    return LEVEL_SPECS[part.level].subKey === 'sec'
-      ? {}
-      : { sub: { from: 0, to: LEVEL_SPECS[part.level].subSlots } };
-  }
-  return part.sub === undefined ? {} : { sub: part.sub };
+/** What a part of a field decodes (as the Mongo reads decode it): whole, its totals, or its sub-slots. */
+function partOf(part: BucketPart, whole: boolean): FieldPart {
+  if (whole) return { totals: true, sub: 'all' };
+  return part.sub === undefined ? { totals: true } : { totals: false, sub: part.sub };
+}
+
+/**
+ * A record through the layout's one decoder. A whole minute bucket serves only its totals to a
+ * window (the Mongo reads do not even fetch its seconds).
+ */
+function decode(level: Level, record: BucketRecord, field: string, part: FieldPart): FieldSlot {
+  const minuteWhole = part.sub === 'all' && part.totals && LEVEL_SPECS[level].subKey === 'sec';
+  return fieldSlotOf(
+    { series: String(record.series), level, start: startOf(record) },
+    record as unknown as StoredBucket,
+    field,
+    minuteWhole ? { totals: true } : part,
+  );
 }
 
 /** Reads over the in-memory records, decoded by the layout's decoder as the Mongo reads are. */
@@ -84,39 +92,40 @@ export class MemoryBucketReads implements BucketReads {
   }
 
   readSlots(query: SlotRangeQuery): Promise<FieldSlot[]> {
-    const parts: DecodeParts =
-      query.detail === 'sub' ? { sub: { from: 0, to: LEVEL_SPECS[query.level].subSlots } } : {};
+    const part: FieldPart =
+      query.detail === 'sub' ? { totals: false, sub: 'all' } : { totals: true };
+    const { slotMs } = LEVEL_SPECS[query.level];
     const slots = partitionsInRange(query.level, query.fromMs, query.toMs)
       .flatMap((range) => this.records(range.name))
       .filter((record) => {
         const start = startOf(record);
         return (
           record.series === query.series &&
-          start >= query.fromMs &&
+          start > query.fromMs - slotMs &&
           start < query.toMs
         );
       })
       .sort((a, b) => startOf(a) - startOf(b))
       .slice(0, Math.max(0, query.limit))
-      .map((record) => decodeField(query.level, record, query.field, parts));
+      .map((record) => decode(query.level, record, query.field, part));
     return Promise.resolve(slots);
   }
 
   readPart(query: PartQuery): Promise<FieldSlot[]> {
     const { part } = query;
     const collection = this.state.collections.get(partitionOf(part.level, part.start).name);
-    const parts = partsOf(part, query.whole);
+    const decoded = partOf(part, query.whole);
     const slots: FieldSlot[] = [];
     for (const series of new Set(query.series)) {
       const record = collection?.get(bucketId(part.level, series, part.start));
-      if (record) slots.push(decodeField(part.level, record, query.field, parts));
+      if (record) slots.push(decode(part.level, record, query.field, decoded));
     }
     return Promise.resolve(slots);
   }
 
   readMetricPart(query: MetricPartQuery): Promise<FieldSlot[]> {
     const { part } = query;
-    const parts = partsOf(part, query.whole);
+    const decoded = partOf(part, query.whole);
     const slots = this.records(partitionOf(part.level, part.start).name)
       .filter(
         (record) =>
@@ -127,7 +136,7 @@ export class MemoryBucketReads implements BucketReads {
       )
       .sort((a, b) => byKey(String(a.series), String(b.series)))
       .slice(0, Math.max(0, query.limit))
-      .map((record) => decodeField(part.level, record, query.field, parts));
+      .map((record) => decode(part.level, record, query.field, decoded));
     return Promise.resolve(slots);
   }
 
@@ -159,14 +168,18 @@ export class MemoryBucketReads implements BucketReads {
     );
   }
 
+  /** Names sampled from up to `sample` buckets of each metric per partition, as the Mongo reads do. */
   listMetrics(scope: BucketScope, sample: number): Promise<MetricRow[]> {
-    const found = new Map<string, { buckets: number; fields: Set<string>; tags: Set<string> }>();
+    const found = new Map<string, { fields: Set<string>; tags: Set<string> }>();
+    const sampled = new Map<string, number>();
     for (const record of this.inScope(scope)) {
       const metric = String(record.metric);
-      const entry = found.get(metric) ?? { buckets: 0, fields: new Set(), tags: new Set() };
+      const entry = found.get(metric) ?? { fields: new Set<string>(), tags: new Set<string>() };
       found.set(metric, entry);
-      if (entry.buckets >= sample) continue;
-      entry.buckets += 1;
+      const key = `${partitionOf(scope.level, startOf(record)).name}|${metric}`;
+      const taken = sampled.get(key) ?? 0;
+      if (taken >= sample) continue;
+      sampled.set(key, taken + 1);
       for (const name of fieldNames(record)) entry.fields.add(name);
       for (const tag of Object.keys((record.tags ?? {}) as Record<string, unknown>))
         entry.tags.add(tag);

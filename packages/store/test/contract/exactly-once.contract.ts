@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { FoldInput, Level } from '@tickertape/buckets';
 import fc from 'fast-check';
-import type { RollupStore } from '../../src/port/index.js';
+import type { FieldSlot, RollupStore } from '../../src/port/index.js';
 import { snapshot, storesFor, type ContractOptions, type OpenStore } from './open-store.js';
 import {
   SERIES,
@@ -25,19 +25,29 @@ const FORMS: [string, Level, boolean][] = [
 /** The sub-slot kind each form stores. */
 const KIND = { minute: 'compact', hour: 'aggregate', day: 'aggregate' } as const;
 
-async function readBack(store: RollupStore, level: Level, field: string) {
-  const slots = [];
+/**
+ * Every bucket of the contract's series in the level read back: totals at `slot` detail, the
+ * sub-slots at `sub` detail (whether `sub` repeats the totals is the store's choice).
+ */
+async function readBack(store: RollupStore, level: Level, field: string): Promise<FieldSlot[]> {
+  const slots: FieldSlot[] = [];
   for (const { seriesKey } of SERIES) {
-    const read = await store.readSlots({
+    const query = {
       level,
       series: seriesKey,
       field,
       fromMs: T0 - slotMs(level),
       toMs: T0 + 3 * 3_600_000,
-      detail: 'sub',
       limit: 1_000,
-    });
-    slots.push(...read.filter((slot) => slot.totals !== undefined));
+    };
+    const totals = await store.readSlots({ ...query, detail: 'slot' });
+    const subs = new Map(
+      (await store.readSlots({ ...query, detail: 'sub' })).map((slot) => [slot.start, slot]),
+    );
+    for (const slot of totals) {
+      if (slot.totals === undefined) continue;
+      slots.push({ ...slot, subSlots: subs.get(slot.start)?.subSlots ?? [] });
+    }
   }
   return slots.sort((a, b) =>
     a.series < b.series ? -1 : a.series > b.series ? 1 : a.start - b.start,

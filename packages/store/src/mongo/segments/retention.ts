@@ -1,21 +1,14 @@
+import {
+  segmentRetentionPlan,
+  type SegmentRetentionPolicy,
+  type SegmentRetentionRun,
+} from '@tickertape/segments';
 import type { Db } from 'mongodb';
-import { listSegmentDays } from './segment-collections.js';
-import { segmentRetentionPlan, type SegmentRetentionPolicy } from './retention.js';
+import { listSegmentDays } from './day-collections.js';
 
 const NAMESPACE_NOT_FOUND = 26;
 
-export interface SegmentRetentionRun {
-  /** Collections whose day is past retention and the lateness bound, oldest first. */
-  wouldDrop: string[];
-  /** Of those, the ones dropped (none in a dry run). */
-  dropped: string[];
-}
-
-/**
- * Drops the segment store's day collections that `segmentRetentionPlan` lets go. The days are
- * listed from the server on every run, so a replica that missed a run, or a day recreated by a
- * writer, is caught up by the next one.
- */
+/** SegmentStore.applyRetention: the days are listed from the server on every run. */
 export async function applySegmentRetention(
   db: Db,
   nowMs: number,

@@ -1,18 +1,7 @@
 import { LEVEL_SPECS, nextPartition, partitionOf, type Level } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
-import { listPartitionNames } from './partitions.js';
-
-/** How densely a metric's series sent over a span, as one level's buckets say. */
-export interface MetricDensity {
-  metric: string;
-  /** Series with at least one tick in the span. */
-  series: number;
-  /** Buckets with ticks: series × slots in which they sent. */
-  buckets: number;
-  ticks: number;
-  /** Ticks per series per minute while it sends: ticks ÷ (buckets × minutes per slot). */
-  perMinute: number;
-}
+import { listPartitionNames } from '../../partitions.js';
+import type { MetricDensity } from '../../port/bucket-reads.js';
 
 /**
  * Every metric's density in `level`'s buckets of the slots starting in [from, to): one

@@ -2,17 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FoldInput } from '@tickertape/buckets';
 import { TestStack } from '@tickertape/testing';
 import fc from 'fast-check';
-import type { Db } from 'mongodb';
 import {
   SegmentWriter,
-  listSegmentDays,
   partitionOfSegmentId,
-  readRawPoints,
-  segmentCollection,
-  seriesIdRange,
   type SegmentDocument,
   type SegmentPoint,
-} from '../../src/index.js';
+  type SegmentStore,
+} from '@tickertape/segments';
+import { mongoSegmentStore } from '../../../src/index.js';
 
 const MAX_POINTS = 7;
 
@@ -36,12 +33,12 @@ const value = fc.oneof(
 
 describe('segment store: exact raw points with their outer neighbours (property, real database)', () => {
   let stack: TestStack;
-  let db: Db;
+  let store: SegmentStore;
   let run = 0;
 
   beforeAll(async () => {
     stack = await TestStack.open('segments-property');
-    db = stack.database();
+    store = mongoSegmentStore(stack.database());
   });
   afterAll(() => stack.close());
 
@@ -107,7 +104,7 @@ describe('segment store: exact raw points with their outer neighbours (property,
           // Flushes of varying size, each redelivering a few offsets (a crash before the commit),
           // some by a freshly started writer that knows nothing of the heads.
           const newWriter = () =>
-            new SegmentWriter(db, { maxPoints: MAX_POINTS, writeOnlyOnChange: new Set() });
+            new SegmentWriter(store, { maxPoints: MAX_POINTS, writeOnlyOnChange: new Set() });
           let writer = newWriter();
           let splits = 0;
           let from = 0;
@@ -131,14 +128,9 @@ describe('segment store: exact raw points with their outer neighbours (property,
           }
           const merged = [...chains.values()].flat().sort((a, b) => a.t - b.t || a.p - b.p);
           const segments: SegmentDocument[] = [];
-          for (const day of await listSegmentDays(db))
-            segments.push(
-              ...(await db
-                .collection<SegmentDocument>(segmentCollection(day))
-                .find({ _id: seriesIdRange(series) })
-                .sort({ _id: 1 })
-                .toArray()),
-            );
+          for (const day of await store.listDays())
+            for await (const segment of store.scanDay(day))
+              if (segment.series === series) segments.push(segment);
           // Per chain: stored once each, in order, in bounded single-day segments chained by
           // prevEnd/nextStart. A chain opened beside another is reported once.
           expect(splits).toBe(chains.size - 1);
@@ -166,8 +158,7 @@ describe('segment store: exact raw points with their outer neighbours (property,
               const line = merged
                 .filter((p) => field === undefined || p.v[field] !== undefined)
                 .map((p) => ({ t: p.t, v: field === undefined ? p.v : { [field]: p.v[field]! } }));
-              const result = await readRawPoints(
-                db,
+              const result = await store.readPoints(
                 { series, fromMs, toMs, ...(field === undefined ? {} : { field }) },
                 { maxDocuments: 10_000 },
               );

@@ -1,16 +1,17 @@
 import type { Aggregate, Mark, SecondCounts } from '@tickertape/buckets';
-import type { Document } from 'mongodb';
 
 /**
  * A field as stored in a bucket: totals plus the level's sub-slot map (a minute bucket's sums per
- * second `sec`, or `v` marks in one written before the compact layout; minutes; hours).
+ * second `sec`, or `v` marks in one written before the compact layout; minutes `m` and a compact
+ * hour's sums `msum`; hours `h`).
  */
 export type StoredField = Aggregate &
   Partial<Record<'sec' | 'v' | 'm' | 'h' | 'msum', Record<string, unknown>>>;
 
 /**
- * The parts of a bucket document readers look at (projections may leave any of them out). The
- * writer's side of the same layout is `buckets/update.ts`; this is the one reader's view of it.
+ * The parts of a bucket document the decoder looks at (a read may leave any of them out). The
+ * writer's side of the same layout is the guarded update document; this is the one reader's
+ * view of it, and nothing outside `layout/` and the store's implementations sees it.
  */
 export interface StoredBucket {
   _id: string;
@@ -20,13 +21,6 @@ export interface StoredBucket {
   f?: Record<string, StoredField>;
   /** A compact bucket's ticks per sub-slot (a minute bucket's per second), by field set. */
   c?: SecondCounts;
-}
-
-/** Projection of one field's totals (`n`, `sum`, `min`, `max`, `first`, `last`), not its sub-map. */
-export function summaryProjection(field: string): Document {
-  return Object.fromEntries(
-    ['n', 'sum', 'min', 'max', 'first', 'last'].map((key) => [`f.${field}.${key}`, 1]),
-  );
 }
 
 export function isObservedMark(value: unknown): value is Mark {

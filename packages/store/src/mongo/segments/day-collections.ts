@@ -1,5 +1,5 @@
+import { parseSegmentCollection } from '@tickertape/segments';
 import type { Db } from 'mongodb';
-import { parseSegmentCollection } from './segment-shape.js';
 
 const NAMESPACE_EXISTS = 48;
 

@@ -1,46 +1,18 @@
-import { SegmentBudgetError } from './segment-error.js';
-import type { Db, Document } from 'mongodb';
-import { segmentDayRange } from './retention.js';
-import { listSegmentDays } from './segment-collections.js';
 import {
-  chainIdRange,
+  SegmentBudgetError,
   dayOf,
   partitionOfSegmentId,
   segmentCollection,
-  seriesDayIdRange,
-  seriesIdRange,
+  segmentDayRange,
+  type RawPointsLimits,
+  type RawPointsQuery,
+  type RawPointsResult,
   type SegmentDocument,
   type SegmentPoint,
-} from './segment-shape.js';
-
-export interface RawPointsQuery {
-  series: string;
-  fromMs: number;
-  toMs: number;
-  /**
-   * Only this field: points without it are left out, and the neighbours are the nearest points
-   * that carry it. All fields when absent.
-   */
-  field?: string;
-}
-
-export interface RawPointsResult {
-  series: string;
-  fromMs: number;
-  toMs: number;
-  /** Every stored point with from ≤ t < to, in time order. */
-  points: SegmentPoint[];
-  /** The nearest stored point before `from` and at or after `to`: what a chart draws its edges to. */
-  before: SegmentPoint | null;
-  after: SegmentPoint | null;
-  /** Segment documents read. */
-  examined: number;
-}
-
-export interface RawPointsLimits {
-  /** Segment documents one read may examine. */
-  maxDocuments: number;
-}
+} from '@tickertape/segments';
+import type { Db, Document } from 'mongodb';
+import { listSegmentDays } from './day-collections.js';
+import { chainIdRange, seriesDayIdRange, seriesIdRange } from './ids.js';
 
 type Segment = Pick<SegmentDocument, '_id' | 'start' | 'end' | 'prevEnd' | 'nextStart' | 't' | 'v'>;
 
@@ -77,7 +49,7 @@ function plain(point: ChainPoint | null): SegmentPoint | null {
 }
 
 /**
- * Raw points of one series in [from, to) with their outer neighbours. One query per day
+ * SegmentStore.readPoints: raw points of one series in [from, to) with their outer neighbours. One query per day
  * collection the range touches returns every segment that holds a point in the range *or the
  * point just outside it* — `prevEnd < to and nextStart ≥ from` (seed 004) — so the neighbours
  * come with the range. Only when a neighbour lies in a day outside the range (the series was

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FoldInput } from '@tickertape/buckets';
 import { TestStack } from '@tickertape/testing';
-import type { Db } from 'mongodb';
 import {
   SegmentConflictError,
   SegmentWriter,
-  readRawPoints,
-  segmentCollection,
-  seriesIdRange,
   type SegmentDocument,
-} from '../../src/index.js';
+  type SegmentStore,
+} from '@tickertape/segments';
+import { mongoSegmentStore } from '../../../src/index.js';
 
 const T0 = Date.parse('2026-11-21T10:00:00Z');
 
@@ -26,25 +24,29 @@ function ticks(series: string, count: number, firstOffset = 0, spacingMs = 1000)
   }));
 }
 
-describe('SegmentWriter on the real database', () => {
+/** A series' segments, scanned day by day through the store: in id order within a day. */
+async function storedOf(store: SegmentStore, series: string): Promise<SegmentDocument[]> {
+  const segments: SegmentDocument[] = [];
+  for (const day of await store.listDays())
+    for await (const segment of store.scanDay(day))
+      if (segment.series === series) segments.push(segment);
+  return segments;
+}
+
+describe('the segment store on MongoDB, through SegmentWriter', () => {
   let stack: TestStack;
-  let db: Db;
+  let store: SegmentStore;
   const options = { maxPoints: 300, writeOnlyOnChange: new Set<string>() };
-  const stored = (series: string) =>
-    db
-      .collection<SegmentDocument>(segmentCollection('20261121'))
-      .find({ _id: seriesIdRange(series) })
-      .sort({ _id: 1 })
-      .toArray();
+  const stored = (series: string) => storedOf(store, series);
 
   beforeAll(async () => {
     stack = await TestStack.open('segment-writer');
-    db = stack.database();
+    store = mongoSegmentStore(stack.database());
   });
   afterAll(() => stack.close());
 
   it('coalesces a flush into one operation per segment touched', async () => {
-    const writer = new SegmentWriter(db, options);
+    const writer = new SegmentWriter(store, options);
     const first = await writer.apply(ticks('burst', 1000, 0, 1)); // 1000 points in one second
     expect(first).toMatchObject({ points: 1000, created: 4, operations: 4 });
     const next = await writer.apply([{ ...ticks('burst', 1, 1000)[0]!, ts: T0 + 3 * 3_600_000 }]); // hours later
@@ -53,7 +55,7 @@ describe('SegmentWriter on the real database', () => {
   });
 
   it('counts a split once when two partitions flush their first ticks of a series side by side', async () => {
-    const writer = new SegmentWriter(db, options);
+    const writer = new SegmentWriter(store, options);
     const onPartition = (partition: number) =>
       ticks('side-by-side', 3, 0, 1000 + partition).map((t) => ({
         ...t,
@@ -68,8 +70,8 @@ describe('SegmentWriter on the real database', () => {
   });
 
   it('refuses a stale writer (a zombie after a rebalance) instead of writing twice', async () => {
-    const live = new SegmentWriter(db, options);
-    const zombie = new SegmentWriter(db, options);
+    const live = new SegmentWriter(store, options);
+    const zombie = new SegmentWriter(store, options);
     await live.apply(ticks('contended', 5));
     await zombie.apply(ticks('contended', 5)); // reads the head: everything is a replay
     await live.apply(ticks('contended', 10).slice(5));
@@ -87,7 +89,7 @@ describe('SegmentWriter on the real database', () => {
   });
 
   it('reads one field: points without it are left out, neighbours are the nearest that carry it', async () => {
-    const writer = new SegmentWriter(db, { maxPoints: 2, writeOnlyOnChange: new Set() });
+    const writer = new SegmentWriter(store, { maxPoints: 2, writeOnlyOnChange: new Set() });
     const fields: Record<string, number>[] = [
       { x: 1, y: 10 },
       { x: 2 },
@@ -100,8 +102,7 @@ describe('SegmentWriter on the real database', () => {
     await writer.apply(
       fields.map((f, i) => ({ ...ticks('sparse', 1, i)[0]!, ts: T0 + i * 1000, fields: f })),
     );
-    const y = await readRawPoints(
-      db,
+    const y = await store.readPoints(
       { series: 'sparse', fromMs: T0 + 1000, toMs: T0 + 6000, field: 'y' },
       { maxDocuments: 100 },
     );
@@ -110,8 +111,7 @@ describe('SegmentWriter on the real database', () => {
       before: { t: T0, v: { y: 10 } },
       after: { t: T0 + 6000, v: { y: 70 } },
     });
-    const x = await readRawPoints(
-      db,
+    const x = await store.readPoints(
       { series: 'sparse', fromMs: T0 + 1000, toMs: T0 + 2000, field: 'x' },
       { maxDocuments: 100 },
     );
@@ -124,7 +124,7 @@ describe('SegmentWriter on the real database', () => {
 
   it('refuses a read over budget before reading', async () => {
     await expect(
-      readRawPoints(db, { series: 'burst', fromMs: T0, toMs: T0 + 1000 }, { maxDocuments: 3 }),
+      store.readPoints({ series: 'burst', fromMs: T0, toMs: T0 + 1000 }, { maxDocuments: 3 }),
     ).rejects.toMatchObject({ code: 'SEGMENT_READ_BUDGET_EXCEEDED', retriable: false });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { exactlyOnceContract } from './exactly-once.contract.js';
+import { readsContract } from './reads.contract.js';
 import { storesFor, type ContractOptions, type OpenStore } from './open-store.js';
 
 export type { ContractOptions, OpenedStore, OpenStore } from './open-store.js';
@@ -27,5 +28,6 @@ export function describeRollupStoreContract(
     });
 
     exactlyOnceContract(open, options);
+    readsContract(open);
   });
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { exactlyOnceContract } from './exactly-once.contract.js';
+import { partitionsContract } from './partitions.contract.js';
 import { readsContract } from './reads.contract.js';
+import { upkeepContract } from './upkeep.contract.js';
 import { storesFor, type ContractOptions, type OpenStore } from './open-store.js';
 
 export type { ContractOptions, OpenedStore, OpenStore } from './open-store.js';
@@ -29,5 +31,7 @@ export function describeRollupStoreContract(
 
     exactlyOnceContract(open, options);
     readsContract(open);
+    partitionsContract(open);
+    upkeepContract(open);
   });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { exactlyOnceContract } from './exactly-once.contract.js';
+import { historyContract } from './history.contract.js';
 import { partitionsContract } from './partitions.contract.js';
 import { readsContract } from './reads.contract.js';
 import { upkeepContract } from './upkeep.contract.js';
@@ -33,5 +34,6 @@ export function describeRollupStoreContract(
     readsContract(open);
     partitionsContract(open);
     upkeepContract(open);
+    historyContract(open);
   });
 }

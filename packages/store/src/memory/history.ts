@@ -10,7 +10,7 @@ import type {
 } from '../port/history.js';
 import type { BucketSpan } from '../port/partitions.js';
 import { ShadowError, ShadowErrorCode } from '../shadow-error.js';
-import { parseShadowName, shadowCollectionName } from '../shadow-names.js';
+import { parseShadowName, shadowCollectionName } from '../layout/shadow-names.js';
 import { copy, settle } from './collections.js';
 import type { MemoryState, SwapRecord } from './state.js';
 

@@ -2,14 +2,13 @@ import {
   LevelPolicy,
   partitionOf,
   retentionPlan,
-  shellDocument,
   type Level,
   type LevelMode,
   type RetentionPolicy,
-  type ShellSeries,
 } from '@tickertape/buckets';
+import { shellDocument } from '../layout/shells.js';
 import type { BucketRecord } from '../port/partitions.js';
-import type { RetentionRun, ShellRequest, Upkeep } from '../port/upkeep.js';
+import type { RetentionRun, ShellRequest, ShellSeries, Upkeep } from '../port/upkeep.js';
 import { copy, settle, startOf, ticksOf } from './collections.js';
 import type { MemoryState } from './state.js';
 

@@ -1,12 +1,12 @@
 import {
   deltaKey,
   foldBatch,
-  guardedUpdate,
   slotStart,
   type BucketDelta,
   type FoldInput,
   type Level,
 } from '@tickertape/buckets';
+import { guardedUpdate } from '../layout/update.js';
 import type {
   ApplyStats,
   PartitionTarget,

@@ -1,6 +1,6 @@
 import { LEVEL_SPECS, nextPartition, partitionOf, type Level } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
-import { listPartitionNames } from '../../partitions.js';
+import { listPartitionNames } from '../partitions.js';
 import type { MetricDensity } from '../../port/bucket-reads.js';
 
 /**

@@ -2,7 +2,7 @@ import { parsePartitionName, type Level } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
 import { isObservedAggregate, type StoredBucket } from '../../layout/stored-bucket.js';
 import type { NewestBucket } from '../../port/bucket-reads.js';
-import { listPartitionNames } from '../../partitions.js';
+import { listPartitionNames } from '../partitions.js';
 
 /**
  * A series' newest bucket with ticks at `level`, newest partition first, one `_id` range probe

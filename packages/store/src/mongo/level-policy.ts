@@ -1,6 +1,5 @@
 import { LevelPolicy, isLevel, type Level, type LevelMode } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
-import type { Upkeep } from './port/upkeep.js';
 
 /** One document per level: `{ _id: level, skip: [metric…], compact: [metric…], updatedAt }`. */
 export const LEVEL_POLICY_COLLECTION = 'level_policy';
@@ -46,33 +45,4 @@ export async function changeLevelPolicy(
     { upsert: true },
   );
   return next;
-}
-
-/**
- * The policy as a writer sees it: read at the first flush and again once it is `refreshMs` old,
- * so a change reaches running workers without a restart. Which flush is the first to follow a
- * change is not defined: set a metric's policy before its producers start, or rebuild the range
- * afterwards (docs/data-layout.md).
- */
-export class LevelPolicySource {
-  private policy: LevelPolicy | undefined;
-  private readAt = 0;
-
-  // A store (the query library's reader) or, until the writers move onto the port, a Db.
-  constructor(
-    private readonly source: Db | Pick<Upkeep, 'readLevelPolicy'>,
-    private readonly refreshMs = 10_000,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  async current(): Promise<LevelPolicy> {
-    const t = this.now();
-    if (this.policy === undefined || t - this.readAt >= this.refreshMs) {
-      this.policy = await ('readLevelPolicy' in this.source
-        ? this.source.readLevelPolicy()
-        : readLevelPolicy(this.source));
-      this.readAt = t;
-    }
-    return this.policy;
-  }
 }

@@ -99,6 +99,8 @@ export function exactlyOnceContract(open: OpenStore, options: ContractOptions): 
           { numRuns },
         );
       },
+      // A run writes a fresh store through a few dozen flushes: seconds each over the wire.
+      numRuns * 5_000,
     );
 
     it('the same flush twice is absorbed once, and the replay says it conflicted', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { FoldInput, Level } from '@tickertape/buckets';
 import fc from 'fast-check';
+import { createMemoryStore } from '../../src/memory/memory-store.js';
 import type { FieldSlot, RollupStore } from '../../src/port/index.js';
 import { snapshot, storesFor, type ContractOptions, type OpenStore } from './open-store.js';
 import {
@@ -101,6 +102,33 @@ export function exactlyOnceContract(open: OpenStore, options: ContractOptions): 
       },
       // A run writes a fresh store through a few dozen flushes: seconds each over the wire.
       numRuns * 5_000,
+    );
+
+    it.each(FORMS)(
+      '%s buckets are stored as the very records the reference store holds for the same flushes and shells',
+      async (_form, level, compact) => {
+        await fc.assert(
+          fc.asyncProperty(deliveredArb, async ({ flushes }) => {
+            const [store, reference] = [await stores.use(), createMemoryStore()];
+            for (const each of [store, reference]) {
+              if (compact) await each.changeLevelPolicy('hour', ['spd', 'px'], 'compact', T0);
+              // A shell under some of the buckets: written into, it must end as the reference's.
+              await each.insertShells(level, [
+                {
+                  series: { ...SERIES[0], fields: ['speed', 'travel'] },
+                  start: T0 - (T0 % slotMs(level)),
+                  compact,
+                },
+              ]);
+              const writer = each.writer(level);
+              for (const flush of flushes) await writer.apply(flush);
+            }
+            expect(await snapshot(store)).toEqual(await snapshot(reference));
+          }),
+          { numRuns: Math.min(numRuns, 10) },
+        );
+      },
+      Math.min(numRuns, 10) * 5_000,
     );
 
     it('the same flush twice is absorbed once, and the replay says it conflicted', async () => {

@@ -38,3 +38,4 @@ export { aggregatesOf } from './layout/aggregates.js';
 // Until the CLI's `levels suggest` reads through the store (store-consumers).
 export { metricDensities } from './mongo/reads/metric-densities.js';
 export { mongoSegmentStore } from './mongo/segments/index.js';
+export { createMemoryStore } from './memory/memory-store.js';

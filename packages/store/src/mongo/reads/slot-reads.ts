@@ -10,7 +10,7 @@ import type {
   SlotRangeQuery,
 } from '../../port/bucket-reads.js';
 import type { ReadSession } from '../../port/read-session.js';
-import { clientSessionOf } from '../read-session.js';
+import { sessionOption } from '../read-session.js';
 import { partitionsInRange } from './partitions-in-range.js';
 import { partProjection, rangeProjection, wholeFieldProjection } from './projections.js';
 
@@ -36,7 +36,7 @@ export async function readSlots(
         .collection<StoredBucket>(partition.name)
         .find<Read & { start: Date }>(
           { _id: { $gte: bucketId(level, series, lo), $lte: bucketId(level, series, hi) } },
-          { projection, sort: { _id: 1 }, limit, ...clientSessionOf(session) },
+          { projection, sort: { _id: 1 }, limit, ...sessionOption(session) },
         )
         .toArray();
     }),
@@ -82,7 +82,7 @@ export async function readPart(
     .collection<StoredBucket>(partitionOf(part.level, part.start).name)
     .find<Read>(
       { _id: { $in: query.series.map((key) => bucketId(part.level, key, part.start)) } },
-      { projection: projectionFor(part, field, whole), ...clientSessionOf(session) },
+      { projection: projectionFor(part, field, whole), ...sessionOption(session) },
     )
     .toArray();
   return decode(part, field, whole, docs);
@@ -111,7 +111,7 @@ export async function readMetricPart(
       projection: projectionFor(part, field, whole),
       sort: { series: 1 },
       limit: query.limit,
-      ...clientSessionOf(session),
+      ...sessionOption(session),
     })
     .toArray();
   return decode(part, field, whole, docs);

@@ -1,15 +1,21 @@
-import { openMongoStores, type MongoStores } from '@tickertape/store';
-import type { TestStack } from '@tickertape/testing';
+import { openMongoStores } from '@tickertape/store';
+import { TestStack } from '@tickertape/testing';
+import type { OpenedStore } from '../support/opened-store.js';
 
-/**
- * The stores of a fresh database of the stack's (dropped by `stack.close()`), on their own
- * client: close them before the stack.
- */
-export async function openTestStores(stack: TestStack): Promise<MongoStores> {
-  return openMongoStores({
+/** The Mongo store of a fresh database on the stack, dropped on close with the stack. */
+export async function openTestStores(label: string): Promise<OpenedStore> {
+  const stack = await TestStack.open(label);
+  const stores = await openMongoStores({
     uri: stack.env.MONGODB_URI,
     database: stack.database().databaseName,
-    appName: `test-${stack.label}`,
+    appName: `test-${label}`,
     logger: stack.logger,
   });
+  return {
+    store: stores.rollups,
+    async close() {
+      await stores.close();
+      await stack.close();
+    },
+  };
 }

@@ -3,7 +3,7 @@ export {
   candleOf,
   type AutoQuery,
   type CacheOptions,
-  type SegmentOptions,
+  type ReaderStores,
   type Candle,
   type CandleResult,
   type LevelQuery,

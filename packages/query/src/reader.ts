@@ -40,8 +40,12 @@ export interface CacheOptions {
   cache?: FinalBucketCache;
 }
 
-/** Where `rawPoints` reads: the segment store of exact raw points (none: it refuses). */
-export interface SegmentOptions {
+/**
+ * The stores a reader reads: the rollups, and the segment store of exact raw points for
+ * `rawPoints` (without one, `rawPoints` refuses). `openMongoStores` hands out both.
+ */
+export interface ReaderStores {
+  rollups: RollupStore;
   segments?: SegmentStore;
 }
 
@@ -100,21 +104,20 @@ export class RollupReader {
   /** The watermarks reads judge by, shared by the queries of `finalityRefreshMs`. */
   readonly finality: FinalitySource;
 
+  private readonly store: RollupStore;
   private readonly segments: SegmentStore | undefined;
 
-  constructor(
-    private readonly store: RollupStore,
-    options: ReaderOptions & CacheOptions & SegmentOptions = {},
-  ) {
-    this.segments = options.segments;
+  constructor(stores: ReaderStores, options: ReaderOptions & CacheOptions = {}) {
+    this.store = stores.rollups;
+    this.segments = stores.segments;
     const base = readerContext(options);
-    this.finality = new FinalitySource(store, options.finalityRefreshMs ?? 0, base.now);
+    this.finality = new FinalitySource(this.store, options.finalityRefreshMs ?? 0, base.now);
     this.ctx = {
       ...base,
       finality: this.finality,
       ...(options.cache ? { cache: options.cache } : {}),
     };
-    this.policy = new LevelPolicySource(store, 5_000, this.ctx.now);
+    this.policy = new LevelPolicySource(this.store, 5_000, this.ctx.now);
   }
 
   /** The context narrowed to the levels that keep these series' metrics. */

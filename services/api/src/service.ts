@@ -41,8 +41,7 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
           observe: cacheObserver(metrics, 'buckets', () => buckets?.bytes ?? 0),
         })
       : undefined;
-  const reader = new RollupReader(stores.rollups, {
-    segments: stores.segments,
+  const reader = new RollupReader(stores, {
     levels: env.LEVELS,
     limits: {
       maxDocuments: env.MAX_DOCUMENTS,

@@ -52,7 +52,7 @@ export function describeLevelPolicyReads(name: string, open: () => Promise<Opene
       await store.changeLevelPolicy('minute', ['mms.cpu'], 'skip', T0);
       await store.changeLevelPolicy('hour', ['mms.cpu'], 'compact', T0);
       for (const level of LEVELS) await store.writer(level).apply(ticks());
-      reader = new RollupReader(store, { now: () => T0 + 3 * 60 * M });
+      reader = new RollupReader({ rollups: store }, { now: () => T0 + 3 * 60 * M });
     });
     afterAll(() => opened.close());
 

@@ -65,7 +65,7 @@ export function describeReader(name: string, open: () => Promise<OpenedStore>): 
         'hour',
         series.map((s) => ({ series: s, start: at('2027-01-01T01:00:00Z'), compact: false })),
       );
-      reader = new RollupReader(store, { now: () => NOW });
+      reader = new RollupReader({ rollups: store }, { now: () => NOW });
     }, 120_000);
     afterAll(() => opened.close());
 
@@ -452,7 +452,7 @@ export function describeReader(name: string, open: () => Promise<OpenedStore>): 
         [
           'too many series',
           () =>
-            new RollupReader(store, { limits: { maxSeries: 10 } }).window({
+            new RollupReader({ rollups: store }, { limits: { maxSeries: 10 } }).window({
               ...base,
               series: Array.from({ length: 11 }, (_, i) => sensorKey(i)),
             }),
@@ -461,7 +461,7 @@ export function describeReader(name: string, open: () => Promise<OpenedStore>): 
         [
           'a read over budget',
           () =>
-            new RollupReader(store, { limits: { maxDocuments: 30 } }).range({
+            new RollupReader({ rollups: store }, { limits: { maxDocuments: 30 } }).range({
               ...base,
               level: 'minute',
               detail: 'slot',
@@ -471,7 +471,7 @@ export function describeReader(name: string, open: () => Promise<OpenedStore>): 
         [
           'a window over budget',
           () =>
-            new RollupReader(store, { limits: { maxDocuments: 99 } }).window({
+            new RollupReader({ rollups: store }, { limits: { maxDocuments: 99 } }).window({
               ...base,
               series: Array.from({ length: 50 }, (_, i) => sensorKey(i)),
               fromMs: at('2026-12-31T23:55:00Z'),
@@ -482,7 +482,7 @@ export function describeReader(name: string, open: () => Promise<OpenedStore>): 
         [
           'a discovery that would scan more documents than allowed',
           () =>
-            new RollupReader(store, { limits: { maxDocuments: 100 } }).series({
+            new RollupReader({ rollups: store }, { limits: { maxDocuments: 100 } }).series({
               fromMs: scenario.fromMs,
               toMs: scenario.toMs,
               limit: 5,
@@ -492,7 +492,7 @@ export function describeReader(name: string, open: () => Promise<OpenedStore>): 
         [
           'a discovery over budget',
           () =>
-            new RollupReader(store, { limits: { maxDocuments: 10 } }).series({
+            new RollupReader({ rollups: store }, { limits: { maxDocuments: 10 } }).series({
               fromMs: at('2026-01-01T00:00:00Z'),
               toMs: at('2027-01-01T00:00:00Z'),
               limit: 5,

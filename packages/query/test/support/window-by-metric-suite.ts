@@ -77,7 +77,7 @@ export function describeWindowByMetric(name: string, open: () => Promise<OpenedS
     beforeAll(async () => {
       opened = await open();
       for (const level of LEVELS) await opened.store.writer(level).apply(data.ticks);
-      reader = new RollupReader(opened.store, { now: () => NOW });
+      reader = new RollupReader({ rollups: opened.store }, { now: () => NOW });
     }, 120_000);
     afterAll(() => opened.close());
 

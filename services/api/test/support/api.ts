@@ -69,11 +69,7 @@ export async function startTestApi(
           observe: cacheObserver(metrics, 'buckets', () => cache?.bytes ?? 0),
         });
   const app = buildApp({
-    reader: new RollupReader(stores.rollups, {
-      ...readerOptions,
-      segments: stores.segments,
-      ...(cache ? { cache } : {}),
-    }),
+    reader: new RollupReader(stores, { ...readerOptions, ...(cache ? { cache } : {}) }),
     tokens: [TOKEN, OTHER_TOKEN],
     health: () => stores.rollups.ping(),
     ...rest,

@@ -49,9 +49,7 @@ export async function respond(
   const stores = await openStores(env, logger, 'tickertape-query', options.database);
   let result: Answer;
   try {
-    result = await work(
-      new RollupReader(stores.rollups, { now: () => nowMs, segments: stores.segments }),
-    );
+    result = await work(new RollupReader(stores, { now: () => nowMs }));
   } finally {
     await stores.close();
   }

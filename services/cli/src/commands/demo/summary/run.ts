@@ -157,7 +157,7 @@ export async function summarize(
       readCounters(await (await fetch(`${url.replace(/\/$/, '')}/metrics`)).text(), url),
     ),
   );
-  const reader = new RollupReader(store, { now: () => options.nowMs });
+  const reader = new RollupReader({ rollups: store }, { now: () => options.nowMs });
   return {
     workers,
     bucketsByLevel: await bucketsByLevel(store),

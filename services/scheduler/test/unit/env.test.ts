@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@tickertape/errors';
+import { DEFAULT_RETENTION_MS } from '@tickertape/history';
 import { parseSchedulerEnv } from '../../src/env.js';
 
 const base = {
@@ -15,6 +16,16 @@ describe('scheduler env', () => {
     expect(env.RETENTION_HOUR_MS).toBe(90 * 86_400_000);
     expect(env.FINALITY_GRACE_MS).toBe(env.MAX_LATENESS_MS);
     expect(env.RETENTION_DRY_RUN).toBe(false);
+  });
+
+  it('has the retention defaults a backfill assumes (it must not write what retention drops)', () => {
+    const env = parseSchedulerEnv(base);
+    expect(DEFAULT_RETENTION_MS).toEqual({
+      minute: env.RETENTION_MINUTE_MS,
+      hour: env.RETENTION_HOUR_MS,
+      day: env.RETENTION_DAY_MS,
+      segments: env.RETENTION_SEGMENTS_MS,
+    });
   });
 
   it('keeps raw segments 7 days by default, and reads RETENTION_SEGMENTS_MS', () => {

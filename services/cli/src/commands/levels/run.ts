@@ -1,8 +1,6 @@
 import {
   LEVELS,
-  LevelPolicyError,
   floorTo,
-  isLevel,
   suggestedModes,
   type Level,
   type LevelMode,
@@ -15,9 +13,7 @@ import {
   readLevelPolicy,
   type MetricDensity,
 } from '@tickertape/store';
-import { InvalidArgumentError, type Command } from 'commander';
 import type { Db } from 'mongodb';
-import { positiveInt } from '../../arguments.js';
 import { openMongo } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
 import { formatTable } from '../../table.js';
@@ -25,7 +21,6 @@ import { formatTable } from '../../table.js';
 export interface LevelsIo {
   ready: () => { env: CliEnv; logger: Logger };
   now: () => number;
-  stdout: (text: string) => void;
 }
 
 export const LEVELS_HELP = `
@@ -46,12 +41,6 @@ applies to what they write from then on — rebuild a range (--source topic) to 
 stored. docs/data-layout.md, "The level policy".
 `;
 
-function levelArgument(value: string): Level {
-  if (!isLevel(value))
-    throw new InvalidArgumentError(`unknown level ${value}; levels: ${LEVELS.join(', ')}`);
-  return value;
-}
-
 export function formatPolicy(policy: LevelPolicy): string {
   const lines = LEVELS.map((level) => {
     const parts = (['skip', 'compact'] as const).flatMap((mode) => {
@@ -64,24 +53,6 @@ export function formatPolicy(policy: LevelPolicy): string {
   });
   return `${lines.join('\n')}\n`;
 }
-
-const VERBS: readonly { verb: string; mode: LevelMode; description: string }[] = [
-  {
-    verb: 'skip',
-    mode: 'skip',
-    description: 'stop writing these metrics at a level (too fine for them)',
-  },
-  {
-    verb: 'compact',
-    mode: 'compact',
-    description: 'keep a sum and a count per sub-slot of these metrics at a level (hour)',
-  },
-  {
-    verb: 'keep',
-    mode: 'full',
-    description: "write these metrics in the level's full layout again",
-  },
-];
 
 const HOUR = 3_600_000;
 
@@ -142,65 +113,49 @@ export function formatSuggestions(suggestions: readonly Suggestion[], hours: num
   }`;
 }
 
-export function addLevelsCommand(program: Command, io: LevelsIo): void {
-  const withDb = async <T>(database: string, work: (db: Db) => Promise<T>): Promise<T> => {
-    const { env, logger } = io.ready();
-    const mongo = await openMongo(env, logger, 'tickertape-levels');
-    try {
-      return await work(mongo.db(database));
-    } finally {
-      await mongo.close();
+/** Opens the database of the rollups for one piece of work, and closes it. */
+async function withDb<T>(io: LevelsIo, database: string, work: (db: Db) => Promise<T>): Promise<T> {
+  const { env, logger } = io.ready();
+  const mongo = await openMongo(env, logger, 'tickertape-levels');
+  try {
+    return await work(mongo.db(database));
+  } finally {
+    await mongo.close();
+  }
+}
+
+/** `tickertape levels`: the policy as it is. */
+export async function showPolicy(io: LevelsIo, database: string): Promise<string> {
+  return formatPolicy(await withDb(io, database, readLevelPolicy));
+}
+
+/** `tickertape levels suggest`: the measured densities and suggestions, applied on `apply`. */
+export function suggestPolicy(
+  io: LevelsIo,
+  options: { database: string; hours: number; apply: boolean },
+): Promise<string> {
+  const toMs = floorTo(io.now(), HOUR);
+  return withDb(io, options.database, async (db) => {
+    const densities = await metricDensities(db, 'hour', toMs - options.hours * HOUR, toMs);
+    const suggestions = suggest(densities, await readLevelPolicy(db));
+    let out = formatSuggestions(suggestions, options.hours);
+    if (options.apply) {
+      let policy: LevelPolicy | undefined;
+      for (const [level, mode, metrics] of changesFor(suggestions))
+        policy = await changeLevelPolicy(db, level, metrics, mode, io.now());
+      if (policy !== undefined) out += `applied:\n${formatPolicy(policy)}`;
     }
-  };
-  const levels = program
-    .command('levels')
-    .description('which levels keep which metrics (the level policy)')
-    .option('--database <name>', 'MongoDB database of the rollups', 'tickertape')
-    .addHelpText('after', LEVELS_HELP)
-    .action(async (options: { database: string }) => {
-      io.stdout(formatPolicy(await withDb(options.database, readLevelPolicy)));
-    });
-  levels
-    .command('suggest')
-    .description(
-      "each metric's density in the last hours' hour buckets, and the modes suggested for it",
-    )
-    .option('--hours <n>', 'whole hours to measure, up to the current one', positiveInt, 24)
-    .option('--apply', 'set the suggested modes', false)
-    .action(async (options: { hours: number; apply: boolean }, command: Command) => {
-      const { database } = command.optsWithGlobals<{ database: string }>();
-      const toMs = floorTo(io.now(), HOUR);
-      const text = await withDb(database, async (db) => {
-        const densities = await metricDensities(db, 'hour', toMs - options.hours * HOUR, toMs);
-        const suggestions = suggest(densities, await readLevelPolicy(db));
-        let out = formatSuggestions(suggestions, options.hours);
-        if (options.apply) {
-          let policy: LevelPolicy | undefined;
-          for (const [level, mode, metrics] of changesFor(suggestions))
-            policy = await changeLevelPolicy(db, level, metrics, mode, io.now());
-          if (policy !== undefined) out += `applied:\n${formatPolicy(policy)}`;
-        }
-        return out;
-      });
-      io.stdout(text);
-    });
-  for (const { verb, mode, description } of VERBS)
-    levels
-      .command(verb)
-      .description(description)
-      .argument('<level>', `one of ${LEVELS.join(', ')}`, levelArgument)
-      .argument('<metric...>', 'metric names, e.g. mms.cpu')
-      .action(async (level: Level, metrics: string[], _options: unknown, command: Command) => {
-        // --database belongs to `levels` (commander gives a parent's option to the parent).
-        const { database } = command.optsWithGlobals<{ database: string }>();
-        try {
-          const policy = await withDb(database, (db) =>
-            changeLevelPolicy(db, level, metrics, mode, io.now()),
-          );
-          io.stdout(formatPolicy(policy));
-        } catch (err) {
-          if (!(err instanceof LevelPolicyError)) throw err;
-          command.error(`error: ${err.message}`, { exitCode: 2 });
-        }
-      });
+    return out;
+  });
+}
+
+/** `tickertape levels skip|compact|keep`: the policy after the change. */
+export function changePolicy(
+  io: LevelsIo,
+  database: string,
+  change: { level: Level; metrics: string[]; mode: LevelMode },
+): Promise<LevelPolicy> {
+  return withDb(io, database, (db) =>
+    changeLevelPolicy(db, change.level, change.metrics, change.mode, io.now()),
+  );
 }

@@ -5,16 +5,16 @@
 #
 # Builds the four shipped services (cli, api, rollup-worker, scheduler) with turbo, then lays out
 # OUT_DIR as the workspace with only their production closure: each project's package.json and
-# its "files" (dist, without type declarations), the API's dashboard page, and one
+# its "files" (dist, without type declarations; the API's dashboard page is in its dist), and one
 # node_modules/.pnpm holding production dependencies only. Entry points keep their workspace
 # paths (`node services/rollup-worker/dist/main.js`), as in the README and docker-compose.yml,
 # and the exports maps' `default` (dist) condition is the only one that resolves: no src/ ships.
 #
 # Why not one `pnpm deploy --prod` per service: deploy takes one project, so four services make
 # four node_modules trees of mostly the same packages (245 MB together, measured, against this
-# bundle's 95 MB), and the API's package "files" leave out its dashboard. Instead this runs
-# `pnpm install --prod --frozen-lockfile --offline` in the pruned workspace: the same lockfile,
-# so the same versions as development, linked from the same pnpm store, so nothing is downloaded.
+# bundle's 95 MB). Instead this runs `pnpm install --prod --frozen-lockfile --offline` in the
+# pruned workspace: the same lockfile, so the same versions as development, linked from the same
+# pnpm store, so nothing is downloaded.
 #
 # Needs node and the pnpm that package.json pins on PATH (`source scripts/bootstrap.sh`; the
 # Dockerfile installs it from the npm registry) and the workspace installed.
@@ -25,8 +25,6 @@ out=$1
 say() { echo "[bundle] $*" >&2; }
 
 services=(@tickertape/cli @tickertape/api @tickertape/rollup-worker @tickertape/scheduler)
-# Runtime files outside a package's "files": the dashboard page the API serves at /dashboard/.
-extras=(services/api/dashboard)
 
 pinned=$(node -p 'require(process.argv[1]).packageManager.replace(/^pnpm@/, "")' "$root/package.json")
 command -v pnpm >/dev/null && [[ $(pnpm --version) == "$pinned" ]] ||
@@ -60,7 +58,7 @@ mapfile -t paths < <(
       for (const file of ["package.json", ...files]) console.log(join(project, file));
     }' "$root"
 )
-for path in "${paths[@]}" "${extras[@]}"; do
+for path in "${paths[@]}"; do
   [[ -e $path ]] || { say "error: $path is missing (not built?)"; exit 1; }
 done
 ((${#paths[@]} > ${#services[@]})) || { say "error: found no workspace projects"; exit 1; }
@@ -69,9 +67,9 @@ done
 # and the patches it applies to dependencies (patchedDependencies in pnpm-workspace.yaml).
 cp package.json pnpm-workspace.yaml pnpm-lock.yaml .npmrc "$out/"
 cp -R patches "$out/"
-cp -R --parents "${paths[@]}" "${extras[@]}" "$out/"
-# Type declarations and the dashboard's type-check config serve no running process.
-find "$out" \( -name '*.d.ts' -o -name '*.d.ts.map' -o -name tsconfig.json \) -type f -delete
+cp -R --parents "${paths[@]}" "$out/"
+# Type declarations serve no running process.
+find "$out" \( -name '*.d.ts' -o -name '*.d.ts.map' \) -type f -delete
 mkdir -p "$out/scripts"
 cp scripts/health-probe.mjs "$out/scripts/"
 

@@ -1,9 +1,6 @@
 import type { Level } from '@tickertape/buckets';
-import type { StoredBucket } from '@tickertape/store';
+import type { FieldSlot } from '@tickertape/store';
 import { LRUCache } from 'lru-cache';
-
-/** What a window needs of a bucket: the series it belongs to and the field read (see wholeFieldProjection). */
-export type CachedBucket = Pick<StoredBucket, 'series' | 'f' | 'c'>;
 
 export type CacheEvent = 'hit' | 'miss' | 'evicted';
 
@@ -29,7 +26,7 @@ export interface SlotRead {
 
 // A bucket known to be absent is remembered too: a final slot stays so.
 const ABSENT = Symbol('absent');
-type Entry = CachedBucket | readonly CachedBucket[] | typeof ABSENT;
+type Entry = FieldSlot | readonly FieldSlot[] | typeof ABSENT;
 
 // UTF-16 characters of the JSON plus the entry's own overhead: an estimate, in proportion.
 const sizeOf = (value: Entry) => 64 + 2 * (value === ABSENT ? 0 : JSON.stringify(value).length);
@@ -38,12 +35,13 @@ const sizeOf = (value: Entry) => 64 + 2 * (value === ABSENT ? 0 : JSON.stringify
  * Final buckets kept in memory, by slot, field and generation. A final bucket changes only
  * through a swap or a retention drop, and both bump the level's generation, so an entry never
  * needs invalidating: the next generation's reads miss it and LRU order lets it age out. What
- * is cached is the whole field of each bucket (wholeFieldProjection), so windows that overlap a
- * slot — the seed's 10 minutes, a minute later — share it. Never holds an open slot.
+ * is cached is the whole field of each bucket (a `whole` part read: its totals and every
+ * sub-slot), so windows that overlap a slot — the seed's 10 minutes, a minute later — share it.
+ * Never holds an open slot.
  */
 export class FinalBucketCache {
   private readonly entries: LRUCache<string, Entry>;
-  private readonly inFlight = new Map<string, Promise<readonly CachedBucket[]>>();
+  private readonly inFlight = new Map<string, Promise<readonly FieldSlot[]>>();
   private readonly observe: NonNullable<FinalBucketCacheOptions['observe']>;
 
   constructor(options: FinalBucketCacheOptions) {
@@ -74,15 +72,15 @@ export class FinalBucketCache {
   async read(
     slot: SlotRead,
     selection: Selection,
-    read: (missing: readonly string[] | undefined) => Promise<readonly CachedBucket[]>,
-  ): Promise<readonly CachedBucket[]> {
+    read: (missing: readonly string[] | undefined) => Promise<readonly FieldSlot[]>,
+  ): Promise<readonly FieldSlot[]> {
     const base = `${slot.generation}|${slot.level}|${slot.start}|${slot.field}`;
     if ('series' in selection) return this.bySeries(base, selection.series, read);
     const key = `${base}|m|${selection.metric}|${JSON.stringify(Object.entries(selection.tags).sort())}|${selection.limit}`;
     const hit = this.entries.get(key);
     if (Array.isArray(hit)) {
       this.observe('hit', 1);
-      return hit as readonly CachedBucket[];
+      return hit as readonly FieldSlot[];
     }
     // Identical windows arriving together wait for one read.
     const pending = this.inFlight.get(key);
@@ -106,14 +104,14 @@ export class FinalBucketCache {
   private async bySeries(
     base: string,
     series: readonly string[],
-    read: (missing: readonly string[]) => Promise<readonly CachedBucket[]>,
-  ): Promise<readonly CachedBucket[]> {
-    const found: CachedBucket[] = [];
+    read: (missing: readonly string[]) => Promise<readonly FieldSlot[]>,
+  ): Promise<readonly FieldSlot[]> {
+    const found: FieldSlot[] = [];
     const missing: string[] = [];
     for (const key of series) {
       const hit = this.entries.get(`${base}|s|${key}`);
       if (hit === undefined) missing.push(key);
-      else if (hit !== ABSENT) found.push(hit as CachedBucket);
+      else if (hit !== ABSENT) found.push(hit as FieldSlot);
     }
     if (series.length > missing.length) this.observe('hit', series.length - missing.length);
     if (missing.length === 0) return found;

@@ -34,13 +34,7 @@ export {
   withoutShellPadding,
   type ShellDocument,
 } from './layout/shells.js';
-export {
-  isObservedAggregate,
-  isObservedMark,
-  summaryProjection,
-  type StoredBucket,
-  type StoredField,
-} from './stored.js';
-export { aggregatesOf, projectionOf, wholeFieldProjection } from './slot-reads.js';
-export { metricDensities } from './metric-densities.js';
+// The one decoder's pure part: a window's aggregates of a decoded bucket part.
+export { aggregatesOf } from './layout/aggregates.js';
 export { mongoSegmentStore } from './mongo/segments/index.js';
+export { createMemoryStore } from './memory/memory-store.js';

@@ -38,7 +38,7 @@ export interface BuildAppOptions {
   health?: () => Promise<unknown>;
   /** Clock for default ranges and `last=`; the reader's by default, so one fake clock drives both. */
   now?: () => number;
-  /** Served at /dashboard/; services/api/dashboard by default. */
+  /** Served at /dashboard/; services/api/dist/dashboard (build:dashboard's output) by default. */
   dashboardDir?: string;
   /** The API's metrics, when the caller made them first (to hand them to the reader's cache). */
   metrics?: ApiMetrics;

@@ -96,10 +96,8 @@ export function cacheObserver(
   };
 }
 
-/** Counts every command the store sends and the documents its cursors return (openMongoStores' onCommand). */
-export function databaseCommandCounter(metrics: ApiMetrics): (event: CommandEvent) => void {
-  return (event) => {
-    metrics.databaseCommands.inc({ command: event.name });
-    if (event.documents > 0) metrics.databaseDocuments.inc(event.documents);
-  };
+/** Counts a command the store sent and the documents its cursor returned (the store's `onCommand`). */
+export function countDatabaseCommand(metrics: ApiMetrics, event: CommandEvent): void {
+  metrics.databaseCommands.inc({ command: event.name });
+  if (event.documents !== undefined) metrics.databaseDocuments.inc(event.documents);
 }

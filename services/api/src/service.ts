@@ -6,7 +6,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp, type ApiApp } from './app.js';
 import type { ApiEnv } from './env.js';
 import { kafkaLagSource } from './lag.js';
-import { cacheObserver, createApiMetrics, databaseCommandCounter } from './metrics.js';
+import { cacheObserver, countDatabaseCommand, createApiMetrics } from './metrics.js';
 
 export interface ApiHandle {
   app: ApiApp;
@@ -30,7 +30,9 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
     logger,
     ...readPreferenceOptions(env),
     // What each read costs the database, in /metrics (tickertape_api_database_*).
-    ...(env.COUNT_DATABASE_COMMANDS ? { onCommand: databaseCommandCounter(metrics) } : {}),
+    ...(env.COUNT_DATABASE_COMMANDS
+      ? { onCommand: (event) => countDatabaseCommand(metrics, event) }
+      : {}),
   });
   const buckets: FinalBucketCache | undefined =
     env.BUCKET_CACHE_BYTES > 0
@@ -109,7 +111,7 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
   };
 }
 
-/** The store's read preference from READ_PREFERENCE, READ_PREFERENCE_TAGS and MAX_STALENESS_SECONDS. */
+/** Where reads go, from READ_PREFERENCE, READ_PREFERENCE_TAGS and MAX_STALENESS_SECONDS. */
 export function readPreferenceOptions(
   env: ApiEnv,
 ): Pick<MongoStoreOptions, 'readPreference' | 'readPreferenceTags' | 'maxStalenessSeconds'> {

@@ -1,8 +1,6 @@
 import { describeError } from '@tickertape/errors';
 import { isBadQuery } from '@tickertape/query';
-
-/** Exit code of a query the reader refused: the caller must change it, a retry cannot help. */
-export const EXIT_BAD_QUERY = 2;
+import { EXIT } from './exit-codes.js';
 
 /**
  * How a command that threw ends: one line on stderr, and exit 2 for a refused query (bad range,
@@ -12,6 +10,6 @@ export const EXIT_BAD_QUERY = 2;
 export function describeFailure(err: unknown): { message: string; exitCode: number } {
   return {
     message: `tickertape: ${describeError(err)}\n`,
-    exitCode: isBadQuery(err) ? EXIT_BAD_QUERY : 1,
+    exitCode: isBadQuery(err) ? EXIT.refused : EXIT.failed,
   };
 }

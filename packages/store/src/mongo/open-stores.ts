@@ -16,8 +16,8 @@ export interface CommandEvent {
   name: string;
   durationMs: number;
   failed: boolean;
-  /** Documents a cursor's batch brought back (0 for commands without a cursor). */
-  documents: number;
+  /** Documents a read returned in this round trip (a cursor's batch); absent for other commands. */
+  documents?: number;
 }
 
 export interface MongoStoreOptions {
@@ -83,11 +83,11 @@ function reportCommands(client: MongoClient, onCommand: (event: CommandEvent) =>
       name: event.commandName,
       durationMs: event.duration,
       failed: false,
-      documents: batch?.length ?? 0,
+      ...(batch ? { documents: batch.length } : {}),
     });
   });
   client.on('commandFailed', (event) =>
-    onCommand({ name: event.commandName, durationMs: event.duration, failed: true, documents: 0 }),
+    onCommand({ name: event.commandName, durationMs: event.duration, failed: true }),
   );
 }
 

@@ -60,13 +60,15 @@ export class MongoPartitionBuckets implements PartitionBuckets {
 
   /**
    * False when it was already gone (a run next to another one: the outcome wanted; MongoDB
-   * before 7.0 answers a drop of a missing collection with an error).
+   * before 7.0 answers a drop of a missing collection with an error; the stand-in's has no code,
+   * only the message).
    */
   async drop(): Promise<boolean> {
     try {
       return await this.collection.drop();
     } catch (err) {
-      if ((err as { code?: unknown }).code === NAMESPACE_NOT_FOUND) return false;
+      const { code, message } = err as { code?: unknown; message?: unknown };
+      if (code === NAMESPACE_NOT_FOUND || message === 'ns not found') return false;
       throw err;
     }
   }

@@ -14,3 +14,9 @@ export class MongoReadSession implements ReadSession {
 export function clientSessionOf(session: ReadSession | undefined): ClientSession | undefined {
   return session instanceof MongoReadSession ? session.session : undefined;
 }
+
+/** A read's options with the query's session, if it has one of this store's (none otherwise). */
+export function sessionOption(session: ReadSession | undefined): { session?: ClientSession } {
+  const given = clientSessionOf(session);
+  return given === undefined ? {} : { session: given };
+}

@@ -4,13 +4,16 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** `services/api/dashboard/`: two levels up from both src/routes (tests) and dist/routes. */
-export const DASHBOARD_DIR = fileURLToPath(new URL('../../dashboard/', import.meta.url));
+/**
+ * `services/api/dist/dashboard/`, the page as `build:dashboard` makes it from dashboard/: two
+ * levels up from both src/routes (tests) and dist/routes.
+ */
+export const DASHBOARD_DIR = fileURLToPath(new URL('../../dist/dashboard/', import.meta.url));
 
 const CHARTS_FILE = 'lightweight-charts.standalone.production.js';
 const DAY_MS = 86_400_000;
 
-/** The page's own files; anything else in the directory (its tsconfig.json) is not served. */
+/** The page's own files; anything else in the directory is not served. */
 const SERVED = /\.(html|js|css|svg|png|ico)$/;
 
 /**

@@ -1,5 +1,4 @@
 import type { Logger } from '@tickertape/logger';
-import type { Command } from 'commander';
 import type { Readable } from 'node:stream';
 import type { CliEnv } from '../env.js';
 import type { LogSettings } from '../log-output.js';
@@ -22,16 +21,13 @@ export interface CliIo {
   now?: () => number;
 }
 
-/** What every command's registration is handed: the io, the clock, and the env and logger. */
+/** What every command's run is handed: the io, the clock, and the env and logger. */
 export interface CommandContext {
   io: CliIo;
   /** The environment, checked, and the logger it configures: made once, by the first command run. */
   ready: () => { env: CliEnv; logger: Logger };
   now: () => number;
 }
-
-/** Adds one command (or a group of them) to the program. */
-export type Registration = (program: Command, ctx: CommandContext) => void;
 
 export function commandContext(io: CliIo): CommandContext {
   let made: { env: CliEnv; logger: Logger } | undefined;

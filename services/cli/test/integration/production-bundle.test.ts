@@ -133,7 +133,7 @@ describe('the production bundle (scripts/bundle.sh, the image’s /app)', () => 
     for (const service of SERVICES) {
       expect(existsSync(join(bundle, 'services', service, 'dist', 'main.js'))).toBe(true);
     }
-    expect(existsSync(join(bundle, 'services/api/dashboard/index.html'))).toBe(true);
+    expect(existsSync(join(bundle, 'services/api/dist/dashboard/index.html'))).toBe(true);
     expect(existsSync(join(bundle, 'scripts/health-probe.mjs'))).toBe(true);
     // Projects only tests, the benchmark and the fault suite use stay out.
     for (const devOnly of ['packages/testing', 'services/bench', 'services/faults']) {
@@ -261,7 +261,7 @@ describe('the production bundle (scripts/bundle.sh, the image’s /app)', () => 
       // API's shutdown waits for it.
       const { levels: read } = (await levels.json()) as { levels: { level: string }[] };
       expect(read.map(({ level }) => level)).toEqual(['minute', 'hour', 'day']);
-      // The dashboard page (outside the API's package "files") and the chart library's build.
+      // The dashboard page (built into the API's dist) and the chart library's build.
       const page = await fetch(`${base}/dashboard/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<html');

@@ -1,29 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_RETENTION_MS } from '@tickertape/history';
 import { InvalidArgumentError } from 'commander';
-import { parseSchedulerEnv } from '../../../scheduler/src/env.js';
 import { levelsArgument, retentionArgument } from '../../src/store-arguments.js';
 import { formatRetention, refusalLine } from '../../src/commands/backfill/format.js';
 
 const M = 60_000;
 const H = 60 * M;
 const D = 24 * H;
-
-describe('backfill options', () => {
-  it("has the scheduler's retention defaults", () => {
-    const env = parseSchedulerEnv({
-      KAFKA_BROKERS: '127.0.0.1:19092',
-      MONGODB_URI: 'mongodb://127.0.0.1:27117',
-      REDIS_URL: 'redis://127.0.0.1:16379',
-    });
-    expect(DEFAULT_RETENTION_MS).toEqual({
-      minute: env.RETENTION_MINUTE_MS,
-      hour: env.RETENTION_HOUR_MS,
-      day: env.RETENTION_DAY_MS,
-      segments: env.RETENTION_SEGMENTS_MS,
-    });
-  });
-});
 
 describe('backfill arguments and report', () => {
   it('reads --levels and --retention', () => {

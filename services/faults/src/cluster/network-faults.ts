@@ -21,7 +21,7 @@ const TOXICS: Record<Exclude<NetworkToxic, 'cut'>, { type: string; attributes: o
   'half-open': { type: 'timeout', attributes: { timeout: 0 } },
 };
 
-/** The proxies in front of a part (stack.sh start_toxiproxy names them). */
+/** The proxies in front of a part (infra/local/parts/toxiproxy.sh names them). */
 export function proxiesOf(target: NetworkTarget, brokers: number): string[] {
   return target === 'kafka'
     ? Array.from({ length: brokers }, (_, i) => `kafka-${i + 1}`)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@tickertape/errors';
+import { DEFAULT_RETENTION_MS } from '@tickertape/history';
 import { parseSchedulerEnv } from '../../src/env.js';
 
 const MINUTE = 60_000;
@@ -60,6 +61,14 @@ describe('scheduler env', () => {
     ],
   ])('refuses retention: %s, naming the variable', (_case, vars, message) => {
     expect(() => parseSchedulerEnv({ ...base, ...vars })).toThrow(message);
+  });
+
+  it('has the retention defaults a backfill assumes (it must not write what retention drops)', () => {
+    const env = parseSchedulerEnv(base);
+    expect(DEFAULT_RETENTION_MS).toEqual({
+      ...env.RETENTION_MS,
+      segments: env.RETENTION_SEGMENTS_MS,
+    });
   });
 
   it('keeps raw segments 7 days by default, and reads RETENTION_SEGMENTS_MS', () => {

@@ -1,8 +1,6 @@
 import {
   LEVELS,
-  LevelPolicyError,
   floorTo,
-  isLevel,
   suggestedModes,
   type Level,
   type LevelMode,
@@ -10,8 +8,6 @@ import {
 } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
 import type { MetricDensity, RollupStore } from '@tickertape/store';
-import { InvalidArgumentError, type Command } from 'commander';
-import { positiveInt } from '../../arguments.js';
 import { openStores } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
 import { formatTable } from '../../table.js';
@@ -19,7 +15,6 @@ import { formatTable } from '../../table.js';
 export interface LevelsIo {
   ready: () => { env: CliEnv; logger: Logger };
   now: () => number;
-  stdout: (text: string) => void;
 }
 
 export const LEVELS_HELP = `
@@ -40,12 +35,6 @@ applies to what they write from then on — rebuild a range (--source topic) to 
 stored. docs/data-layout.md, "The level policy".
 `;
 
-function levelArgument(value: string): Level {
-  if (!isLevel(value))
-    throw new InvalidArgumentError(`unknown level ${value}; levels: ${LEVELS.join(', ')}`);
-  return value;
-}
-
 export function formatPolicy(policy: LevelPolicy): string {
   const lines = LEVELS.map((level) => {
     const parts = (['skip', 'compact'] as const).flatMap((mode) => {
@@ -58,24 +47,6 @@ export function formatPolicy(policy: LevelPolicy): string {
   });
   return `${lines.join('\n')}\n`;
 }
-
-const VERBS: readonly { verb: string; mode: LevelMode; description: string }[] = [
-  {
-    verb: 'skip',
-    mode: 'skip',
-    description: 'stop writing these metrics at a level (too fine for them)',
-  },
-  {
-    verb: 'compact',
-    mode: 'compact',
-    description: 'keep a sum and a count per sub-slot of these metrics at a level (hour)',
-  },
-  {
-    verb: 'keep',
-    mode: 'full',
-    description: "write these metrics in the level's full layout again",
-  },
-];
 
 const HOUR = 3_600_000;
 
@@ -136,70 +107,53 @@ export function formatSuggestions(suggestions: readonly Suggestion[], hours: num
   }`;
 }
 
-export function addLevelsCommand(program: Command, io: LevelsIo): void {
-  const withStore = async <T>(
-    database: string,
-    work: (store: RollupStore) => Promise<T>,
-  ): Promise<T> => {
-    const { env, logger } = io.ready();
-    const stores = await openStores(env, logger, 'tickertape-levels', database);
-    try {
-      return await work(stores.rollups);
-    } finally {
-      await stores.close();
+/** Opens the store of the rollups for one piece of work, and closes it. */
+async function withStore<T>(
+  io: LevelsIo,
+  database: string,
+  work: (store: RollupStore) => Promise<T>,
+): Promise<T> {
+  const { env, logger } = io.ready();
+  const stores = await openStores(env, logger, 'tickertape-levels', database);
+  try {
+    return await work(stores.rollups);
+  } finally {
+    await stores.close();
+  }
+}
+
+/** `tickertape levels`: the policy as it is. */
+export async function showPolicy(io: LevelsIo, database: string): Promise<string> {
+  return formatPolicy(await withStore(io, database, (store) => store.readLevelPolicy()));
+}
+
+/** `tickertape levels suggest`: the measured densities and suggestions, applied on `apply`. */
+export function suggestPolicy(
+  io: LevelsIo,
+  options: { database: string; hours: number; apply: boolean },
+): Promise<string> {
+  const toMs = floorTo(io.now(), HOUR);
+  return withStore(io, options.database, async (store) => {
+    const densities = await store.metricDensities('hour', toMs - options.hours * HOUR, toMs);
+    const suggestions = suggest(densities, await store.readLevelPolicy());
+    let out = formatSuggestions(suggestions, options.hours);
+    if (options.apply) {
+      let policy: LevelPolicy | undefined;
+      for (const [level, mode, metrics] of changesFor(suggestions))
+        policy = await store.changeLevelPolicy(level, metrics, mode, io.now());
+      if (policy !== undefined) out += `applied:\n${formatPolicy(policy)}`;
     }
-  };
-  const levels = program
-    .command('levels')
-    .description('which levels keep which metrics (the level policy)')
-    .option('--database <name>', 'MongoDB database of the rollups', 'tickertape')
-    .addHelpText('after', LEVELS_HELP)
-    .action(async (options: { database: string }) => {
-      io.stdout(
-        formatPolicy(await withStore(options.database, (store) => store.readLevelPolicy())),
-      );
-    });
-  levels
-    .command('suggest')
-    .description(
-      "each metric's density in the last hours' hour buckets, and the modes suggested for it",
-    )
-    .option('--hours <n>', 'whole hours to measure, up to the current one', positiveInt, 24)
-    .option('--apply', 'set the suggested modes', false)
-    .action(async (options: { hours: number; apply: boolean }, command: Command) => {
-      const { database } = command.optsWithGlobals<{ database: string }>();
-      const toMs = floorTo(io.now(), HOUR);
-      const text = await withStore(database, async (store) => {
-        const densities = await store.metricDensities('hour', toMs - options.hours * HOUR, toMs);
-        const suggestions = suggest(densities, await store.readLevelPolicy());
-        let out = formatSuggestions(suggestions, options.hours);
-        if (options.apply) {
-          let policy: LevelPolicy | undefined;
-          for (const [level, mode, metrics] of changesFor(suggestions))
-            policy = await store.changeLevelPolicy(level, metrics, mode, io.now());
-          if (policy !== undefined) out += `applied:\n${formatPolicy(policy)}`;
-        }
-        return out;
-      });
-      io.stdout(text);
-    });
-  for (const { verb, mode, description } of VERBS)
-    levels
-      .command(verb)
-      .description(description)
-      .argument('<level>', `one of ${LEVELS.join(', ')}`, levelArgument)
-      .argument('<metric...>', 'metric names, e.g. mms.cpu')
-      .action(async (level: Level, metrics: string[], _options: unknown, command: Command) => {
-        // --database belongs to `levels` (commander gives a parent's option to the parent).
-        const { database } = command.optsWithGlobals<{ database: string }>();
-        try {
-          const policy = await withStore(database, (store) =>
-            store.changeLevelPolicy(level, metrics, mode, io.now()),
-          );
-          io.stdout(formatPolicy(policy));
-        } catch (err) {
-          if (!(err instanceof LevelPolicyError)) throw err;
-          command.error(`error: ${err.message}`, { exitCode: 2 });
-        }
-      });
+    return out;
+  });
+}
+
+/** `tickertape levels skip|compact|keep`: the policy after the change. */
+export function changePolicy(
+  io: LevelsIo,
+  database: string,
+  change: { level: Level; metrics: string[]; mode: LevelMode },
+): Promise<LevelPolicy> {
+  return withStore(io, database, (store) =>
+    store.changeLevelPolicy(change.level, change.metrics, change.mode, io.now()),
+  );
 }

@@ -1,6 +1,6 @@
 import type { Logger } from '@tickertape/logger';
 import { RollupReader } from '@tickertape/query';
-import { type Command, Option } from 'commander';
+import { Option } from 'commander';
 import { openStores } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
 import { OUTPUT_FORMATS, render, type Answer, type OutputFormat } from '../../format/render.js';
@@ -65,17 +65,18 @@ export function range(options: RangeOptions, nowMs: number): { fromMs: number; t
   };
 }
 
-export function common(command: Command): Command {
-  return command
-    .addOption(
-      new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
-    )
-    .option('--database <name>', 'MongoDB database of the rollups', 'tickertape')
-    .addHelpText('after', QUERY_HELP);
+/** The flags every query subcommand ends with (its own come first). */
+export function commonOptions(): Option[] {
+  return [
+    new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
+    new Option('--database <name>', 'MongoDB database of the rollups').default('tickertape'),
+  ];
 }
 
-export function timeRange(command: Command, from: string): Command {
-  return command
-    .option('--from <time>', 'start of the range (inclusive)', from)
-    .option('--to <time>', 'end of the range (exclusive)', 'now');
+/** `--from` and `--to` of a range that starts at `from` by default and ends now. */
+export function rangeOptions(from: string): Option[] {
+  return [
+    new Option('--from <time>', 'start of the range (inclusive)').default(from),
+    new Option('--to <time>', 'end of the range (exclusive)').default('now'),
+  ];
 }

@@ -3,7 +3,7 @@ import { consumerLag } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { lastMinutes, RollupReader, type Candle } from '@tickertape/query';
-import type { MongoStores, RollupStore } from '@tickertape/store';
+import type { RollupStore } from '@tickertape/store';
 import type { Admin } from 'kafkajs';
 import { openKafka, openStores } from '../../../connect.js';
 import type { CliEnv } from '../../../env.js';
@@ -149,7 +149,7 @@ export interface SummaryOptions {
 
 /** What the demo prints: what the workers did, what the database holds, and a few answers read from the rollups. */
 export async function summarize(
-  stores: Pick<MongoStores, 'rollups' | 'segments'>,
+  store: RollupStore,
   options: SummaryOptions,
 ): Promise<SummaryReport> {
   const workers = await Promise.all(
@@ -157,10 +157,10 @@ export async function summarize(
       readCounters(await (await fetch(`${url.replace(/\/$/, '')}/metrics`)).text(), url),
     ),
   );
-  const reader = new RollupReader(stores, { now: () => options.nowMs });
+  const reader = new RollupReader({ rollups: store }, { now: () => options.nowMs });
   return {
     workers,
-    bucketsByLevel: await bucketsByLevel(stores.rollups),
+    bucketsByLevel: await bucketsByLevel(store),
     averages: await windowAverages(reader, options.nowMs, options.windowMinutes, options.limit),
     candles: await hourCandles(reader, slotStart('hour', options.nowMs), options.limit),
     windowMinutes: options.windowMinutes,
@@ -225,7 +225,7 @@ export async function summaryCommand(
   }
   const stores = await openStores(env, logger, 'tickertape-summary', options.database);
   try {
-    return await summarize(stores, {
+    return await summarize(stores.rollups, {
       workerUrls: options.workers.split(',').filter((url) => url !== ''),
       nowMs: now(),
       windowMinutes: options.windowMinutes,

@@ -1,0 +1,58 @@
+import { TICK_TOPIC, type Store } from '@tickertape/topology';
+import { Option } from 'commander';
+import { intervalArgument, nonNegativeNumber } from '../../arguments.js';
+import { EXIT } from '../../exit-codes.js';
+import { defineCommand } from '../command.js';
+import { groupOption, storesOption } from '../store-options.js';
+import { formatGroups, groupsJson } from './format.js';
+import { groupsCommand, GROUPS_HELP } from './run.js';
+
+/** `tickertape groups`: members, offsets and lag of every store's group. */
+export const groupsDefinition = defineCommand({
+  name: 'groups',
+  summary:
+    'consumer groups of every level and the segment store: members, partitions, offsets, lag in records and seconds',
+  options: [
+    new Option('--topic <name>', 'tick topic').default(TICK_TOPIC),
+    storesOption('show'),
+    groupOption(),
+    new Option('--format <format>', 'table or json').choices(['table', 'json']).default('table'),
+    new Option(
+      '--max-lag-seconds <n>',
+      'exit 1 when a store is further behind than this',
+    ).argParser(nonNegativeNumber),
+    new Option(
+      '--interval <duration>',
+      'time between the two samples that measure rates and growing lag; 0 for one sample',
+    )
+      .argParser(intervalArgument)
+      .default(2_000),
+  ],
+  help: GROUPS_HELP,
+  async run(
+    ctx,
+    options: {
+      topic: string;
+      stores: Store[];
+      group?: Partial<Record<Store, string>>;
+      format: 'table' | 'json';
+      maxLagSeconds?: number;
+      interval: number;
+    },
+  ) {
+    const { env, logger } = ctx.ready();
+    const report = await groupsCommand(
+      env,
+      {
+        topic: options.topic,
+        stores: options.stores,
+        groups: options.group ?? {},
+        intervalMs: options.interval,
+        ...(options.maxLagSeconds === undefined ? {} : { maxLagSeconds: options.maxLagSeconds }),
+      },
+      logger,
+    );
+    ctx.io.stdout(options.format === 'json' ? groupsJson(report) : formatGroups(report));
+    return report.ok ? EXIT.ok : EXIT.failed;
+  },
+});

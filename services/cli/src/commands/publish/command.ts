@@ -1,0 +1,50 @@
+import { TICK_TOPIC } from '@tickertape/topology';
+import { Argument, Option } from 'commander';
+import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { BadInputError } from '@tickertape/tick';
+import { EXIT } from '../../exit-codes.js';
+import { defineCommand } from '../command.js';
+import {
+  formatPublish,
+  INPUT_FORMATS,
+  inputFormat,
+  publish,
+  PUBLISH_HELP,
+  type InputFormat,
+} from './run.js';
+
+async function openInput(file: string): Promise<Readable> {
+  try {
+    return (await open(file, 'r')).createReadStream();
+  } catch (err) {
+    throw new BadInputError(`cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** `tickertape publish`: ticks from JSON lines or CSV. */
+export const publishDefinition = defineCommand({
+  name: 'publish',
+  summary: 'publish ticks from JSON lines or CSV, read from FILE or stdin (-)',
+  arguments: [new Argument('[file]', 'input file, - for stdin').default('-')],
+  options: [
+    new Option('--format <format>', 'input format (default: from the file name)').choices(
+      INPUT_FORMATS,
+    ),
+    new Option('--topic <name>', 'topic to publish to (must exist)').default(TICK_TOPIC),
+  ],
+  help: PUBLISH_HELP,
+  async run(ctx, options: { format?: InputFormat; topic: string }, file: string) {
+    const { env, logger } = ctx.ready();
+    const input = file === '-' ? ctx.io.stdin : await openInput(file);
+    const result = await publish(
+      env,
+      { format: inputFormat(options.format, file), topic: options.topic, input },
+      logger,
+      (line, reason) => ctx.io.stderr(`line ${line}: ${reason}\n`),
+    );
+    ctx.io.stdout(formatPublish(result));
+    if (result.firstFailure !== undefined) ctx.io.stderr(`first failure: ${result.firstFailure}\n`);
+    return result.bad > 0 || result.failed > 0 ? EXIT.failed : EXIT.ok;
+  },
+});

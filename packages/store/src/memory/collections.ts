@@ -104,6 +104,11 @@ export class MemoryPartitionBuckets implements PartitionBuckets {
     for (const record of this.collections.records(this.name, span)) yield copy(record);
   }
 
+  async *scanCounts(span?: BucketSpan): AsyncIterable<{ _id: string; n: number }> {
+    for (const { _id, n } of this.collections.records(this.name, span))
+      yield { _id, n: typeof n === 'number' ? n : 0 };
+  }
+
   byIds(ids: readonly string[]): Promise<BucketRecord[]> {
     const collection = this.collections.get(this.name);
     const found = new Set(ids);

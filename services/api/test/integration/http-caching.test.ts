@@ -46,7 +46,10 @@ describe('HTTP caching by finality', () => {
     db = stack.database();
     await writeTicks(db, data.ticks);
     await (await storesOf(db)).rollups.advanceWatermarks(MARKS, NOW);
-    api = await startTestApi(db, { reader: { now: () => NOW }, bucketCacheBytes: 16 << 20 });
+    api = await startTestApi(await storesOf(db), {
+      reader: { now: () => NOW },
+      bucketCacheBytes: 16 << 20,
+    });
   }, 120_000);
   afterAll(async () => {
     await api?.close();

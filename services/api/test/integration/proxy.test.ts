@@ -49,7 +49,7 @@ describe('the caching proxy in front of the API', () => {
     // open answer's max-age is 2 s and the test sees it expire.
     const started = Date.now();
     const now = () => NOW + (Date.now() - started);
-    api = await startTestApi(db, {
+    api = await startTestApi(await storesOf(db), {
       reader: { now },
       now,
       caching: { ...DEFAULT_CACHING, budgetsMs: { minute: 2_000, hour: 2_000, day: 2_000 } },

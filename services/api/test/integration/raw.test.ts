@@ -110,7 +110,9 @@ describe('GET /api/v1/raw: exact points from the segment store, against the tick
     });
     // In flushes, as a worker would make them.
     for (let i = 0; i < inputs.length; i += 2000) await writer.apply(inputs.slice(i, i + 2000));
-    api = await startTestApi(db, { reader: { now: () => NOW, limits: { maxDocuments: 40 } } });
+    api = await startTestApi(await storesOf(db), {
+      reader: { now: () => NOW, limits: { maxDocuments: 40 } },
+    });
   }, 120_000);
   afterAll(async () => {
     await api?.close();

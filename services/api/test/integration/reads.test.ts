@@ -51,7 +51,7 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
     const db = stack.database();
     await writeTicks(db, data.ticks);
     await (await storesOf(db)).rollups.advanceWatermarks(MARKS, NOW);
-    api = await startTestApi(db, { reader: { now: () => NOW } });
+    api = await startTestApi(await storesOf(db), { reader: { now: () => NOW } });
   }, 120_000);
   afterAll(async () => {
     await api?.close();

@@ -1,6 +1,6 @@
 import type { Level, LevelPolicy } from '@tickertape/buckets';
-import { LevelPolicySource } from '@tickertape/store';
-import { isSegmentBudgetError, readRawPoints, type RawPointsResult } from '@tickertape/segments';
+import { LevelPolicySource, mongoSegmentStore } from '@tickertape/store';
+import { isSegmentBudgetError, type RawPointsResult } from '@tickertape/segments';
 import type { Db } from 'mongodb';
 import {
   checkLevel,
@@ -199,7 +199,9 @@ export class RollupReader {
     checkSeries(query.series);
     if (query.field !== undefined) checkName('field', query.field);
     try {
-      return await readRawPoints(this.db, query, { maxDocuments: this.ctx.limits.maxDocuments });
+      return await mongoSegmentStore(this.db).readPoints(query, {
+        maxDocuments: this.ctx.limits.maxDocuments,
+      });
     } catch (err) {
       // The segment store's refusal is the query's: the same code and 4xx as every read budget.
       if (isSegmentBudgetError(err))

@@ -1,10 +1,9 @@
 import { LEVEL_SPECS, parsePartitionName, type Level } from '@tickertape/buckets';
 import {
-  listSegmentDays,
   partitionOfSegmentId,
-  scanSegmentDay,
   segmentDayRange,
   type SegmentDocument,
+  type SegmentStore,
 } from '@tickertape/segments';
 import { bucketPartition, listPartitionNames } from '@tickertape/store';
 import type { Db } from 'mongodb';
@@ -60,14 +59,14 @@ export async function storedBuckets(
  * its id), in `_id` order: day, then first offset.
  */
 export async function storedSegments(
-  db: Db,
+  store: SegmentStore,
   range: CheckedRange,
 ): Promise<Map<string, Map<number, SegmentDocument[]>>> {
   const bySeries = new Map<string, Map<number, SegmentDocument[]>>();
-  for (const day of await listSegmentDays(db)) {
+  for (const day of await store.listDays()) {
     const days = segmentDayRange(day);
     if (days === undefined || !dayInRange(days.startMs, range)) continue;
-    for await (const segment of scanSegmentDay(db, day)) {
+    for await (const segment of store.scanDay(day)) {
       let chains = bySeries.get(segment.series);
       if (!chains) bySeries.set(segment.series, (chains = new Map<number, SegmentDocument[]>()));
       const partition = partitionOfSegmentId(segment._id);

@@ -1,5 +1,5 @@
 import { isLevel, type Level, type LevelPolicy } from '@tickertape/buckets';
-import { readLevelPolicy } from '@tickertape/store';
+import { mongoSegmentStore, readLevelPolicy } from '@tickertape/store';
 import { headerText, readTopic } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
 import { DLQ_HEADERS, isTickRejected, seriesKey, type Tick } from '@tickertape/tick';
@@ -199,7 +199,7 @@ async function checkSegments(
   range: CheckedRange,
 ): Promise<Checked> {
   const want = expectedPoints(ticks, { writeOnChange: options.segments.writeOnChange });
-  const have = await storedSegments(options.db, range);
+  const have = await storedSegments(mongoSegmentStore(options.db), range);
   const checked: Checked = { summary: { expected: 0, stored: 0 }, found: [] };
   for (const series of new Set([...want.keys(), ...have.keys()])) {
     const wantChains = want.get(series) ?? new Map<number, ExpectedPoint[]>();

@@ -8,7 +8,7 @@ import {
 import type { Logger } from '@tickertape/logger';
 import { startOpsServer } from '@tickertape/ops';
 import { SegmentWriter } from '@tickertape/segments';
-import { RollupWriter } from '@tickertape/store';
+import { RollupWriter, mongoSegmentStore } from '@tickertape/store';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import { groupIdOf } from '@tickertape/topology';
 import { Partitioners } from 'kafkajs';
@@ -92,7 +92,7 @@ export async function startWorker(
   const sink =
     level === 'segments'
       ? segmentSink(
-          new SegmentWriter(db, {
+          new SegmentWriter(mongoSegmentStore(db), {
             maxPoints: env.SEGMENT_MAX_POINTS,
             writeOnlyOnChange: env.SEGMENT_WRITE_ON_CHANGE,
           }),

@@ -10,7 +10,7 @@ import {
   type RetentionPolicy,
 } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
-import { applySegmentRetention } from '@tickertape/segments';
+import type { SegmentStore } from '@tickertape/segments';
 import {
   advanceWatermarks,
   applyRetention,
@@ -30,6 +30,8 @@ import type { SchedulerMetrics } from './metrics.js';
 /** What every job handler gets: the database, the clock (injected, never read directly), its config. */
 export interface JobContext {
   db: Db;
+  /** The segment store of the same database (retention drops its days). */
+  segments: SegmentStore;
   /** Kafka admin client: finality reads the level groups' progress on the tick topic. */
   kafka: Admin;
   now: () => number;
@@ -164,15 +166,14 @@ export const JOBS = {
     payload: z.object({ dryRun: z.boolean().optional() }),
     every: (env) => env.RETENTION_EVERY_MS,
     attempts: 3,
-    async run({ db, now, env, metrics, logger }, payload) {
+    async run({ db, segments: segmentStore, now, env, metrics, logger }, payload) {
       const dryRun = payload.dryRun ?? env.RETENTION_DRY_RUN;
       // One clock reading for both stores, so a run judges rollups and segments at the same instant.
       const t = now();
       const result = await applyRetention(db, t, retentionPolicy(env), dryRun);
       metrics.partitionsDropped.inc(result.dropped.length);
       const wouldDrop = result.verdicts.filter((v) => v.drop).map((v) => v.range.name);
-      const segments = await applySegmentRetention(
-        db,
+      const segments = await segmentStore.applyRetention(
         t,
         { retentionMs: env.RETENTION_SEGMENTS_MS, latenessMs: env.MAX_LATENESS_MS },
         dryRun,

@@ -8,6 +8,7 @@ import {
 import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { startOpsServer } from '@tickertape/ops';
+import { mongoSegmentStore } from '@tickertape/store';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { boardHandler } from './board.js';
 import type { SchedulerEnv } from './env.js';
@@ -70,8 +71,10 @@ export async function startScheduler(
     connection: queueConnection,
     prefix: env.BULLMQ_PREFIX,
   });
+  const db = mongo.db(env.MONGODB_DATABASE);
   const ctx: JobContext = {
-    db: mongo.db(env.MONGODB_DATABASE),
+    db,
+    segments: mongoSegmentStore(db),
     kafka,
     now: hooks.now ?? Date.now,
     env,

@@ -1,6 +1,11 @@
 import { slotStart, type FoldInput, type Level } from '@tickertape/buckets';
 import { SegmentWriter } from '@tickertape/segments';
-import { RollupWriter, type ApplyStats, type CollectionTarget } from '@tickertape/store';
+import {
+  RollupWriter,
+  mongoSegmentStore,
+  type ApplyStats,
+  type CollectionTarget,
+} from '@tickertape/store';
 import { isRetriable } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import type { Db } from 'mongodb';
@@ -120,7 +125,7 @@ export class BackfillWriter {
       seen: new Set(),
     }));
     if (options.stores.includes('segments'))
-      this.segments = new SegmentWriter(db, {
+      this.segments = new SegmentWriter(mongoSegmentStore(db), {
         maxPoints: options.segmentMaxPoints,
         writeOnlyOnChange: options.writeOnChange,
       });

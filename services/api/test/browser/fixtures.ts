@@ -1,6 +1,6 @@
 import { LEVELS, type FoldInput } from '@tickertape/buckets';
 import { SegmentWriter } from '@tickertape/segments';
-import { RollupWriter, advanceWatermarks } from '@tickertape/store';
+import { RollupWriter, advanceWatermarks, mongoSegmentStore } from '@tickertape/store';
 import type { Db } from 'mongodb';
 
 const SECOND = 1000;
@@ -99,6 +99,9 @@ export function foldInputs(series: readonly SeededSeries[]): FoldInput[] {
 export async function writeDashboardData(db: Db, data: DashboardData): Promise<void> {
   const inputs = foldInputs([data.gappy, data.steady, data.stock]);
   for (const level of LEVELS) await new RollupWriter(db, level).apply(inputs);
-  await new SegmentWriter(db, { maxPoints: 100, writeOnlyOnChange: new Set() }).apply(inputs);
+  await new SegmentWriter(mongoSegmentStore(db), {
+    maxPoints: 100,
+    writeOnlyOnChange: new Set(),
+  }).apply(inputs);
   await advanceWatermarks(db, { minute: data.finalBefore }, Date.now());
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FoldInput } from '@tickertape/buckets';
 import { SegmentWriter, dayOf } from '@tickertape/segments';
+import { mongoSegmentStore } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
 import type { ErrorBody } from '../../src/api-error.js';
@@ -103,7 +104,7 @@ describe('GET /api/v1/raw: exact points from the segment store, against the tick
   beforeAll(async () => {
     stack = await TestStack.open('api-raw');
     const db = stack.database();
-    const writer = new SegmentWriter(db, {
+    const writer = new SegmentWriter(mongoSegmentStore(db), {
       maxPoints: MAX_POINTS,
       writeOnlyOnChange: new Set(),
     });

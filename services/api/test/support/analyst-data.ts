@@ -1,6 +1,6 @@
 import { shellDocument, type Level, type ShellSeries } from '@tickertape/buckets';
 import { SegmentWriter } from '@tickertape/segments';
-import { advanceWatermarks, insertShells } from '@tickertape/store';
+import { advanceWatermarks, insertShells, mongoSegmentStore } from '@tickertape/store';
 import { seriesKey } from '@tickertape/tick';
 import type { Db } from 'mongodb';
 import { SECOND, at, foldInputs, writeTicks, type RefTick } from './ticks.js';
@@ -71,7 +71,10 @@ export async function writeAnalystData(db: Db): Promise<RefTick[]> {
     shellDocument('hour', SHELL_ONLY, hour),
   ]);
   await writeTicks(db, ticks);
-  const segments = new SegmentWriter(db, { maxPoints: 500, writeOnlyOnChange: new Set() });
+  const segments = new SegmentWriter(mongoSegmentStore(db), {
+    maxPoints: 500,
+    writeOnlyOnChange: new Set(),
+  });
   await segments.apply(foldInputs(ticks));
   await advanceWatermarks(db, ANALYST_MARKS, ANALYST_NOW);
   return ticks;

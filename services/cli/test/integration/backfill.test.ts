@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LEVELS } from '@tickertape/buckets';
 import { SegmentWriter, type SegmentDocument } from '@tickertape/segments';
-import { advanceWatermarks, listRuns, RollupWriter } from '@tickertape/store';
+import { advanceWatermarks, listRuns, RollupWriter, mongoSegmentStore } from '@tickertape/store';
 import { prng, spawnNode, TestStack, waitFor } from '@tickertape/testing';
 import { seriesKey, type Tick } from '@tickertape/tick';
 import {
@@ -162,7 +162,7 @@ async function differences(
       ),
     );
   const want = expectedPoints(truth.segments, { writeOnChange: new Set() });
-  const have = await storedSegments(db, WHOLE_TIME);
+  const have = await storedSegments(mongoSegmentStore(db), WHOLE_TIME);
   for (const series of new Set([...want.keys(), ...have.keys()])) {
     const wanted = want.get(series) ?? new Map<number, ExpectedPoint[]>();
     const stored = have.get(series) ?? new Map<number, SegmentDocument[]>();
@@ -206,7 +206,10 @@ const isData = (name: string) => name.startsWith('rollup_') || name.startsWith('
 async function writeLive(db: Db, ticks: readonly Tick[]): Promise<TruthTick[]> {
   const inputs = ticks.map((tick, offset) => foldInputOf(tick, 0, offset));
   for (const level of LEVELS) await new RollupWriter(db, level).apply(inputs);
-  await new SegmentWriter(db, { maxPoints: 500, writeOnlyOnChange: new Set() }).apply(inputs);
+  await new SegmentWriter(mongoSegmentStore(db), {
+    maxPoints: 500,
+    writeOnlyOnChange: new Set(),
+  }).apply(inputs);
   return inputs.map((input) => ({ ...input, series: input.seriesKey, partition: 0 }));
 }
 

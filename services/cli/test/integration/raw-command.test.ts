@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FoldInput } from '@tickertape/buckets';
 import type { RawPointsResult } from '@tickertape/query';
 import { SegmentWriter } from '@tickertape/segments';
+import { mongoSegmentStore } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
 import { parse } from 'csv-parse/sync';
@@ -75,7 +76,10 @@ describe('tickertape query raw', () => {
     const db = stack.database();
     database = db.databaseName;
     // Segments far larger than a day's points here: one segment per day, so documents are countable.
-    await new SegmentWriter(db, { maxPoints: 1000, writeOnlyOnChange: new Set() }).apply(inputs);
+    await new SegmentWriter(mongoSegmentStore(db), {
+      maxPoints: 1000,
+      writeOnlyOnChange: new Set(),
+    }).apply(inputs);
   }, 60_000);
   afterAll(() => stack.close());
 

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { SegmentWriter } from '@tickertape/segments';
+import { mongoSegmentStore } from '@tickertape/store';
 import { TestStack, freePort, spawnService, waitFor } from '@tickertape/testing';
 import { seriesKey, type Tick } from '@tickertape/tick';
 import type { Db } from 'mongodb';
@@ -43,7 +44,7 @@ const meterReadings = (count: number): Tick[] => {
  * offsets from `firstOffset` before the worker sees them: the worker's cached segment is stale.
  */
 const zombieWrites = (db: Db, ticks: readonly Tick[], firstOffset: number) =>
-  new SegmentWriter(db, { maxPoints: 50, writeOnlyOnChange: new Set() }).apply(
+  new SegmentWriter(mongoSegmentStore(db), { maxPoints: 50, writeOnlyOnChange: new Set() }).apply(
     ticks.map((t, i) => foldInput(t, 0, firstOffset + i)),
   );
 
@@ -117,7 +118,7 @@ describe('segment worker on the real stack', () => {
     expect(stored).toEqual(expected);
     expect(new Set(docs.map((doc) => doc.day)).size).toBe(3);
 
-    // Reads through readRawPoints: whole, edges, midnights, random ranges, a gap, one field.
+    // Reads through the store's readPoints: whole, edges, midnights, random ranges, a gap, one field.
     for (const [series, points] of expected) {
       const first = points[0]!.t;
       const last = points.at(-1)!.t;

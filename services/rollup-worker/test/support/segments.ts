@@ -2,11 +2,11 @@ import { expect } from '@jest/globals';
 import type { FoldInput } from '@tickertape/buckets';
 import {
   dayOf,
-  readRawPoints,
   segmentCollection,
   type SegmentDocument,
   type SegmentPoint,
 } from '@tickertape/segments';
+import { mongoSegmentStore } from '@tickertape/store';
 import { seriesKey, type Tick } from '@tickertape/tick';
 import type { Db } from 'mongodb';
 
@@ -135,7 +135,7 @@ export function checkSegments(
 }
 
 /**
- * Reads [from, to) through `readRawPoints` and compares the points and the outer neighbours
+ * Reads [from, to) through the segment store's `readPoints` and compares the points and the outer neighbours
  * with what `expected` (the series' points in order) says they must be.
  */
 export async function checkRead(
@@ -146,8 +146,7 @@ export async function checkRead(
   toMs: number,
   field?: string,
 ): Promise<void> {
-  const result = await readRawPoints(
-    db,
+  const result = await mongoSegmentStore(db).readPoints(
     field === undefined ? { series, fromMs, toMs } : { series, fromMs, toMs, field },
     { maxDocuments: 10_000 },
   );

@@ -13,8 +13,9 @@ import {
   listPartitionNames,
   readWatermarks,
   RollupWriter,
+  mongoSegmentStore,
 } from '@tickertape/store';
-import { SegmentWriter, listSegmentDays, readRawPoints } from '@tickertape/segments';
+import { SegmentWriter } from '@tickertape/segments';
 import { TestStack, waitFor } from '@tickertape/testing';
 import type { Db, Document } from 'mongodb';
 import { parseSchedulerEnv, type SchedulerEnv } from '../../src/env.js';
@@ -181,9 +182,12 @@ describe('scheduler on the real stack', () => {
       kafkaPartition: 0,
       offset,
     }));
-    await new SegmentWriter(db, { maxPoints: 100, writeOnlyOnChange: new Set() }).apply(ticks);
+    await new SegmentWriter(mongoSegmentStore(db), {
+      maxPoints: 100,
+      writeOnlyOnChange: new Set(),
+    }).apply(ticks);
     const all = ['20261101', '20261113', '20261115', '20261120', '20261121'];
-    expect(await listSegmentDays(db)).toEqual(all);
+    expect(await mongoSegmentStore(db).listDays()).toEqual(all);
 
     /** Runs a scheduler until its first retention run, returns that run's segment result, stops it. */
     async function retentionRun(overrides: Record<string, string>) {
@@ -215,7 +219,7 @@ describe('scheduler on the real stack', () => {
     });
     expect(dry.metrics).toMatch(/^tickertape_segment_days_expired 2$/m);
     expect(dry.metrics).toMatch(/^tickertape_segment_days_dropped_total 0$/m);
-    expect(await listSegmentDays(db)).toEqual(all);
+    expect(await mongoSegmentStore(db).listDays()).toEqual(all);
 
     // For real: those two go; 20261115 (ended 5.5 days ago) and the two recent days stay.
     const real = await retentionRun({});
@@ -225,7 +229,7 @@ describe('scheduler on the real stack', () => {
     });
     expect(real.metrics).toMatch(/^tickertape_segment_days_dropped_total 2$/m);
     expect(real.metrics).toMatch(/^tickertape_segment_days_expired 0$/m);
-    expect(await listSegmentDays(db)).toEqual(['20261115', '20261120', '20261121']);
+    expect(await mongoSegmentStore(db).listDays()).toEqual(['20261115', '20261120', '20261121']);
 
     // A retention shorter than the lateness bound: yesterday ended 12 h ago, a late tick (18 h
     // here) could still land there, so it stays while 20261115 goes.
@@ -235,11 +239,10 @@ describe('scheduler on the real stack', () => {
       FINALITY_GRACE_MS: String(18 * HOUR),
     });
     expect(short.segments.dropped).toEqual(['segments_20261115']);
-    expect(await listSegmentDays(db)).toEqual(['20261120', '20261121']);
+    expect(await mongoSegmentStore(db).listDays()).toEqual(['20261120', '20261121']);
 
     // Readers see the dropped days as gone: the oldest kept point has no neighbour before it.
-    const read = await readRawPoints(
-      db,
+    const read = await mongoSegmentStore(db).readPoints(
       { series, fromMs: at('2026-11-20T00:00:00Z'), toMs: at('2026-11-21T00:00:00Z') },
       { maxDocuments: 100 },
     );

@@ -31,7 +31,7 @@ export class MemorySegmentStore implements SegmentStore {
 
   private day(day: string): Map<string, SegmentDocument> {
     let docs = this.days.get(day);
-    if (!docs) this.days.set(day, (docs = new Map()));
+    if (!docs) this.days.set(day, (docs = new Map<string, SegmentDocument>()));
     return docs;
   }
 

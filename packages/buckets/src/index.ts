@@ -37,7 +37,6 @@ export {
   type FoldInput,
   type TickFields,
 } from './fold.js';
-export { appliedPath, guardedUpdate, type GuardedUpdate, type UpdateDocument } from './update.js';
 export {
   consumedWatermark,
   finalityWatermark,
@@ -49,14 +48,6 @@ export {
   type RetentionPolicy,
   type RetentionVerdict,
 } from './schedule.js';
-export {
-  EMPTY_FIRST,
-  EMPTY_LAST,
-  shellDocument,
-  withoutShellPadding,
-  type ShellDocument,
-  type ShellSeries,
-} from './shells.js';
 export { timeVerdict, type TimeBounds, type Timeliness } from './time-verdict.js';
 export { rollUp, type CoarseLevel, type StoredBucket } from './roll-up.js';
 export {

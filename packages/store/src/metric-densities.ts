@@ -1,6 +1,6 @@
 import { LEVEL_SPECS, nextPartition, partitionOf, type Level } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
-import { listPartitionNames } from './partitions.js';
+import { listPartitionNames } from './mongo/partitions.js';
 
 /** How densely a metric's series sent over a span, as one level's buckets say. */
 export interface MetricDensity {

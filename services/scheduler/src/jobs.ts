@@ -3,7 +3,6 @@ import {
   consumedWatermark,
   finalityWatermark,
   partitionsAhead,
-  shellDocument,
   slotEnd,
   slotStart,
   type Level,
@@ -19,6 +18,7 @@ import {
   readLevelPolicy,
   readWatermarks,
   recentSeries,
+  shellDocument,
 } from '@tickertape/store';
 import type { Admin } from 'kafkajs';
 import type { Db } from 'mongodb';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { LEVELS, shellDocument } from '@tickertape/buckets';
-import { advanceWatermarks, insertShells, RollupWriter } from '@tickertape/store';
+import { LEVELS } from '@tickertape/buckets';
+import { advanceWatermarks, insertShells, RollupWriter, shellDocument } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import type { Db } from 'mongodb';
 import { QueryErrorCode, RollupReader, type Point } from '../../src/index.js';

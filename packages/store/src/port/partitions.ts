@@ -31,7 +31,7 @@ export interface Partitions {
   ensurePartition(range: PartitionRange): Promise<boolean>;
   /** The live partitions present (shadows and replaced copies left out). */
   listPartitions(): Promise<PartitionRange[]>;
-  /** Every collection name present: shadows and replaced copies included (history's plans). */
+  /** Every bucket collection present: live partitions, shadows and replaced copies (history's plans). */
   listNames(): Promise<string[]>;
   /** A partition, shadow or replaced copy by name (it need not exist). */
   partition(name: string): PartitionBuckets;

@@ -1,6 +1,12 @@
-import { shellDocument, type Level, type ShellSeries } from '@tickertape/buckets';
+import type { Level } from '@tickertape/buckets';
 import { SegmentWriter } from '@tickertape/segments';
-import { advanceWatermarks, insertShells, mongoSegmentStore } from '@tickertape/store';
+import {
+  advanceWatermarks,
+  insertShells,
+  mongoSegmentStore,
+  shellDocument,
+  type ShellSeries,
+} from '@tickertape/store';
 import { seriesKey } from '@tickertape/tick';
 import type { Db } from 'mongodb';
 import { SECOND, at, foldInputs, writeTicks, type RefTick } from './ticks.js';

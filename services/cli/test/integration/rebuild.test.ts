@@ -6,7 +6,7 @@
  * current (non-final) slots.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { parsePartitionName, withoutShellPadding, type Level } from '@tickertape/buckets';
+import { parsePartitionName, type Level } from '@tickertape/buckets';
 import {
   advanceWatermarks,
   listPartitionNames,
@@ -14,6 +14,7 @@ import {
   shadowPlan,
   startRun,
   updateRun,
+  withoutShellPadding,
 } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick';

@@ -5,10 +5,10 @@
  * those differences.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { foldBatch, guardedUpdate, partitionOf, type FoldInput } from '@tickertape/buckets';
+import { foldBatch, partitionOf, type FoldInput } from '@tickertape/buckets';
 import { badInputs, type BadInput } from '@tickertape/producer';
 import { segmentCollection } from '@tickertape/segments';
-import { mongoSegmentStore } from '@tickertape/store';
+import { guardedUpdate, mongoSegmentStore } from '@tickertape/store';
 import { spawnService, TestStack, type ServiceProcess } from '@tickertape/testing';
 import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick';
 import type { VerifyReport } from '@tickertape/verify';

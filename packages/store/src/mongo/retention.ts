@@ -1,13 +1,8 @@
-import { retentionPlan, type RetentionPolicy, type RetentionVerdict } from '@tickertape/buckets';
+import { retentionPlan, type RetentionPolicy } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
+import type { RetentionRun } from '../port/upkeep.js';
 import { listPartitionNames } from './partitions.js';
-import { bumpGeneration, readWatermarks } from './watermarks.js';
-
-export interface RetentionRun {
-  verdicts: RetentionVerdict[];
-  dropped: string[];
-  dryRun: boolean;
-}
+import { bumpGeneration, readWatermarkState } from './watermarks.js';
 
 /**
  * Drops the partition collections whose verdict is "drop" (retentionVerdict in
@@ -23,7 +18,7 @@ export async function applyRetention(
     await listPartitionNames(db),
     nowMs,
     policy,
-    await readWatermarks(db),
+    (await readWatermarkState(db)).finalBefore,
   );
   const dropped: string[] = [];
   if (!dryRun) {

@@ -2,7 +2,6 @@ import {
   deltaKey,
   foldBatch,
   type CompactMetrics,
-  guardedUpdate,
   slotStart,
   type BucketDelta,
   type FoldInput,
@@ -10,21 +9,10 @@ import {
 } from '@tickertape/buckets';
 import { isRetriable } from '@tickertape/errors';
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type Db, type Document } from 'mongodb';
-import { StoreErrorCode, StoreWriteError } from './store-error.js';
-import { isTransientMongoError, writeErrorsOf } from './transient.js';
-
-const DUPLICATE_KEY = 11000;
-
-export interface ApplyStats {
-  /** Buckets the flush touched (distinct per Kafka partition). */
-  buckets: number;
-  /** Update operations sent, including conflict retries. */
-  operations: number;
-  /** Bulk writes sent (one per partition collection per round). */
-  bulkWrites: number;
-  /** Buckets that had already absorbed some of the flush (replays). */
-  conflicts: number;
-}
+import { guardedUpdate } from '../layout/update.js';
+import type { ApplyStats, PartitionTarget } from '../port/bucket-writes.js';
+import { StoreErrorCode, StoreWriteError } from '../store-error.js';
+import { DUPLICATE_KEY, isTransientMongoError, writeErrorsOf } from './transient.js';
 
 type BucketDoc = Document & { _id: string };
 
@@ -36,7 +24,7 @@ function operationFor(delta: BucketDelta): AnyBulkWriteOperation<BucketDoc> {
 /** The deltas by the collection they are written to: their partition, or its shadow. */
 function byCollection(
   deltas: Iterable<BucketDelta>,
-  target: CollectionTarget,
+  target: PartitionTarget,
 ): Map<string, BucketDelta[]> {
   const groups = new Map<string, BucketDelta[]>();
   for (const delta of deltas) {
@@ -127,12 +115,6 @@ async function appliedOffsets(
   return new Map(docs.map((doc) => [doc._id, (doc.ap ?? {}) as Document]));
 }
 
-/**
- * Where a partition's buckets are written: the partition itself on the live path, a shadow
- * collection of it when a rebuild or a backfill prepares a replacement (docs/history.md).
- */
-export type CollectionTarget = (partition: string) => string;
-
 /** Called once per partition collection before the first write into it. */
 export type EnsureCollection = (collection: string, delta: BucketDelta) => Promise<void>;
 
@@ -147,7 +129,7 @@ export async function applyFlush(
   level: Level,
   inputs: readonly FoldInput[],
   ensure: EnsureCollection = () => Promise.resolve(),
-  target: CollectionTarget = (collection) => collection,
+  target: PartitionTarget = (collection) => collection,
   compact: CompactMetrics = () => false,
 ): Promise<ApplyStats> {
   const deltas = foldBatch(level, inputs, compact);

@@ -1,7 +1,7 @@
 import type { Logger } from '@tickertape/logger';
 import { MongoClient, type MongoClientOptions } from 'mongodb';
 
-export interface MongoOptions {
+export interface MongoClientSettings {
   uri: string;
   appName: string;
   logger: Logger;
@@ -11,13 +11,13 @@ export interface MongoOptions {
 }
 
 /** A MongoClient that reports topology trouble to our logger. Call `connect()` to use it. */
-export function createMongoClient(options: MongoOptions): MongoClient {
-  const client = new MongoClient(options.uri, {
-    appName: options.appName,
-    serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 10_000,
-    ...options.driverOptions,
+export function createMongoClient(settings: MongoClientSettings): MongoClient {
+  const client = new MongoClient(settings.uri, {
+    appName: settings.appName,
+    serverSelectionTimeoutMS: settings.serverSelectionTimeoutMs ?? 10_000,
+    ...settings.driverOptions,
   });
-  const log = options.logger.child({ component: 'mongodb' });
+  const log = settings.logger.child({ component: 'mongodb' });
   // Heartbeats repeat every half second while a server is down: log the change, not each beat.
   const failing = new Set<string>();
   client.on('serverHeartbeatFailed', (event) => {

@@ -1,5 +1,6 @@
 import type { Level } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
+import type { HistoryRun, RunStart, RunState } from '../port/history.js';
 
 /**
  * One document per rebuild or backfill run, so a run killed half-way can be resumed (its shadow
@@ -8,36 +9,38 @@ import type { Db } from 'mongodb';
  */
 export const HISTORY_RUNS_COLLECTION = 'rebuilds';
 
-/** `running` folds into shadows, `swapping` puts them in place; `done`, `failed` are final. */
-export type RunState = 'running' | 'swapping' | 'done' | 'failed';
-
-export interface HistoryRun {
+/** A run as stored: dates as dates, so an operator reads them in mongosh. */
+export interface RunDocument {
   _id: string;
-  kind: 'rebuild' | 'backfill';
+  kind: HistoryRun['kind'];
   level: Level;
   from: Date;
   to: Date;
-  /** Where the buckets come from: `topic`, a level, a file… */
   source: string;
   state: RunState;
-  /** The live partitions the run replaces, by name. */
   partitions: string[];
   startedAt: Date;
   updatedAt: Date;
   detail?: string;
 }
 
-export interface RunStart {
-  id: string;
-  kind: HistoryRun['kind'];
-  level: Level;
-  fromMs: number;
-  toMs: number;
-  source: string;
-  partitions: string[];
-}
+export const runsOf = (db: Db) => db.collection<RunDocument>(HISTORY_RUNS_COLLECTION);
 
-const collection = (db: Db) => db.collection<HistoryRun>(HISTORY_RUNS_COLLECTION);
+function runOf(doc: RunDocument): HistoryRun {
+  return {
+    id: doc._id,
+    kind: doc.kind,
+    level: doc.level,
+    fromMs: doc.from.getTime(),
+    toMs: doc.to.getTime(),
+    source: doc.source,
+    state: doc.state,
+    partitions: doc.partitions,
+    startedAtMs: doc.startedAt.getTime(),
+    updatedAtMs: doc.updatedAt.getTime(),
+    ...(doc.detail === undefined ? {} : { detail: doc.detail }),
+  };
+}
 
 /**
  * Records a run, or resumes the unfinished one of the same kind, level, range and source (its
@@ -48,7 +51,7 @@ export async function startRun(
   start: RunStart,
   nowMs: number,
 ): Promise<{ run: HistoryRun; resumed: boolean }> {
-  const unfinished = await collection(db).findOne(
+  const unfinished = await runsOf(db).findOne(
     {
       kind: start.kind,
       level: start.level,
@@ -60,13 +63,10 @@ export async function startRun(
     { sort: { startedAt: -1 } },
   );
   if (unfinished) {
-    await collection(db).updateOne(
-      { _id: unfinished._id },
-      { $set: { updatedAt: new Date(nowMs) } },
-    );
-    return { run: unfinished, resumed: true };
+    await runsOf(db).updateOne({ _id: unfinished._id }, { $set: { updatedAt: new Date(nowMs) } });
+    return { run: runOf(unfinished), resumed: true };
   }
-  const run: HistoryRun = {
+  const doc: RunDocument = {
     _id: start.id,
     kind: start.kind,
     level: start.level,
@@ -78,8 +78,8 @@ export async function startRun(
     startedAt: new Date(nowMs),
     updatedAt: new Date(nowMs),
   };
-  await collection(db).insertOne(run);
-  return { run, resumed: false };
+  await runsOf(db).insertOne(doc);
+  return { run: runOf(doc), resumed: false };
 }
 
 /** Moves a run on (or just marks it alive: a run not updated for long counts as abandoned). */
@@ -89,9 +89,9 @@ export async function updateRun(
   nowMs: number,
   patch: { state?: RunState; detail?: string } = {},
 ): Promise<void> {
-  await collection(db).updateOne({ _id: id }, { $set: { ...patch, updatedAt: new Date(nowMs) } });
+  await runsOf(db).updateOne({ _id: id }, { $set: { ...patch, updatedAt: new Date(nowMs) } });
 }
 
 export async function listRuns(db: Db): Promise<HistoryRun[]> {
-  return collection(db).find().sort({ startedAt: 1 }).toArray();
+  return (await runsOf(db).find().sort({ startedAt: 1 }).toArray()).map(runOf);
 }

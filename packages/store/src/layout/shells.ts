@@ -1,14 +1,17 @@
-import { fieldSetKeyOf, secondCountsOf, type SecondCounts } from './field-sets.js';
 import {
   LEGACY_SECOND_MARKS,
   LEVEL_SPECS,
   MINUTE_SUMS,
   SECOND_COUNTS,
   SECOND_SUMS,
+  bucketId,
+  fieldSetKeyOf,
+  partitionOf,
+  secondCountsOf,
   type Level,
-} from './levels.js';
-import { partitionOf } from './partitions.js';
-import { bucketId } from './slots.js';
+  type SecondCounts,
+} from '@tickertape/buckets';
+import type { ShellSeries } from '../port/upkeep.js';
 
 /**
  * Preallocated "shell" buckets (seed 000): every sub-slot present, counts 0, so later updates
@@ -20,14 +23,6 @@ import { bucketId } from './slots.js';
  */
 export const EMPTY_FIRST = Object.freeze({ t: Number.POSITIVE_INFINITY });
 export const EMPTY_LAST = Object.freeze({ t: Number.NEGATIVE_INFINITY });
-
-export interface ShellSeries {
-  seriesKey: string;
-  metric: string;
-  tags: Readonly<Record<string, string>>;
-  /** Numeric fields seen recently; a shell prepares exactly these. */
-  fields: readonly string[];
-}
 
 function emptyAggregate() {
   return {

@@ -1,9 +1,9 @@
-import { partitionOf, type Level, type ShellDocument, type ShellSeries } from '@tickertape/buckets';
+import { partitionOf, type Level } from '@tickertape/buckets';
 import { MongoBulkWriteError, type Db, type Document } from 'mongodb';
+import { shellDocument, type ShellDocument } from '../layout/shells.js';
+import type { ShellRequest, ShellSeries } from '../port/upkeep.js';
 import { ensurePartition } from './partitions.js';
-import { writeErrorsOf } from './transient.js';
-
-const DUPLICATE_KEY = 11000;
+import { DUPLICATE_KEY, writeErrorsOf } from './transient.js';
 
 /**
  * Inserts shells where no bucket exists yet and returns how many went in. An existing `_id` —
@@ -13,10 +13,11 @@ const DUPLICATE_KEY = 11000;
 export async function insertShells(
   db: Db,
   level: Level,
-  shells: readonly ShellDocument[],
+  requests: readonly ShellRequest[],
 ): Promise<number> {
   const byCollection = new Map<string, ShellDocument[]>();
-  for (const shell of shells) {
+  for (const request of requests) {
+    const shell = shellDocument(level, request.series, request.start, request.compact);
     const group = byCollection.get(shell.collection);
     if (group) group.push(shell);
     else byCollection.set(shell.collection, [shell]);

@@ -46,29 +46,3 @@ export async function changeLevelPolicy(
   );
   return next;
 }
-
-/**
- * The policy as a writer sees it: read at the first flush and again once it is `refreshMs` old,
- * so a change reaches running workers without a restart. Which flush is the first to follow a
- * change is not defined: set a metric's policy before its producers start, or rebuild the range
- * afterwards (docs/data-layout.md).
- */
-export class LevelPolicySource {
-  private policy: LevelPolicy | undefined;
-  private readAt = 0;
-
-  constructor(
-    private readonly db: Db,
-    private readonly refreshMs = 10_000,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  async current(): Promise<LevelPolicy> {
-    const t = this.now();
-    if (this.policy === undefined || t - this.readAt >= this.refreshMs) {
-      this.policy = await readLevelPolicy(this.db);
-      this.readAt = t;
-    }
-    return this.policy;
-  }
-}

@@ -1,5 +1,6 @@
 import { LEVELS, type Level } from '@tickertape/buckets';
-import type { ClientSession, Db, Timestamp } from 'mongodb';
+import type { ClientSession, Db } from 'mongodb';
+import type { WatermarkState } from '../port/finality.js';
 
 /** One document per level: every slot ending at or before `finalBefore` is final. */
 export const WATERMARKS_COLLECTION = 'watermarks';
@@ -44,7 +45,7 @@ export async function advanceWatermarks(
  * generation re-reads). Called by the swap and by retention; anything else that rewrites final
  * buckets must call it too.
  */
-export async function bumpGeneration(db: Db, level: Level, nowMs = Date.now()): Promise<void> {
+export async function bumpGeneration(db: Db, level: Level, nowMs: number): Promise<void> {
   await db
     .collection<WatermarkDoc>(WATERMARKS_COLLECTION)
     .updateOne(
@@ -54,18 +55,7 @@ export async function bumpGeneration(db: Db, level: Level, nowMs = Date.now()): 
     );
 }
 
-/** Each level's watermark (epoch ms, absent before the scheduler's first run) and generation. */
-export interface WatermarkState {
-  finalBefore: Partial<Record<Level, number>>;
-  generation: Record<Level, number>;
-  /**
-   * The cluster time the state was read at, on a replica set: reads that must not see older data
-   * than the watermark promises wait for it (a causally consistent session). Absent on a server
-   * without one (a standalone, the local stand-in).
-   */
-  operationTime?: Timestamp;
-}
-
+/** Read in `session` when given: a causally consistent session's reads then follow this one. */
 export async function readWatermarkState(db: Db, session?: ClientSession): Promise<WatermarkState> {
   const docs = await db
     .collection<WatermarkDoc>(WATERMARKS_COLLECTION)
@@ -80,10 +70,5 @@ export async function readWatermarkState(db: Db, session?: ClientSession): Promi
     if (doc.finalBefore instanceof Date) state.finalBefore[doc._id] = doc.finalBefore.getTime();
     state.generation[doc._id] = doc.generation ?? 0;
   }
-  if (session?.operationTime !== undefined) state.operationTime = session.operationTime;
   return state;
-}
-
-export async function readWatermarks(db: Db): Promise<Partial<Record<Level, number>>> {
-  return (await readWatermarkState(db)).finalBefore;
 }

@@ -1,6 +1,4 @@
-import type { Totals } from './aggregate.js';
-import type { BucketDelta } from './fold.js';
-import { LEVEL_SPECS, SECOND_COUNTS } from './levels.js';
+import { LEVEL_SPECS, SECOND_COUNTS, type BucketDelta, type Totals } from '@tickertape/buckets';
 
 export type UpdateDocument = {
   $inc: Record<string, number>;

@@ -1,13 +1,13 @@
 import { partitionOf, type FoldInput, type Level } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
-import { applyFlush, type ApplyStats, type CollectionTarget } from './apply.js';
-import { LevelPolicySource } from './level-policy.js';
+import type {
+  PartitionTarget,
+  PolicySource,
+  RollupWriter,
+  WriterStats,
+} from '../port/bucket-writes.js';
+import { applyFlush } from './apply.js';
 import { ensurePartition } from './partitions.js';
-
-export interface WriterStats extends ApplyStats {
-  /** Ticks of metrics this level skips (the level policy): acknowledged, not written. */
-  skipped: number;
-}
 
 /**
  * One level's writer: applies flushes and makes sure each partition collection exists with its
@@ -16,14 +16,14 @@ export interface WriterStats extends ApplyStats {
  * left out and those it keeps compact are written so, so every writer of a level — workers,
  * backfills, rebuilds — follows one policy.
  */
-export class RollupWriter {
+export class MongoRollupWriter implements RollupWriter {
   private readonly ready = new Set<string>();
 
   constructor(
     private readonly db: Db,
     readonly level: Level,
-    private readonly target?: CollectionTarget,
-    private readonly policy = new LevelPolicySource(db),
+    private readonly policy: PolicySource,
+    private readonly target?: PartitionTarget,
   ) {}
 
   async apply(inputs: readonly FoldInput[]): Promise<WriterStats> {

@@ -1,52 +1,21 @@
-import {
-  nextPartition,
-  parsePartitionName,
-  partitionOf,
-  type Level,
-  type PartitionRange,
-} from '@tickertape/buckets';
+import { parsePartitionName, type PartitionRange } from '@tickertape/buckets';
 import { MongoBulkWriteError, type Db, type Document, type Filter } from 'mongodb';
-import { HISTORY_RUNS_COLLECTION, type HistoryRun } from './history-runs.js';
-import { ensurePartition } from './partitions.js';
-import { ShadowError, ShadowErrorCode } from './shadow-error.js';
-import { parseShadowName, shadowCollectionName } from './shadow-names.js';
-import { writeErrorsOf } from './transient.js';
+import { replacedCollectionOf } from '../layout/shadow-plan.js';
+import { parseShadowName } from '../layout/shadow-names.js';
+import type { CleanupOptions, ShadowPartition, SwapResult } from '../port/history.js';
+import { ShadowError, ShadowErrorCode } from '../shadow-error.js';
+import { runsOf } from './history-runs.js';
+import { collectionNames, ensurePartition } from './partitions.js';
+import { DUPLICATE_KEY, writeErrorsOf } from './transient.js';
 import { bumpGeneration } from './watermarks.js';
 
 type BucketDoc = Document & { _id: string };
 
-/**
+/*
  * Shadow collections: a rebuild or a backfill builds the buckets of a time range beside the live
  * partition, checks them, and only then swaps them in, so a reader never sees a half-built
  * range and a failed run leaves the live data as it was (docs/history.md).
  */
-export interface ShadowPartition {
-  level: Level;
-  /** The live partition, `rollup_<level>_<stamp>`. */
-  live: string;
-  shadow: string;
-  /** The part of the run's range inside this partition: slot starts in `[fromMs, toMs)`. */
-  fromMs: number;
-  toMs: number;
-  /** The range covers the whole partition. */
-  whole: boolean;
-}
-
-export interface SwapResult {
-  live: string;
-  /** Where the live buckets the swap took out are kept until `cleanupReplaced`. */
-  replacedCollection: string;
-  /** `rename`: the shadow became the partition; `documents`: bucket by bucket. */
-  method: 'rename' | 'documents';
-  /** Buckets of the shadow now live. */
-  written: number;
-  /** Live buckets saved into the replaced collection. */
-  saved: number;
-  /** Live buckets in the range that the shadow does not have, deleted. */
-  deleted: number;
-  /** An earlier call had swapped this partition already; nothing was done. */
-  resumed: boolean;
-}
 
 /** Progress of each partition's swap, so a swap killed half-way resumes at the right step. */
 export const SHADOW_SWAPS_COLLECTION = 'rebuild_swaps';
@@ -61,44 +30,7 @@ interface SwapRecord {
   updatedAt: Date;
 }
 
-const DUPLICATE_KEY = 11000;
 const BATCH = 500;
-
-/** One partition per partition of `level` the range `[fromMs, toMs)` overlaps, clipped to it. */
-export function shadowPlan(
-  level: Level,
-  fromMs: number,
-  toMs: number,
-  runId: string,
-): ShadowPartition[] {
-  if (!(Number.isSafeInteger(fromMs) && Number.isSafeInteger(toMs) && fromMs < toMs))
-    throw new ShadowError(
-      ShadowErrorCode.InvalidShadow,
-      `empty or invalid range [${fromMs}, ${toMs})`,
-    );
-  const plan: ShadowPartition[] = [];
-  for (let p = partitionOf(level, fromMs); p.startMs < toMs; p = nextPartition(p)) {
-    const from = Math.max(fromMs, p.startMs);
-    const to = Math.min(toMs, p.endMs);
-    plan.push({
-      level,
-      live: p.name,
-      shadow: shadowCollectionName('shadow', runId, p.name),
-      fromMs: from,
-      toMs: to,
-      whole: from === p.startMs && to === p.endMs,
-    });
-  }
-  return plan;
-}
-
-/** The collection a swap of `part` saves the live buckets in. */
-export function replacedCollectionOf(part: ShadowPartition): string {
-  const parsed = parseShadowName(part.shadow);
-  if (parsed === undefined)
-    throw new ShadowError(ShadowErrorCode.InvalidShadow, `${part.shadow} is not a shadow name`);
-  return shadowCollectionName('replaced', parsed.runId, part.live);
-}
 
 function liveRange(part: ShadowPartition): PartitionRange {
   const range = parsePartitionName(part.live);
@@ -117,9 +49,7 @@ export async function prepareShadow(db: Db, part: ShadowPartition): Promise<void
 }
 
 async function collectionExists(db: Db, name: string): Promise<boolean> {
-  // Filtered here: the stand-in ignores listCollections filters.
-  const all = await db.listCollections({}, { nameOnly: true }).toArray();
-  return all.some((c) => c.name === name);
+  return (await collectionNames(db)).includes(name);
 }
 
 /** Inserts what `into` lacks; a document already there (same `_id`) is kept as it is. */
@@ -157,16 +87,6 @@ async function copyMissing(db: Db, from: string, into: string, filter: Filter<Bu
 export async function seedShadow(db: Db, part: ShadowPartition): Promise<number> {
   await prepareShadow(db, part);
   return copyMissing(db, part.live, part.shadow, inRange(part));
-}
-
-/**
- * Whether renameCollection is safe on this server. The stand-in (mongo-java-server, no
- * gitVersion in buildInfo) renames a collection's data but not its indexes, and a restart brings
- * the pre-rename contents back (compat/mongo-rename.test.ts), so it gets the per-bucket swap.
- */
-export async function serverRenamesSafely(db: Db): Promise<boolean> {
-  const info = await db.command({ buildInfo: 1 });
-  return info.gitVersion !== undefined;
 }
 
 async function saveOnce(
@@ -296,11 +216,13 @@ function alreadySwapped(part: ShadowPartition, replaced: string, record: SwapRec
  * in the replaced collection until `cleanupReplaced`. Safe to rerun after a kill at any point:
  * the live buckets are saved once, before anything live changes, and each later step repeats
  * harmlessly. `method` forces a way (tests); by default a whole partition is renamed into place
- * where the server renames safely, anything else is swapped bucket by bucket.
+ * where the server renames safely (`renamesSafely`, probed once when the store opened), anything
+ * else is swapped bucket by bucket.
  */
 export async function swapShadow(
   db: Db,
   part: ShadowPartition,
+  renamesSafely: boolean,
   options: { method?: SwapResult['method'] } = {},
 ): Promise<SwapResult> {
   const replaced = replacedCollectionOf(part);
@@ -315,32 +237,23 @@ export async function swapShadow(
         `${part.shadow} does not exist: nothing to swap into ${part.live}`,
       );
     // A resumed swap: the crash may have come between the swap and the bump.
-    await bumpGeneration(db, part.level);
+    await bumpGeneration(db, part.level, Date.now());
     return alreadySwapped(part, replaced, record);
   }
   if (record?.state === 'swapped') {
     await db.collection(part.shadow).drop();
-    await bumpGeneration(db, part.level);
+    await bumpGeneration(db, part.level, Date.now());
     return alreadySwapped(part, replaced, record);
   }
   const method =
-    options.method ??
-    record?.method ??
-    (part.whole && (await serverRenamesSafely(db)) ? 'rename' : 'documents');
+    options.method ?? record?.method ?? (part.whole && renamesSafely ? 'rename' : 'documents');
   const result =
     method === 'rename' && part.whole
       ? await swapByRename(db, part, replaced, record)
       : await swapByDocuments(db, part, replaced, record);
   // The swap rewrote final buckets: readers' caches and ETags of the level must not outlive it.
-  await bumpGeneration(db, part.level);
+  await bumpGeneration(db, part.level, Date.now());
   return result;
-}
-
-export interface CleanupOptions {
-  dryRun?: boolean;
-  /** A run still `running`/`swapping` but not updated for this long is abandoned. Default 1 h. */
-  abandonedAfterMs?: number;
-  nowMs?: number;
 }
 
 /**
@@ -352,12 +265,7 @@ export interface CleanupOptions {
 export async function cleanupReplaced(db: Db, options: CleanupOptions = {}): Promise<string[]> {
   const nowMs = options.nowMs ?? Date.now();
   const staleBefore = nowMs - (options.abandonedAfterMs ?? 3_600_000);
-  const runs = new Map(
-    (await db.collection<HistoryRun>(HISTORY_RUNS_COLLECTION).find().toArray()).map((run) => [
-      run._id,
-      run,
-    ]),
-  );
+  const runs = new Map((await runsOf(db).find().toArray()).map((run) => [run._id, run]));
   const alive = (runId: string) => {
     const run = runs.get(runId);
     return (
@@ -366,9 +274,7 @@ export async function cleanupReplaced(db: Db, options: CleanupOptions = {}): Pro
       run.updatedAt.getTime() >= staleBefore
     );
   };
-  const names = (await db.listCollections({}, { nameOnly: true }).toArray())
-    .map((c) => c.name)
-    .sort();
+  const names = (await collectionNames(db)).sort();
   const doomed = names.filter((name) => {
     const parsed = parseShadowName(name);
     if (parsed === undefined || alive(parsed.runId)) return false;

@@ -6,6 +6,9 @@ import {
   type WriteError,
 } from 'mongodb';
 
+/** E11000: the exactly-once guard's miss on an upsert, or a shell or copy already there. */
+export const DUPLICATE_KEY = 11000;
+
 /**
  * Server states that pass: a shutdown or restart (ShutdownInProgress 91, InterruptedAtShutdown
  * 11600), a primary stepping down or an election (11602, 189, 10107, 13435, 13436), a node

@@ -1,5 +1,6 @@
-import type { PartitionRange } from '@tickertape/buckets';
+import { parsePartitionName, type PartitionRange } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
+import { parseShadowName } from '../layout/shadow-names.js';
 
 /**
  * Index names are fixed: mongo-java-server corrupts its catalogue when an index is re-created
@@ -36,10 +37,32 @@ export async function ensurePartition(db: Db, range: PartitionRange): Promise<bo
 }
 
 /**
- * Names of the partition collections present. mongo-java-server ignores `listCollections`
- * filters, so the filtering happens here for every server alike.
+ * Names of every collection present. mongo-java-server ignores `listCollections` filters, so
+ * callers filter here for every server alike.
  */
-export async function listPartitionNames(db: Db): Promise<string[]> {
+export async function collectionNames(db: Db): Promise<string[]> {
   const collections = await db.listCollections({}, { nameOnly: true }).toArray();
-  return collections.map((c) => c.name).filter((name) => name.startsWith('rollup_'));
+  return collections.map((c) => c.name);
+}
+
+/** The live partitions present (shadows, replaced copies and other collections left out). */
+export async function listPartitions(db: Db): Promise<PartitionRange[]> {
+  const ranges: PartitionRange[] = [];
+  for (const name of await collectionNames(db)) {
+    const range = parsePartitionName(name);
+    if (range !== undefined) ranges.push(range);
+  }
+  return ranges.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Collections that hold buckets: live partitions, shadows and replaced copies. */
+export async function bucketCollectionNames(db: Db): Promise<string[]> {
+  return (await collectionNames(db))
+    .filter((name) => parsePartitionName(name) !== undefined || parseShadowName(name) !== undefined)
+    .sort();
+}
+
+/** Names of the live partitions present. */
+export async function listPartitionNames(db: Db): Promise<string[]> {
+  return (await listPartitions(db)).map((range) => range.name);
 }

@@ -11,10 +11,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FoldInput } from '@tickertape/buckets';
-import { TestStack } from '@tickertape/testing';
 import { readFileSync } from 'node:fs';
 import type { Db } from 'mongodb';
-import { RollupWriter } from '../../src/index.js';
+import type { RollupStore } from '../../src/index.js';
+import { StoreStack } from '../support/store-stack.js';
 
 const SERIES = 2000;
 const MINUTES = 100;
@@ -56,15 +56,16 @@ async function sampled<T>(pid: number, work: () => Promise<T>): Promise<{ result
 }
 
 describe('the local database with 200,000 buckets in one partition', () => {
-  let stack: TestStack;
+  let stack: StoreStack;
+  let store: RollupStore;
   let db: Db;
   let server: { pid: number; heapBytes: number };
 
   beforeAll(async () => {
-    stack = await TestStack.open('volume');
-    db = stack.database();
+    stack = await StoreStack.open('volume');
+    ({ store, db } = await stack.fresh());
     server = standIn();
-    const writer = new RollupWriter(db, 'minute');
+    const writer = store.writer('minute');
     let offset = 0;
     let batch: FoldInput[] = [];
     for (let minute = 0; minute < MINUTES; minute++) {

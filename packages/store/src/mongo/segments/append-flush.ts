@@ -25,11 +25,9 @@ async function appendAndClose(db: Db, plans: readonly SeriesPlan[]): Promise<num
     if (ops) ops.push(op);
     else byCollection.set(collection, [op]);
   };
-  let appends = 0;
   for (const plan of plans) {
     const a = plan.append;
     if (a) {
-      appends += 1;
       const last = a.points[a.points.length - 1]!;
       add(a.collection, {
         updateOne: {

@@ -127,4 +127,22 @@ describe('the segment store on MongoDB, through SegmentWriter', () => {
       store.readPoints({ series: 'burst', fromMs: T0, toMs: T0 + 1000 }, { maxDocuments: 3 }),
     ).rejects.toMatchObject({ code: 'SEGMENT_READ_BUDGET_EXCEEDED', retriable: false });
   });
+
+  it('lists, ensures and drops days: retention lets go of a day past retention and lateness', async () => {
+    const days = mongoSegmentStore(stack.database());
+    for (const day of ['20261120', '20261101', '20261120']) await days.ensureDay(day);
+    expect(await days.listDays()).toEqual(['20261101', '20261120']);
+    const now = Date.parse('2026-11-21T12:00:00Z');
+    const policy = { retentionMs: 7 * 86_400_000, latenessMs: 3_600_000 };
+    expect(await days.applyRetention(now, policy, true)).toEqual({
+      wouldDrop: ['segments_20261101'],
+      dropped: [],
+    });
+    expect(await days.listDays()).toEqual(['20261101', '20261120']);
+    expect(await days.applyRetention(now, policy, false)).toEqual({
+      wouldDrop: ['segments_20261101'],
+      dropped: ['segments_20261101'],
+    });
+    expect(await days.listDays()).toEqual(['20261120']);
+  });
 });

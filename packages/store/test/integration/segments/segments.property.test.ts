@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FoldInput } from '@tickertape/buckets';
-import { TestStack } from '@tickertape/testing';
 import fc from 'fast-check';
 import {
   SegmentWriter,
@@ -9,7 +8,7 @@ import {
   type SegmentPoint,
   type SegmentStore,
 } from '@tickertape/segments';
-import { mongoSegmentStore } from '../../../src/index.js';
+import { StoreStack } from '../../support/store-stack.js';
 
 const MAX_POINTS = 7;
 
@@ -32,13 +31,14 @@ const value = fc.oneof(
 );
 
 describe('segment store: exact raw points with their outer neighbours (property, real database)', () => {
-  let stack: TestStack;
+  let stack: StoreStack;
   let store: SegmentStore;
   let run = 0;
 
   beforeAll(async () => {
-    stack = await TestStack.open('segments-property');
-    store = mongoSegmentStore(stack.database());
+    // Through openMongoStores, as the services get it.
+    stack = await StoreStack.open('segments-property');
+    ({ segments: store } = await stack.stores.database(stack.stack.database().databaseName));
   });
   afterAll(() => stack.close());
 

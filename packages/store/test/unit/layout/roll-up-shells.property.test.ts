@@ -2,16 +2,15 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import {
   foldBatch,
-  guardedUpdate,
   rollUp,
-  shellDocument,
   slotStart,
-  withoutShellPadding,
   type CoarseLevel,
   type FoldInput,
   type Level,
-} from '../../src/index.js';
+} from '@tickertape/buckets';
 import { applyGuarded, type Doc } from '@tickertape/testing';
+import { shellDocument, withoutShellPadding } from '../../../src/layout/shells.js';
+import { guardedUpdate } from '../../../src/layout/update.js';
 
 // Late on a day, so the ticks span two days, three hours and many minutes.
 const T0 = Date.UTC(2026, 10, 21, 22, 30, 0);

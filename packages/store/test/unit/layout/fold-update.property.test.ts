@@ -6,15 +6,14 @@ import {
   bucketId,
   fieldSetKeyOf,
   foldBatch,
-  guardedUpdate,
-  shellDocument,
   slotStart,
   subSlot,
   type FoldInput,
   type Level,
-  withoutShellPadding,
-} from '../../src/index.js';
+} from '@tickertape/buckets';
 import { applyGuarded, type Doc } from '@tickertape/testing';
+import { shellDocument, withoutShellPadding } from '../../../src/layout/shells.js';
+import { guardedUpdate } from '../../../src/layout/update.js';
 
 const T0 = Date.UTC(2026, 10, 21, 5, 0, 0);
 const SERIES = ['spd|seg=I80_34', 'spd|seg=I80_35', 'px|sym=ACME'] as const;

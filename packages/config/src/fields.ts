@@ -1,4 +1,7 @@
-import { ConnectionString } from 'mongodb-connection-string-url';
+import { createRequire } from 'node:module';
+import type { ConnectionString as ConnectionStringClass } from 'mongodb-connection-string-url' with {
+  'resolution-mode': 'require',
+};
 import { z } from 'zod';
 
 const HOST_PORT = /^(?<host>\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(?<port>\d{1,5})$/;
@@ -59,6 +62,11 @@ function urlWithProtocols(protocols: readonly string[]) {
 
 export const httpUrl = () => urlWithProtocols(['http:', 'https:']);
 export const redisUrl = () => urlWithProtocols(['redis:', 'rediss:']);
+
+// Required, not imported: the package types only its CommonJS entry.
+const { ConnectionString } = createRequire(import.meta.url)('mongodb-connection-string-url') as {
+  ConnectionString: typeof ConnectionStringClass;
+};
 
 /**
  * A MongoDB connection string, checked by the parser the driver itself parses with (scheme, host

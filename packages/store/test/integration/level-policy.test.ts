@@ -96,11 +96,11 @@ describe('the level policy on the real database', () => {
       { metric: 'sparse', series: 2, buckets: 4, ticks: 120, perMinute: 0.5 },
     ]);
     // Only the slots that start in the span; a span without partitions measures nothing.
-    expect(
-      (await metricDensities(db, 'hour', T0, T0 + 60 * 60_000)).map((d) => d.metric),
-    ).toEqual(['sparse']);
-    expect(
-      await metricDensities(db, 'hour', T0 - 86_400_000 * 60, T0 - 86_400_000 * 40),
-    ).toEqual([]);
+    expect((await metricDensities(db, 'hour', T0, T0 + 60 * 60_000)).map((d) => d.metric)).toEqual([
+      'sparse',
+    ]);
+    expect(await metricDensities(db, 'hour', T0 - 86_400_000 * 60, T0 - 86_400_000 * 40)).toEqual(
+      [],
+    );
   });
 });

@@ -164,15 +164,17 @@ describe('RollupWriter (minute level) on the real database', () => {
 
   it('adds to a bucket that exists without an applied mark (e.g. a preallocated shell)', async () => {
     const { store } = await stack.fresh();
-    await store.partition('rollup_minute_20261122').replace([{
-      _id: 'speed|sensor=s1:202611220000',
-      series: 'speed|sensor=s1',
-      metric: 'speed',
-      tags: { sensor: 's1' },
-      level: 'minute',
-      start: new Date(at('2026-11-22T00:00:00Z')),
-      n: 0,
-    }]);
+    await store.partition('rollup_minute_20261122').replace([
+      {
+        _id: 'speed|sensor=s1:202611220000',
+        series: 'speed|sensor=s1',
+        metric: 'speed',
+        tags: { sensor: 's1' },
+        level: 'minute',
+        start: new Date(at('2026-11-22T00:00:00Z')),
+        n: 0,
+      },
+    ]);
     await store.writer('minute').apply(ticks());
     expect(await buckets(store)).toEqual(expected);
   });

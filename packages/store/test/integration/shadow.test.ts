@@ -68,7 +68,7 @@ describe('shadow collections and the swap', () => {
   });
 
   it('swaps part of a partition bucket by bucket, saving what it replaced; a rerun does nothing more', async () => {
-    const { store, db } = await stack.fresh();
+    const { store } = await stack.fresh();
     await live(store, [0, 10, 11, 12, 20]);
     const [part] = shadowPlan('hour', DAY0 + 10 * HOUR, DAY0 + 13 * HOUR, 'part-1');
     await store.prepareShadow(part!);
@@ -108,9 +108,7 @@ describe('shadow collections and the swap', () => {
     await store.prepareShadow(part!);
     await store.partition(part!.shadow).replace(buckets([10], 'new'));
     // Killed half-way through replacing: saved, hour 10 already new in the live partition.
-    await store
-      .partition('replaced_kill-1_rollup_hour_202611')
-      .replace(buckets([10, 11], 'old'));
+    await store.partition('replaced_kill-1_rollup_hour_202611').replace(buckets([10, 11], 'old'));
     await db.collection(SHADOW_SWAPS_COLLECTION).insertOne({
       _id: part!.shadow as unknown as never,
       live: part!.live,
@@ -139,7 +137,7 @@ describe('shadow collections and the swap', () => {
   });
 
   it('refuses to swap a shadow that never existed', async () => {
-    const { store, db } = await stack.fresh();
+    const { store } = await stack.fresh();
     const [part] = shadowPlan('hour', DAY0, DAY0 + HOUR, 'none-1');
     await expect(store.swapShadow(part!)).rejects.toMatchObject({
       code: 'SHADOW_MISSING',

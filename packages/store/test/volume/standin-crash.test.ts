@@ -21,7 +21,10 @@ const TICKS = SERIES * MINUTES;
 const BATCH = 2500;
 const HOUR_START = Date.parse('2026-11-19T10:00:00Z');
 const LEVELS: Level[] = ['minute', 'hour'];
-const PARTITIONS: Record<string, string> = { minute: 'rollup_minute_20261119', hour: 'rollup_hour_202611' };
+const PARTITIONS: Record<string, string> = {
+  minute: 'rollup_minute_20261119',
+  hour: 'rollup_hour_202611',
+};
 
 const root = new URL('../../../../', import.meta.url).pathname;
 const stackDir = process.env.TT_STACK_DIR ?? `${root}.stack`;
@@ -105,7 +108,8 @@ describe('the local database killed with SIGKILL in the middle of heavy writes',
       env: process.env,
     });
     // Its output names the cause when it cannot start (jest's diff would hide it).
-    if (up.code !== 0) throw new Error(`stack.sh up mongo exited ${up.code}:\n${up.stdout}\n${up.stderr}`);
+    if (up.code !== 0)
+      throw new Error(`stack.sh up mongo exited ${up.code}:\n${up.stdout}\n${up.stderr}`);
     expect(mongoPid()).not.toBe(victim);
 
     for (const level of LEVELS) {

@@ -23,7 +23,8 @@ const DAY_START = Date.parse('2026-11-20T00:00:00Z');
 const PARTITION = 'rollup_minute_20261120';
 const OFF_HEAP_BYTES = 512 * 2 ** 20;
 
-const stackDir = process.env.TT_STACK_DIR ?? new URL('../../../../.stack', import.meta.url).pathname;
+const stackDir =
+  process.env.TT_STACK_DIR ?? new URL('../../../../.stack', import.meta.url).pathname;
 
 /** The stand-in's pid and its -Xmx in bytes, from the stack's pid file and the process's command line. */
 function standIn(): { pid: number; heapBytes: number } {
@@ -44,7 +45,10 @@ function residentBytes(pid: number): number {
 }
 
 /** Runs `work` while sampling the process's resident memory; returns its result and the peak. */
-async function sampled<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
+async function sampled<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; peak: number }> {
   let peak = residentBytes(pid);
   const timer = setInterval(() => (peak = Math.max(peak, residentBytes(pid))), 100);
   try {

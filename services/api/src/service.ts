@@ -1,7 +1,7 @@
 import { createKafka, kafkaSecurity, probeDependencies } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
 import { FinalBucketCache, RollupReader } from '@tickertape/query';
-import { openMongoStores, type MongoStoreOptions } from '@tickertape/store';
+import { openMongoStores, probeMongo, type MongoStoreOptions } from '@tickertape/store';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp, type ApiApp } from './app.js';
 import type { ApiEnv } from './env.js';
@@ -19,7 +19,11 @@ export interface ApiHandle {
  * admin for lag (optional at any time: it connects on first use), then listens.
  */
 export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> {
-  await probeDependencies({ MONGODB_URI: env.MONGODB_URI }, logger, env.STARTUP_TIMEOUT_MS);
+  await probeDependencies(
+    { MONGODB_URI: env.MONGODB_URI, probeMongo },
+    logger,
+    env.STARTUP_TIMEOUT_MS,
+  );
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const metrics = createApiMetrics(registry);

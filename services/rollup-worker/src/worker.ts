@@ -7,7 +7,7 @@ import {
 import type { Logger } from '@tickertape/logger';
 import { startOpsServer } from '@tickertape/ops';
 import { SegmentWriter } from '@tickertape/segments';
-import { openMongoStores } from '@tickertape/store';
+import { openMongoStores, probeMongo } from '@tickertape/store';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import { groupIdOf } from '@tickertape/topology';
 import { Partitioners } from 'kafkajs';
@@ -35,7 +35,7 @@ export async function startWorker(
   logger: Logger,
   hooks: WorkerHooks = {},
 ): Promise<WorkerHandle> {
-  const { security, registryAt } = await probePipeline(env, logger);
+  const { security, registryAt } = await probePipeline(env, logger, probeMongo);
   const level = env.ROLLUP_LEVEL;
   const name = groupIdOf(level);
   const groupId = env.GROUP_ID ?? name;

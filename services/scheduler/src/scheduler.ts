@@ -1,13 +1,8 @@
-import {
-  createKafka,
-  createRedis,
-  kafkaSecurity,
-  probeDependencies,
-} from '@tickertape/clients';
+import { createKafka, createRedis, kafkaSecurity, probeDependencies } from '@tickertape/clients';
 import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { startOpsServer } from '@tickertape/ops';
-import { openMongoStores } from '@tickertape/store';
+import { openMongoStores, probeMongo } from '@tickertape/store';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { boardHandler } from './board.js';
 import type { SchedulerEnv } from './env.js';
@@ -45,6 +40,7 @@ export async function startScheduler(
       KAFKA_BROKERS: env.KAFKA_BROKERS,
       kafkaSecurity: security,
       MONGODB_URI: env.MONGODB_URI,
+      probeMongo,
       REDIS_URL: env.REDIS_URL,
     },
     logger,

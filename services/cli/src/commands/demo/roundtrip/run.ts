@@ -3,7 +3,7 @@ import { createKafka, createRegistry, probePipeline } from '@tickertape/clients'
 import { bucketId, foldInputOf, partitionOf, slotStart } from '@tickertape/buckets';
 import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import { openMongoStores, type MongoStores } from '@tickertape/store';
+import { openMongoStores, probeMongo, type MongoStores } from '@tickertape/store';
 import { seriesKey } from '@tickertape/tick';
 import { Partitioners } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
@@ -38,7 +38,7 @@ export async function roundtrip(
   options: RoundtripOptions,
   logger: Logger,
 ): Promise<RoundtripResult> {
-  const { security, registryAt } = await probePipeline(env, logger);
+  const { security, registryAt } = await probePipeline(env, logger, probeMongo);
   const kafka = createKafka({
     ...security,
     brokers: env.KAFKA_BROKERS,

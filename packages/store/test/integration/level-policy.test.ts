@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FoldInput } from '@tickertape/buckets';
 import { LevelPolicySource, type BucketRecord, type RollupStore } from '../../src/index.js';
-// The reads' side (branch store-reads) moves this behind RollupStore.metricDensities.
-import { metricDensities } from '../../src/metric-densities.js';
 import { StoreStack } from '../support/store-stack.js';
 
 const T0 = Date.parse('2026-11-21T10:00:00Z');
@@ -75,7 +73,7 @@ describe('the level policy on the real database', () => {
   });
 
   it("measures each metric's density from a level's buckets: ticks per series per minute while it sends", async () => {
-    const { store: fresh, db } = await stack.fresh();
+    const { store: fresh } = await stack.fresh();
     const hour = fresh.writer('hour');
     const sparse = Array.from({ length: 120 }, (_, i) => ({
       ...ticks('sparse', 1, i)[0]!,
@@ -90,16 +88,16 @@ describe('the level policy on the real database', () => {
       offset: i,
     }));
     await hour.apply([...sparse, ...dense]);
-    const densities = await metricDensities(db, 'hour', T0, T0 + 2 * 60 * 60_000);
+    const densities = await fresh.metricDensities('hour', T0, T0 + 2 * 60 * 60_000);
     expect(densities).toEqual([
       { metric: 'dense', series: 2, buckets: 2, ticks: 1200, perMinute: 10 },
       { metric: 'sparse', series: 2, buckets: 4, ticks: 120, perMinute: 0.5 },
     ]);
     // Only the slots that start in the span; a span without partitions measures nothing.
-    expect((await metricDensities(db, 'hour', T0, T0 + 60 * 60_000)).map((d) => d.metric)).toEqual([
-      'sparse',
-    ]);
-    expect(await metricDensities(db, 'hour', T0 - 86_400_000 * 60, T0 - 86_400_000 * 40)).toEqual(
+    expect(
+      (await fresh.metricDensities('hour', T0, T0 + 60 * 60_000)).map((d) => d.metric),
+    ).toEqual(['sparse']);
+    expect(await fresh.metricDensities('hour', T0 - 86_400_000 * 60, T0 - 86_400_000 * 40)).toEqual(
       [],
     );
   });

@@ -88,6 +88,23 @@ export class Collections {
   }
 }
 
+/** A list handed out as the port's stream (what a cursor is for the Mongo store). */
+function streamOf<T>(items: readonly T[]): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator]() {
+      let next = 0;
+      return {
+        next: (): Promise<IteratorResult<T, undefined>> =>
+          Promise.resolve(
+            next < items.length
+              ? { value: items[next++]!, done: false }
+              : { value: undefined, done: true },
+          ),
+      };
+    },
+  };
+}
+
 /** A collection seen whole through the port. */
 export class MemoryPartitionBuckets implements PartitionBuckets {
   constructor(
@@ -99,14 +116,17 @@ export class MemoryPartitionBuckets implements PartitionBuckets {
     return Promise.resolve(this.collections.records(this.name, span).length);
   }
 
-  async *scan(span?: BucketSpan, _options?: { inIdOrder?: boolean }): AsyncIterable<BucketRecord> {
+  scan(span?: BucketSpan, _options?: { inIdOrder?: boolean }): AsyncIterable<BucketRecord> {
     // Always in `_id` order: asked for or not, an order is allowed.
-    for (const record of this.collections.records(this.name, span)) yield copy(record);
+    return streamOf(this.collections.records(this.name, span).map(copy));
   }
 
-  async *scanCounts(span?: BucketSpan): AsyncIterable<{ _id: string; n: number }> {
-    for (const { _id, n } of this.collections.records(this.name, span))
-      yield { _id, n: typeof n === 'number' ? n : 0 };
+  scanCounts(span?: BucketSpan): AsyncIterable<{ _id: string; n: number }> {
+    return streamOf(
+      this.collections
+        .records(this.name, span)
+        .map(({ _id, n }) => ({ _id, n: typeof n === 'number' ? n : 0 })),
+    );
   }
 
   byIds(ids: readonly string[]): Promise<BucketRecord[]> {

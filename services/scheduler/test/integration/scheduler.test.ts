@@ -77,7 +77,7 @@ describe('scheduler on the real stack', () => {
     const ahead = LEVELS.flatMap((level) => partitionsAhead(level, now, 2)).map((r) => r.name);
     let names: string[] = [];
     const present = async () =>
-      (names = await (await (await storesOf(db)).rollups.listPartitions()).map((p) => p.name));
+      (names = (await (await storesOf(db)).rollups.listPartitions()).map((p) => p.name));
     await waitFor(
       async () => ahead.every((name) => names.includes(name)) || (await present(), false),
       {
@@ -96,8 +96,7 @@ describe('scheduler on the real stack', () => {
     const slot = at('2026-11-21T11:58:00Z');
     await waitFor(
       async () =>
-        (await (await (await storesOf(db)).rollups.readWatermarks()).finalBefore).minute !==
-        undefined,
+        (await (await storesOf(db)).rollups.readWatermarks()).finalBefore.minute !== undefined,
       {
         description: 'a minute watermark',
       },
@@ -106,7 +105,7 @@ describe('scheduler on the real stack', () => {
       isSlotFinal(
         'minute',
         slot,
-        (await (await (await storesOf(db)).rollups.readWatermarks()).finalBefore).minute!,
+        (await (await storesOf(db)).rollups.readWatermarks()).finalBefore.minute!,
       ),
     ).toBe(false);
     now += 5 * MINUTE;
@@ -115,7 +114,7 @@ describe('scheduler on the real stack', () => {
         isSlotFinal(
           'minute',
           slot,
-          (await (await (await storesOf(db)).rollups.readWatermarks()).finalBefore).minute!,
+          (await (await storesOf(db)).rollups.readWatermarks()).finalBefore.minute!,
         ),
       {
         description: 'the slot to become final',
@@ -163,26 +162,24 @@ describe('scheduler on the real stack', () => {
     await start(config, { now: () => now });
     await waitFor(
       async () =>
-        (await (await (await storesOf(db)).rollups.readWatermarks()).finalBefore).minute !==
-        undefined,
+        (await (await storesOf(db)).rollups.readWatermarks()).finalBefore.minute !== undefined,
       {
         description: 'a minute watermark',
       },
     );
-    const held = (await (await (await storesOf(db)).rollups.readWatermarks()).finalBefore).minute!;
+    const held = (await (await storesOf(db)).rollups.readWatermarks()).finalBefore.minute!;
     // Unread: a record appended at `appended` may carry a tick one grace older, so nothing from
     // that minute on is final, whatever the clock says; the hour level (no group) follows it.
     expect(held).toBeLessThanOrEqual(appended - MINUTE);
     expect(held).toBeGreaterThan(appended - 3 * MINUTE);
-    expect((await (await (await storesOf(db)).rollups.readWatermarks()).finalBefore).hour).toBe(
+    expect((await (await storesOf(db)).rollups.readWatermarks()).finalBefore.hour).toBe(
       Math.floor((now - MINUTE) / HOUR) * HOUR,
     );
 
     await admin.setOffsets({ groupId: group, topic, partitions: [{ partition: 0, offset: '1' }] });
     const wall = Math.floor((now - MINUTE) / MINUTE) * MINUTE;
     await waitFor(
-      async () =>
-        (await (await (await storesOf(db)).rollups.readWatermarks()).finalBefore).minute === wall,
+      async () => (await (await storesOf(db)).rollups.readWatermarks()).finalBefore.minute === wall,
       {
         description: 'the watermark to reach the clock once the group has read the record',
         timeoutMs: 20_000,

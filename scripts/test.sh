@@ -40,6 +40,7 @@ if (($# == 0)); then
   NODE_OPTIONS=--experimental-vm-modules bash infra/local/stack.sh exec -- bash -c \
     'MONGODB_URI=$FERRETDB_URI exec pnpm exec jest --selectProjects integration --json --outputFile=.out/jest-ferretdb.json \
       packages/store/test/integration/rollup-writer.test.ts packages/store/test/integration/schedule-ops.test.ts \
+      packages/store/test/integration/mongo-store.contract.test.ts \
       services/rollup-worker/test/integration/rollup-worker.test.ts services/cli/test/integration/replay.test.ts' ||
     status=$?
   NODE_OPTIONS=--experimental-vm-modules bash infra/local/stack.sh exec -- \

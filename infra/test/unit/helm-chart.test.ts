@@ -6,6 +6,7 @@
  * topics job, credentials and TLS files, and monitoring have their own helm-*.test.ts.
  */
 import { describe, expect, it } from '@jest/globals';
+import { LEVELS } from '@tickertape/buckets';
 import { groupIdOf, STORES, TICK_TOPIC } from '@tickertape/topology';
 import {
   chart,
@@ -101,8 +102,8 @@ describe('the Helm chart', () => {
     const scheduler = containerOf(named(objects, 'Deployment', 't-scheduler')!);
     expect(scheduler.readinessProbe.httpGet).toEqual({ path: '/health', port: 9410 });
     const env = envOf(scheduler);
-    expect(env.get('FINALITY_GROUPS')?.value).toBe(
-      'minute=tickertape-rollup-minute,hour=tickertape-rollup-hour,day=tickertape-rollup-day',
+    expect(env.get('FINALITY_GROUPS')?.value?.split(',').sort()).toEqual(
+      LEVELS.map((level) => `${level}=${groupIdOf(level)}`).sort(),
     );
     expect(env.get('SEGMENT_GROUP')?.value).toBe('tickertape-segments');
     expect(env.get('REDIS_URL')?.valueFrom?.secretKeyRef.key).toBe('redis-url');

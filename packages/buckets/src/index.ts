@@ -2,12 +2,14 @@ export {
   LEGACY_SECOND_MARKS,
   LEVELS,
   LEVEL_SPECS,
+  NATIVE_WIDTHS,
   MINUTE_SUMS,
   SECOND_COUNTS,
   SECOND_SUMS,
   isLevel,
   type Level,
   type LevelSpec,
+  type WidthSource,
   type PartitionSpan,
   type SubKey,
 } from './levels.js';
@@ -37,7 +39,6 @@ export {
   type FoldInput,
   type TickFields,
 } from './fold.js';
-export { appliedPath, guardedUpdate, type GuardedUpdate, type UpdateDocument } from './update.js';
 export {
   consumedWatermark,
   finalityWatermark,
@@ -49,16 +50,8 @@ export {
   type RetentionPolicy,
   type RetentionVerdict,
 } from './schedule.js';
-export {
-  EMPTY_FIRST,
-  EMPTY_LAST,
-  shellDocument,
-  withoutShellPadding,
-  type ShellDocument,
-  type ShellSeries,
-} from './shells.js';
 export { timeVerdict, type TimeBounds, type Timeliness } from './time-verdict.js';
-export { rollUp, type CoarseLevel, type StoredBucket } from './roll-up.js';
+export { rollUp, type CoarseLevel, type FinerBucket } from './roll-up.js';
 export {
   COMPACT_LEVELS,
   KEEP_EVERYTHING,

@@ -1,8 +1,11 @@
 /**
- * Rollup levels. Each level has a slot (the time one bucket covers), a sub-slot (what the bucket
- * keys its nested values by) and a partition span (the time one collection covers), as in the
- * seeds: minute buckets keyed by second in daily collections, hour buckets keyed by minute in
- * monthly collections, day buckets keyed by hour in yearly collections.
+ * Rollup levels: THE table of levels. Each level has a slot (the time one bucket covers), a
+ * sub-slot (what the bucket keys its nested values by) and a partition span (the time one
+ * collection covers), as in the seeds: minute buckets keyed by second in daily collections, hour
+ * buckets keyed by minute in monthly collections, day buckets keyed by hour in yearly collections;
+ * and the defaults operators start from (retention, freshness budget). Everything else about a
+ * level — env variables, partition names, native widths, finality, the chart's and alerts' rows —
+ * is derived from `LEVEL_SPECS` (docs/architecture.md, "Where to add": a level).
  */
 export const LEVELS = ['minute', 'hour', 'day'] as const;
 export type Level = (typeof LEVELS)[number];
@@ -40,9 +43,22 @@ export interface LevelSpec {
    * policy says so (`msum`); a day bucket never.
    */
   readonly sumsKey: typeof SECOND_SUMS | typeof MINUTE_SUMS | undefined;
+  /**
+   * Slots start at `originMs + k × slotMs`: 0 (the epoch) aligns minutes, hours and UTC days. A
+   * level of weeks would need 4 days here (1970-01-01 was a Thursday: the epoch gives Thursday
+   * weeks) and a partition span that weeks divide.
+   */
+  readonly originMs: number;
   readonly partitionSpan: PartitionSpan;
   /** Characters of `YYYYMMDDHHmm` a bucket id keeps: minute 12, hour 10, day 8. */
   readonly stampLength: number;
+  /** How long a partition is kept by default (the scheduler's `RETENTION`, docs/scheduling.md). */
+  readonly retentionMs: number;
+  /**
+   * How long a worker may hold consumed ticks before writing them, by default: the staleness of
+   * the level's newest buckets (docs/freshness.md; the workers' FRESHNESS_BUDGET_MS).
+   */
+  readonly freshnessBudgetMs: number;
 }
 
 const SECOND = 1000;
@@ -58,8 +74,11 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
     subSlots: 60,
     subKey: SECOND_SUMS,
     sumsKey: SECOND_SUMS,
+    originMs: 0,
     partitionSpan: 'day',
     stampLength: 12,
+    retentionMs: 7 * DAY,
+    freshnessBudgetMs: 5 * SECOND,
   },
   hour: {
     level: 'hour',
@@ -68,8 +87,11 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
     subSlots: 60,
     subKey: 'm',
     sumsKey: MINUTE_SUMS,
+    originMs: 0,
     partitionSpan: 'month',
     stampLength: 10,
+    retentionMs: 90 * DAY,
+    freshnessBudgetMs: MINUTE,
   },
   day: {
     level: 'day',
@@ -78,11 +100,41 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
     subSlots: 24,
     subKey: 'h',
     sumsKey: undefined,
+    originMs: 0,
     partitionSpan: 'year',
     stampLength: 8,
+    retentionMs: 5 * 365 * DAY,
+    // Not longer: a level's lag counts what it holds, and past a minute the held records would
+    // cross TickertapeLevelBehind's 120 s (infra/prometheus/tickertape-alerts.yml).
+    freshnessBudgetMs: MINUTE,
   },
 };
 
 export function isLevel(text: string): text is Level {
   return (LEVELS as readonly string[]).includes(text);
 }
+
+/** Where the points of one width come from: a level's buckets whole (`slot`) or their sub-slots. */
+export interface WidthSource {
+  level: Level;
+  detail: 'slot' | 'sub';
+}
+
+/**
+ * Every native width (a level's sub-slot or slot), finest first, with its sources best first:
+ * sub-slots of the coarser level before whole buckets of the finer one (one document per 60
+ * minute points instead of one per point). Derived from the table, so a new level's widths follow.
+ */
+export const NATIVE_WIDTHS: readonly { stepMs: number; sources: readonly WidthSource[] }[] =
+  (() => {
+    const widths = new Map<number, WidthSource[]>();
+    const add = (stepMs: number, source: WidthSource) =>
+      widths.set(stepMs, [...(widths.get(stepMs) ?? []), source]);
+    // Coarsest level first, so each width lists the coarser level's sub-slots before the finer
+    // level's whole buckets.
+    for (const level of [...LEVELS].reverse())
+      add(LEVEL_SPECS[level].subSlotMs, { level, detail: 'sub' });
+    for (const level of [...LEVELS].reverse())
+      add(LEVEL_SPECS[level].slotMs, { level, detail: 'slot' });
+    return [...widths].sort(([a], [b]) => a - b).map(([stepMs, sources]) => ({ stepMs, sources }));
+  })();

@@ -1,4 +1,4 @@
-import { LEVEL_SPECS, type Level } from './levels.js';
+import { LEVELS, LEVEL_SPECS, type Level } from './levels.js';
 import { stamp } from './slots.js';
 
 /**
@@ -55,7 +55,7 @@ export function nextPartition(range: PartitionRange): PartitionRange {
   return partitionOf(range.level, range.endMs);
 }
 
-const NAME = /^rollup_(minute|hour|day)_(\d{4})(\d{2})?(\d{2})?$/;
+const NAME = new RegExp(`^${PREFIX}(${LEVELS.join('|')})_(\\d{4})(\\d{2})?(\\d{2})?$`);
 
 /** Reads a collection name back into its range; `undefined` for anything that is not ours. */
 export function parsePartitionName(name: string): PartitionRange | undefined {

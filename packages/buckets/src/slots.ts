@@ -15,15 +15,15 @@ export function ceilTo(ms: number, unit: number): number {
   return Math.ceil(ms / unit) * unit;
 }
 
-/** Start of the slot of `level` that holds instant `ts`. */
+/** Start of the slot of `level` that holds instant `ts` (slots start at the level's origin). */
 export function slotStart(level: Level, ts: number): number {
-  return floorTo(ts, LEVEL_SPECS[level].slotMs);
+  const { slotMs, originMs } = LEVEL_SPECS[level];
+  return originMs + floorTo(ts - originMs, slotMs);
 }
 
 /** Index of `ts` inside its slot: the second of the minute, minute of the hour, hour of the day. */
 export function subSlot(level: Level, ts: number): number {
-  const spec = LEVEL_SPECS[level];
-  return Math.floor((ts - floorTo(ts, spec.slotMs)) / spec.subSlotMs);
+  return Math.floor((ts - slotStart(level, ts)) / LEVEL_SPECS[level].subSlotMs);
 }
 
 /** End (exclusive) of the slot that starts at `start`. */

@@ -4,19 +4,28 @@ import { dependencyFailure } from './auth-refusal.js';
 import { createKafka } from './kafka.js';
 import { registryEndpoint, type KafkaSecurityEnv, type RegistryAuthEnv } from '@tickertape/config';
 import { kafkaSecurity, type KafkaSecurity } from './kafka-security.js';
-import { createMongoClient } from './mongo.js';
 import { createRedis } from './redis.js';
 
-export interface ProbeTargets {
+/**
+ * Connects to MongoDB at `uri`, asks it something and disconnects, throwing the client's error:
+ * `probeMongo` of @tickertape/store, which owns the driver.
+ */
+export type MongoProbe = (uri: string, logger: Logger, timeoutMs: number) => Promise<void>;
+
+/** MongoDB is probed by the store's own probe, so a MONGODB_URI comes with one. */
+type MongoTarget =
+  | { MONGODB_URI?: undefined; probeMongo?: undefined }
+  | { MONGODB_URI: string; probeMongo: MongoProbe };
+
+export type ProbeTargets = MongoTarget & {
   KAFKA_BROKERS?: readonly string[];
   SCHEMA_REGISTRY_URL?: string;
-  MONGODB_URI?: string;
   REDIS_URL?: string;
   /** The service's own TLS and SASL settings: without them a secured broker refuses the probe. */
   kafkaSecurity?: KafkaSecurity;
   /** Basic auth for the registry probe, as the service's registry client sends it. */
   registryAuth?: { username?: string; password?: string };
-}
+};
 
 async function probeKafka(
   brokers: readonly string[],
@@ -59,21 +68,6 @@ async function probeRegistry(url: string, auth: ProbeTargets['registryAuth'], ti
     signal: AbortSignal.timeout(timeoutMs),
   });
   if (!response.ok) throw new RegistryAnswer(response.status);
-}
-
-async function probeMongo(uri: string, logger: Logger, timeoutMs: number) {
-  const client = createMongoClient({
-    uri,
-    appName: 'tickertape-probe',
-    logger,
-    serverSelectionTimeoutMs: timeoutMs,
-  });
-  try {
-    await client.connect();
-    await client.db('admin').command({ ping: 1 });
-  } finally {
-    await client.close().catch(() => undefined);
-  }
 }
 
 async function probeRedis(url: string, logger: Logger, timeoutMs: number) {
@@ -129,8 +123,8 @@ export async function probeDependencies(
     const url = targets.SCHEMA_REGISTRY_URL;
     check('SCHEMA_REGISTRY_URL', url, () => probeRegistry(url, targets.registryAuth, timeoutMs));
   }
-  if (targets.MONGODB_URI) {
-    const uri = targets.MONGODB_URI;
+  if (targets.MONGODB_URI !== undefined) {
+    const { MONGODB_URI: uri, probeMongo } = targets;
     check('MONGODB_URI', uri, () => probeMongo(uri, logger, timeoutMs));
   }
   if (targets.REDIS_URL) {
@@ -160,6 +154,7 @@ export type PipelineEnv = KafkaSecurityEnv &
 export async function probePipeline(
   env: PipelineEnv,
   logger: Logger,
+  probeMongo: MongoProbe,
 ): Promise<{ security: KafkaSecurity; registryAt: ReturnType<typeof registryEndpoint> }> {
   const security = kafkaSecurity(env);
   const registryAt = registryEndpoint(env);
@@ -168,6 +163,7 @@ export async function probePipeline(
       KAFKA_BROKERS: env.KAFKA_BROKERS,
       SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL,
       MONGODB_URI: env.MONGODB_URI,
+      probeMongo,
       kafkaSecurity: security,
       registryAuth: registryAt,
     },

@@ -1,4 +1,7 @@
-import { MongoClient } from 'mongodb';
+import { createRequire } from 'node:module';
+import type { ConnectionString as ConnectionStringClass } from 'mongodb-connection-string-url' with {
+  'resolution-mode': 'require',
+};
 import { z } from 'zod';
 
 const HOST_PORT = /^(?<host>\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):(?<port>\d{1,5})$/;
@@ -60,14 +63,20 @@ function urlWithProtocols(protocols: readonly string[]) {
 export const httpUrl = () => urlWithProtocols(['http:', 'https:']);
 export const redisUrl = () => urlWithProtocols(['redis:', 'rediss:']);
 
+// Required, not imported: the package types only its CommonJS entry.
+const { ConnectionString } = createRequire(import.meta.url)('mongodb-connection-string-url') as {
+  ConnectionString: typeof ConnectionStringClass;
+};
+
 /**
- * A MongoDB connection string, checked by the driver's own parser: constructing a client parses
- * every option and opens no connection.
+ * A MongoDB connection string, checked by the parser the driver itself parses with (scheme, host
+ * list, credentials, percent-encoding). The driver checks the options' values when the store
+ * opens; config does not link the driver (only the store's MongoDB folder does).
  */
 export const mongoUri = () =>
   z.string().check((ctx) => {
     try {
-      new MongoClient(ctx.value);
+      new ConnectionString(ctx.value);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       ctx.issues.push({

@@ -1,4 +1,9 @@
-export { backfill, type BackfillIo, type BackfillOptions } from './backfill/run.js';
+export {
+  backfill,
+  type BackfillIo,
+  type BackfillOptions,
+  type BackfillStores,
+} from './backfill/run.js';
 export type { BackfillReport, Refusal } from './backfill/report.js';
 export type { RejectGroup } from './backfill/rejects.js';
 export type { ShadowOutcome } from './backfill/shadows.js';

@@ -1,9 +1,6 @@
 import type { Level } from '@tickertape/buckets';
-import type { StoredBucket } from '@tickertape/store';
+import type { FieldSlot } from '@tickertape/store';
 import { LRUCache } from 'lru-cache';
-
-/** What a window needs of a bucket: the series it belongs to and the field read (see wholeFieldProjection). */
-export type CachedBucket = Pick<StoredBucket, 'series' | 'f' | 'c'>;
 
 export type CacheEvent = 'hit' | 'miss' | 'evicted';
 
@@ -28,11 +25,11 @@ export interface SlotRead {
 }
 
 /** A metric's read of one slot, as lru-cache's fetch context. */
-type ReadAll = () => Promise<readonly CachedBucket[]>;
+type ReadAll = () => Promise<readonly FieldSlot[]>;
 
 // A bucket known to be absent is remembered too: a final slot stays so.
 const ABSENT = Symbol('absent');
-type Entry = CachedBucket | readonly CachedBucket[] | typeof ABSENT;
+type Entry = FieldSlot | readonly FieldSlot[] | typeof ABSENT;
 
 // UTF-16 characters of the JSON plus the entry's own overhead: an estimate, in proportion.
 const sizeOf = (value: Entry) => 64 + 2 * (value === ABSENT ? 0 : JSON.stringify(value).length);
@@ -41,8 +38,9 @@ const sizeOf = (value: Entry) => 64 + 2 * (value === ABSENT ? 0 : JSON.stringify
  * Final buckets kept in memory, by slot, field and generation. A final bucket changes only
  * through a swap or a retention drop, and both bump the level's generation, so an entry never
  * needs invalidating: the next generation's reads miss it and LRU order lets it age out. What
- * is cached is the whole field of each bucket (wholeFieldProjection), so windows that overlap a
- * slot — the seed's 10 minutes, a minute later — share it. Never holds an open slot.
+ * is cached is the whole field of each bucket (a `whole` part read: its totals and every
+ * sub-slot), so windows that overlap a slot — the seed's 10 minutes, a minute later — share it.
+ * Never holds an open slot.
  */
 export class FinalBucketCache {
   private readonly entries: LRUCache<string, Entry, ReadAll>;
@@ -78,8 +76,8 @@ export class FinalBucketCache {
   async read(
     slot: SlotRead,
     selection: Selection,
-    read: (missing: readonly string[] | undefined) => Promise<readonly CachedBucket[]>,
-  ): Promise<readonly CachedBucket[]> {
+    read: (missing: readonly string[] | undefined) => Promise<readonly FieldSlot[]>,
+  ): Promise<readonly FieldSlot[]> {
     const base = `${slot.generation}|${slot.level}|${slot.start}|${slot.field}`;
     if ('series' in selection) return this.bySeries(base, selection.series, read);
     const key = `${base}|m|${selection.metric}|${JSON.stringify(Object.entries(selection.tags).sort())}|${selection.limit}`;
@@ -87,20 +85,20 @@ export class FinalBucketCache {
     const status: LRUCache.Status<string, Entry, ReadAll> = {};
     const reading = this.entries.fetch(key, { context: () => read(undefined), status });
     this.observe(status.fetch === 'hit' || status.fetch === 'inflight' ? 'hit' : 'miss', 1);
-    return (await reading) as readonly CachedBucket[];
+    return (await reading) as readonly FieldSlot[];
   }
 
   private async bySeries(
     base: string,
     series: readonly string[],
-    read: (missing: readonly string[]) => Promise<readonly CachedBucket[]>,
-  ): Promise<readonly CachedBucket[]> {
-    const found: CachedBucket[] = [];
+    read: (missing: readonly string[]) => Promise<readonly FieldSlot[]>,
+  ): Promise<readonly FieldSlot[]> {
+    const found: FieldSlot[] = [];
     const missing: string[] = [];
     for (const key of series) {
       const hit = this.entries.get(`${base}|s|${key}`);
       if (hit === undefined) missing.push(key);
-      else if (hit !== ABSENT) found.push(hit as CachedBucket);
+      else if (hit !== ABSENT) found.push(hit as FieldSlot);
     }
     if (series.length > missing.length) this.observe('hit', series.length - missing.length);
     if (missing.length === 0) return found;

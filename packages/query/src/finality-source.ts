@@ -1,12 +1,11 @@
-import { readWatermarkState } from '@tickertape/store';
-import type { ClientSession, Db } from 'mongodb';
+import type { ReadSession, RollupStore } from '@tickertape/store';
 import { FinalityView } from './watermark-view.js';
 
-/** What a query reads with: the finality it judges by, and the options its reads pass. */
+/** What a query reads with: the finality it judges by, and the session its reads pass. */
 export interface ReadScope {
   view: FinalityView;
-  /** A causally consistent session on a replica set read away from the primary; none otherwise. */
-  session?: ClientSession;
+  /** A causally consistent session when the store reads from lagging members; none otherwise. */
+  session?: ReadSession;
   end(): Promise<void>;
 }
 
@@ -17,22 +16,20 @@ export interface ReadScope {
  * less than is final; a generation a moment old keeps a cached answer at most `refreshMs` after a
  * rebuild swapped its buckets.
  *
- * Reading away from the primary (`READ_PREFERENCE` secondary/nearest), a member may lag the one
- * that served the watermarks, and a slot would be called final before that member has its last
- * writes. So every query then reads in a causally consistent session advanced to the watermarks'
- * operation time: its reads wait until their member has caught up to it.
+ * Reading away from the primary (the store's `causalReads`: `READ_PREFERENCE` secondary/nearest),
+ * a member may lag the one that served the watermarks, and a slot would be called final before
+ * that member has its last writes. So every query then reads in a session of the store's,
+ * causally after the watermarks the store has read: its reads wait until their member has caught
+ * up to them.
  */
 export class FinalitySource {
   private cached: { at: number; view: Promise<FinalityView> } | undefined;
-  private readonly causal: boolean;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: RollupStore,
     private readonly refreshMs: number,
     private readonly now: () => number,
-  ) {
-    this.causal = db.readPreference.mode !== 'primary';
-  }
+  ) {}
 
   current(): Promise<FinalityView> {
     if (this.refreshMs <= 0) return this.read();
@@ -50,19 +47,12 @@ export class FinalitySource {
 
   async begin(): Promise<ReadScope> {
     const view = await this.current();
-    if (!this.causal || view.operationTime === undefined) return { view, end: async () => {} };
-    const session = this.db.client.startSession({ causalConsistency: true });
-    session.advanceOperationTime(view.operationTime);
-    return { view, session, end: () => session.endSession() };
+    const session = this.store.beginReads();
+    if (session === undefined) return { view, end: async () => {} };
+    return { view, session, end: () => session.end() };
   }
 
   private async read(): Promise<FinalityView> {
-    if (!this.causal) return FinalityView.of(await readWatermarkState(this.db));
-    const session = this.db.client.startSession({ causalConsistency: true });
-    try {
-      return FinalityView.of(await readWatermarkState(this.db, session));
-    } finally {
-      await session.endSession();
-    }
+    return FinalityView.of(await this.store.readWatermarks());
   }
 }

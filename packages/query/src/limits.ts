@@ -1,6 +1,6 @@
 import { LEVELS, isLevel, type Level } from '@tickertape/buckets';
 import { nameProblem, parseSeriesKey } from '@tickertape/tick';
-import type { Db } from 'mongodb';
+import type { RollupStore } from '@tickertape/store';
 import type { FinalBucketCache } from './final-bucket-cache.js';
 import { FinalitySource, type ReadScope } from './finality-source.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
@@ -51,13 +51,13 @@ export function readerContext(options: ReaderOptions = {}): ReaderContext {
 }
 
 /** The reader's finality source, or one that reads the watermarks per query. */
-export function finalityOf(db: Db, ctx: ReaderContext): FinalitySource {
-  return ctx.finality ?? new FinalitySource(db, 0, ctx.now);
+export function finalityOf(store: RollupStore, ctx: ReaderContext): FinalitySource {
+  return ctx.finality ?? new FinalitySource(store, 0, ctx.now);
 }
 
 /** The finality a query judges by and the session its reads take (see FinalitySource). */
-export function beginReads(db: Db, ctx: ReaderContext): Promise<ReadScope> {
-  return finalityOf(db, ctx).begin();
+export function beginReads(store: RollupStore, ctx: ReaderContext): Promise<ReadScope> {
+  return finalityOf(store, ctx).begin();
 }
 
 // Year 1970 to 2100, as the workers accept (tick validation).
@@ -102,7 +102,7 @@ export function checkSeries(key: string): void {
   }
 }
 
-/** Names become MongoDB paths (`f.<field>`, `tags.<key>`): the rule the workers apply to ticks. */
+/** Names become paths in stored buckets (`f.<field>`, `tags.<key>`): the rule the workers apply to ticks. */
 export function checkName(kind: string, name: string): void {
   const problem = nameProblem(name);
   if (problem !== undefined)

@@ -1,21 +1,5 @@
-import {
-  LEGACY_SECOND_MARKS,
-  LEVEL_SPECS,
-  SECOND_COUNTS,
-  SECOND_SUMS,
-  bucketId,
-  secondCountsOf,
-  slotStart,
-  type Level,
-} from '@tickertape/buckets';
-import type { Db, Document } from 'mongodb';
-import {
-  bucketPartition,
-  isObservedAggregate,
-  isObservedMark,
-  summaryProjection,
-  type StoredBucket,
-} from '@tickertape/store';
+import { LEVEL_SPECS, slotStart, type Level } from '@tickertape/buckets';
+import type { FieldSlot, RollupStore } from '@tickertape/store';
 import {
   beginReads,
   checkBudget,
@@ -24,7 +8,6 @@ import {
   checkSeries,
   type ReaderContext,
 } from './limits.js';
-import { partitionsInRange } from './partitions-in-range.js';
 import {
   findGaps,
   mergePoints,
@@ -54,62 +37,54 @@ export interface RangeResult {
   points: Point[];
   /** Runs without data inside [from, min(to, now)). */
   gaps: Gap[];
-  /** Bucket documents read to answer. */
+  /** Buckets read to answer. */
   examined: number;
   /** The level read, when the range's end is not final yet (points may still change or appear). */
   openLevels: Level[];
 }
 
-/** The points one bucket yields for the source, shell padding skipped, clipped to [from, to). */
-function pointsOfBucket(
-  level: Level,
+/** The points one decoded bucket yields, clipped to [from, to): its totals, or its sub-slots. */
+function pointsOfSlot(
+  slot: FieldSlot,
   detail: 'slot' | 'sub',
-  bucket: StoredBucket,
-  name: string,
   final: boolean,
   fromMs: number,
   toMs: number,
 ): Point[] {
-  const field = bucket.f?.[name];
-  if (!field || !isObservedAggregate(field)) return [];
-  const spec = LEVEL_SPECS[level];
-  const start = bucket.start.getTime();
-  if (detail === 'slot') return [pointOfAggregate(start, field, final)];
+  if (detail === 'slot')
+    return slot.totals ? [pointOfAggregate(slot.start, slot.totals, final)] : [];
+  const { subSlotMs } = LEVEL_SPECS[slot.level];
   const points: Point[] = [];
-  // Compact sub-slots (every minute bucket; an hour bucket the level policy keeps compact): a
-  // sum here and a count per field set in `c`. An hour bucket written on both sides of a policy
-  // change holds both forms, even for one minute: they add up.
-  const sums = spec.sumsKey === undefined ? undefined : field[spec.sumsKey];
-  const counts = sums === undefined ? undefined : secondCountsOf(bucket.c, name);
-  const full = spec.subKey === SECOND_SUMS ? undefined : field[spec.subKey];
-  const legacy = spec.subKey === SECOND_SUMS ? field[LEGACY_SECOND_MARKS] : undefined;
-  for (let i = 0; i < spec.subSlots; i++) {
-    const t = start + i * spec.subSlotMs;
-    if (t + spec.subSlotMs <= fromMs || t >= toMs) continue;
-    const here: Point[] = [];
-    const aggregate = full?.[String(i)];
-    if (isObservedAggregate(aggregate)) here.push(pointOfAggregate(t, aggregate, final));
-    const n = counts?.get(i);
-    const sum = sums?.[String(i)];
-    if (n !== undefined && typeof sum === 'number') here.push(pointOfSecond(t, sum, n, final));
-    else {
-      // A second written before the compact minute layout has a mark instead.
-      const mark = legacy?.[String(i)];
-      if (here.length === 0 && isObservedMark(mark)) here.push(pointOfMark(t, mark, final));
-    }
+  // A sub-slot written on both sides of a level-policy change comes twice (full and compact):
+  // the two merge into one point.
+  let here: Point[] = [];
+  let index = -1;
+  const flush = () => {
     if (here.length === 1) points.push(here[0]!);
-    else if (here.length > 1) points.push(...mergePoints(here, spec.subSlotMs));
+    else if (here.length > 1) points.push(...mergePoints(here, subSlotMs));
+    here = [];
+  };
+  for (const value of slot.subSlots) {
+    const t = slot.start + value.index * subSlotMs;
+    if (t + subSlotMs <= fromMs || t >= toMs) continue;
+    if (value.index !== index) flush();
+    index = value.index;
+    if (value.kind === 'aggregate') here.push(pointOfAggregate(t, value.aggregate, final));
+    else if (value.kind === 'compact') here.push(pointOfSecond(t, value.sum, value.n, final));
+    // A second written before the compact minute layout has the last value's mark instead.
+    else here.push(pointOfMark(t, value.mark, final));
   }
+  flush();
   return points;
 }
 
 /**
- * One series, one field, [from, to), at a resolution: reads the source level's buckets as
- * left-anchored `_id` ranges in each partition collection the range touches, turns them into
- * points, and merges them to the resolution's width.
+ * One series, one field, [from, to), at a resolution: reads the source level's buckets over the
+ * range (the store's slot reads, at most the planned count), turns them into points, and merges
+ * them to the resolution's width.
  */
 export async function readRange(
-  db: Db,
+  store: RollupStore,
   ctx: ReaderContext,
   query: RangeQuery,
   resolution: Resolution,
@@ -134,49 +109,14 @@ export async function readRange(
   const planned = pointCount(fromMs, toMs, spec.slotMs);
   checkBudget(planned, ctx, `reading ${series} at ${level} level`);
 
-  const scope = await beginReads(db, ctx);
+  const scope = await beginReads(store, ctx);
   const { view: finality, session } = scope;
-  const path = `f.${field}`;
-  const projection: Document =
-    detail === 'sub'
-      ? {
-          start: 1,
-          [`${path}.n`]: 1,
-          [`${path}.${spec.subKey}`]: 1,
-          ...(spec.sumsKey === undefined
-            ? {}
-            : { [`${path}.${spec.sumsKey}`]: 1, [SECOND_COUNTS]: 1 }),
-          ...(spec.subKey === SECOND_SUMS ? { [`${path}.${LEGACY_SECOND_MARKS}`]: 1 } : {}),
-        }
-      : { start: 1, ...summaryProjection(field) };
-  const batches = await Promise.all(
-    partitionsInRange(level, fromMs, toMs).map(async (partition) => {
-      const lo = slotStart(level, Math.max(fromMs, partition.startMs));
-      const hi = slotStart(level, Math.min(toMs, partition.endMs) - 1);
-      return bucketPartition(db, partition.name).find(
-        { _id: { $gte: bucketId(level, series, lo), $lte: bucketId(level, series, hi) } },
-        { projection, sort: { _id: 1 }, limit: planned, ...(session ? { session } : {}) },
-      );
-    }),
-  ).finally(() => scope.end());
-  let examined = 0;
-  const native: Point[] = [];
-  for (const docs of batches) {
-    for (const doc of docs) {
-      examined += 1;
-      native.push(
-        ...pointsOfBucket(
-          level,
-          detail,
-          doc,
-          field,
-          finality.isFinal(level, doc.start.getTime()),
-          fromMs,
-          toMs,
-        ),
-      );
-    }
-  }
+  const slots = await store
+    .readSlots({ level, series, field, fromMs, toMs, detail, limit: planned }, session)
+    .finally(() => scope.end());
+  const native = slots.flatMap((slot) =>
+    pointsOfSlot(slot, detail, finality.isFinal(level, slot.start), fromMs, toMs),
+  );
   const merged =
     resolution.stepMs === sourceStepMs(resolution.source)
       ? native
@@ -189,7 +129,7 @@ export async function readRange(
     resolution,
     points: merged,
     gaps: findGaps(merged, fromMs, Math.min(toMs, ctx.now()), resolution.stepMs),
-    examined,
+    examined: slots.length,
     // Final when the range's last slot is: a missing bucket there may still be written.
     openLevels: finality.isFinal(level, slotStart(level, toMs - 1)) ? [] : [level],
   };

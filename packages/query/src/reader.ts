@@ -1,7 +1,11 @@
 import type { Level, LevelPolicy } from '@tickertape/buckets';
-import { LevelPolicySource } from '@tickertape/store';
-import { isSegmentBudgetError, readRawPoints, type RawPointsResult } from '@tickertape/segments';
-import type { Db } from 'mongodb';
+import { LevelPolicySource, type RollupStore } from '@tickertape/store';
+import {
+  isSegmentBudgetError,
+  type RawPointsResult,
+  type SegmentStore,
+} from '@tickertape/segments';
+import { TickertapeError } from '@tickertape/errors';
 import {
   checkLevel,
   checkName,
@@ -34,6 +38,15 @@ export interface CacheOptions {
   finalityRefreshMs?: number;
   /** Final buckets kept in memory for windows. */
   cache?: FinalBucketCache;
+}
+
+/**
+ * The stores a reader reads: the rollups, and the segment store of exact raw points for
+ * `rawPoints` (without one, `rawPoints` refuses). `openMongoStores` hands out both.
+ */
+export interface ReaderStores {
+  rollups: RollupStore;
+  segments?: SegmentStore;
 }
 
 export interface AutoQuery extends RangeQuery {
@@ -91,18 +104,20 @@ export class RollupReader {
   /** The watermarks reads judge by, shared by the queries of `finalityRefreshMs`. */
   readonly finality: FinalitySource;
 
-  constructor(
-    private readonly db: Db,
-    options: ReaderOptions & CacheOptions = {},
-  ) {
+  private readonly store: RollupStore;
+  private readonly segments: SegmentStore | undefined;
+
+  constructor(stores: ReaderStores, options: ReaderOptions & CacheOptions = {}) {
+    this.store = stores.rollups;
+    this.segments = stores.segments;
     const base = readerContext(options);
-    this.finality = new FinalitySource(db, options.finalityRefreshMs ?? 0, base.now);
+    this.finality = new FinalitySource(this.store, options.finalityRefreshMs ?? 0, base.now);
     this.ctx = {
       ...base,
       finality: this.finality,
       ...(options.cache ? { cache: options.cache } : {}),
     };
-    this.policy = new LevelPolicySource(db, 5_000, this.ctx.now);
+    this.policy = new LevelPolicySource(this.store, 5_000, this.ctx.now);
   }
 
   /** The context narrowed to the levels that keep these series' metrics. */
@@ -122,14 +137,14 @@ export class RollupReader {
     const level = checkLevel(query.level, this.ctx);
     const ctx = await this.keptFor([query.series]);
     checkLevelKept(level, metricOfSeries(query.series), ctx);
-    return readRange(this.db, ctx, query, levelResolution(level, query.detail));
+    return readRange(this.store, ctx, query, levelResolution(level, query.detail));
   }
 
   /** One series at the finest width that fits `maxPoints`, read from the cheapest level. */
   async auto(query: AutoQuery): Promise<RangeResult> {
     const ctx = await this.keptFor([query.series]);
     return readRange(
-      this.db,
+      this.store,
       ctx,
       query,
       chooseResolution(
@@ -153,12 +168,12 @@ export class RollupReader {
         QueryErrorCode.NoResolution,
         `no running level keeps ${query.stepMs} ms points of ${metricOfSeries(query.series)}`,
       );
-    return readRange(this.db, ctx, query, { stepMs: query.stepMs, source });
+    return readRange(this.store, ctx, query, { stepMs: query.stepMs, source });
   }
 
   /** The metrics with data in a range, with a sample of their field and tag names. */
   async metrics(range: { fromMs: number; toMs: number }): Promise<MetricInfo[]> {
-    return metricCatalog(this.db, this.ctx, range);
+    return metricCatalog(this.store, this.ctx, range);
   }
 
   /** Open/high/low/close at the automatic width (e.g. 5-minute candles over a day). */
@@ -168,28 +183,29 @@ export class RollupReader {
   }
 
   async window(query: WindowQuery): Promise<WindowResult> {
-    return windowAggregate(this.db, await this.keptFor(query.series), query);
+    return windowAggregate(this.store, await this.keptFor(query.series), query);
   }
 
   /** The same totals for the series of one metric (and tags), found in the window's own buckets. */
   async windowByMetric(query: MetricWindowQuery): Promise<MetricWindowResult> {
     const ctx = keptContext(this.ctx, await this.policy.current(), [query.metric]);
-    return windowByMetric(this.db, ctx, query);
+    return windowByMetric(this.store, ctx, query);
   }
 
   async series(query: SeriesQuery): Promise<SeriesResult> {
-    return findSeries(this.db, this.ctx, query);
+    return findSeries(this.store, this.ctx, query);
   }
 
   async status(series: string): Promise<StatusResult> {
-    return seriesStatus(this.db, await this.keptFor([series]), series);
+    return seriesStatus(this.store, await this.keptFor([series]), series);
   }
 
   /**
-   * Exact raw points of one series from the segment store, with the nearest point on each side
-   * of the range (for charts that draw to the edges). `field` narrows the values returned.
+   * Exact raw points of one series from the segment store (not the rollups: the name says so),
+   * with the nearest point on each side of the range (for charts that draw to the edges).
+   * `field` narrows the values returned.
    */
-  async raw(query: {
+  async rawPoints(query: {
     series: string;
     fromMs: number;
     toMs: number;
@@ -198,8 +214,14 @@ export class RollupReader {
     checkRange(query.fromMs, query.toMs);
     checkSeries(query.series);
     if (query.field !== undefined) checkName('field', query.field);
+    if (this.segments === undefined)
+      throw new TickertapeError(
+        'QUERY_NO_SEGMENT_STORE',
+        'this reader was made without a segment store: raw points cannot be read',
+        { retriable: false },
+      );
     try {
-      return await readRawPoints(this.db, query, { maxDocuments: this.ctx.limits.maxDocuments });
+      return await this.segments.readPoints(query, { maxDocuments: this.ctx.limits.maxDocuments });
     } catch (err) {
       // The segment store's refusal is the query's: the same code and 4xx as every read budget.
       if (isSegmentBudgetError(err))

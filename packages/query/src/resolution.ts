@@ -1,4 +1,4 @@
-import { LEVEL_SPECS, type Level } from '@tickertape/buckets';
+import { LEVEL_SPECS, NATIVE_WIDTHS, type Level } from '@tickertape/buckets';
 import { QueryError, QueryErrorCode } from './query-error.js';
 
 /**
@@ -24,29 +24,8 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/**
- * Native widths and their sources, best first: minute points from hour buckets' per-minute map
- * (one document per 60 points) before minute buckets' totals (one per point), and so on. A
- * source is usable only when its level runs.
- */
-const NATIVE: readonly { stepMs: number; sources: readonly Source[] }[] = [
-  { stepMs: SECOND, sources: [{ level: 'minute', detail: 'sub' }] },
-  {
-    stepMs: MINUTE,
-    sources: [
-      { level: 'hour', detail: 'sub' },
-      { level: 'minute', detail: 'slot' },
-    ],
-  },
-  {
-    stepMs: HOUR,
-    sources: [
-      { level: 'day', detail: 'sub' },
-      { level: 'hour', detail: 'slot' },
-    ],
-  },
-  { stepMs: DAY, sources: [{ level: 'day', detail: 'slot' }] },
-];
+/** Native widths and their sources, best first: derived from the table of levels. */
+const NATIVE: readonly { stepMs: number; sources: readonly Source[] }[] = NATIVE_WIDTHS;
 
 /** Chart-friendly widths, each a whole multiple of a native width and aligned to UTC days. */
 export const NICE_STEPS_MS: readonly number[] = [

@@ -1,11 +1,5 @@
-import { parsePartitionName, type Level } from '@tickertape/buckets';
-import type { Db } from 'mongodb';
-import {
-  bucketPartition,
-  isObservedAggregate,
-  listPartitionNames,
-  type StoredBucket,
-} from '@tickertape/store';
+import type { Level } from '@tickertape/buckets';
+import type { RollupStore } from '@tickertape/store';
 import { checkSeries, finalityOf, type ReaderContext } from './limits.js';
 
 export interface LevelStatus {
@@ -30,36 +24,20 @@ export interface StatusResult {
 const MAX_PARTITIONS_SEARCHED = 31;
 
 /**
- * Freshness and finality of one series at every level: the newest bucket, found newest
- * partition first with one `_id` range probe each, and the watermark.
+ * Freshness and finality of one series at every level: the newest bucket with ticks (the store
+ * searches the newest partitions first) and the watermark.
  */
 export async function seriesStatus(
-  db: Db,
+  store: RollupStore,
   ctx: ReaderContext,
   series: string,
 ): Promise<StatusResult> {
   checkSeries(series);
-  const finality = await finalityOf(db, ctx).current();
-  const partitions = (await listPartitionNames(db))
-    .map((name) => parsePartitionName(name))
-    .filter((range) => range !== undefined)
-    .sort((a, b) => b.startMs - a.startMs);
+  const finality = await finalityOf(store, ctx).current();
   let examined = 0;
   const levels = await Promise.all(
     ctx.levels.map(async (level): Promise<LevelStatus> => {
-      // Shells (n 0) preallocated for the next slot are not data.
-      let newest: StoredBucket | undefined;
-      const own = partitions.filter((p) => p.level === level).slice(0, MAX_PARTITIONS_SEARCHED);
-      for (const partition of own) {
-        // ':' is escaped inside keys, so [key + ':', key + ';') holds exactly this series' buckets.
-        newest = (
-          await bucketPartition(db, partition.name).find(
-            { _id: { $gte: `${series}:`, $lt: `${series};` }, n: { $gt: 0 } },
-            { sort: { _id: -1 }, limit: 1 },
-          )
-        )[0];
-        if (newest) break;
-      }
+      const newest = await store.newestBucket(level, series, MAX_PARTITIONS_SEARCHED);
       if (!newest)
         return {
           level,
@@ -69,15 +47,11 @@ export async function seriesStatus(
           finalBefore: finality.finalBefore(level),
         };
       examined += 1;
-      const start = newest.start.getTime();
-      const lastTimes = Object.values(newest.f ?? {})
-        .filter(isObservedAggregate)
-        .map((field) => field.last.t);
       return {
         level,
-        latestSlotMs: start,
-        freshnessMs: lastTimes.length > 0 ? Math.max(...lastTimes) : null,
-        latestFinal: finality.isFinal(level, start),
+        latestSlotMs: newest.start,
+        freshnessMs: newest.lastTickMs,
+        latestFinal: finality.isFinal(level, newest.start),
         finalBefore: finality.finalBefore(level),
       };
     }),

@@ -1,6 +1,5 @@
 import { LEVELS, isSlotFinal, type Level } from '@tickertape/buckets';
-import { readWatermarkState, type WatermarkState } from '@tickertape/store';
-import type { Db, Timestamp } from 'mongodb';
+import type { WatermarkState } from '@tickertape/store';
 
 /** Finality as readers see it: a slot is final once its level's watermark has passed its end. */
 export class FinalityView {
@@ -11,21 +10,12 @@ export class FinalityView {
     this.generationKey = LEVELS.map((level) => state.generation[level]).join('.');
   }
 
-  static async read(db: Db): Promise<FinalityView> {
-    return FinalityView.of(await readWatermarkState(db));
-  }
-
   static of(state: WatermarkState): FinalityView {
     return new FinalityView(state);
   }
 
   get marks(): Readonly<Partial<Record<Level, number>>> {
     return this.state.finalBefore;
-  }
-
-  /** When the watermarks were read, on a replica set (see WatermarkState). */
-  get operationTime(): Timestamp | undefined {
-    return this.state.operationTime;
   }
 
   /** No watermark yet (no scheduler has run): nothing is known final. */

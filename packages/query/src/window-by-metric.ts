@@ -1,6 +1,4 @@
-import { partitionOf } from '@tickertape/buckets';
-import type { Db, Document } from 'mongodb';
-import type { CachedBucket } from './final-bucket-cache.js';
+import type { FieldSlot, RollupStore } from '@tickertape/store';
 import {
   beginReads,
   checkBudget,
@@ -11,7 +9,6 @@ import {
 } from './limits.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
 import { finalSlot, planWindow, sumPieces, type WindowResult } from './window.js';
-import { bucketPartition, projectionOf, wholeFieldProjection } from '@tickertape/store';
 
 export interface MetricWindowQuery {
   metric: string;
@@ -37,13 +34,12 @@ export interface MetricWindowResult extends WindowResult {
 
 /**
  * The seed's "10-minute average speed of 50 sensors" when the sensors are named by metric and
- * tags, in one pass: each cover piece's buckets are found by `metric` + `start` (the
- * `metric_1_start_1_series_1` index, walked in series order), and the series are taken from
- * those same documents. So the read costs what the listed form costs — one or two hour buckets
+ * tags, in one pass: each cover piece's buckets are found by metric and slot, in series order
+ * (the store's metric part reads), and the series are taken from those same buckets. So the read costs what the listed form costs — one or two hour buckets
  * per series — with no separate discovery scan.
  */
 export async function windowByMetric(
-  db: Db,
+  store: RollupStore,
   ctx: ReaderContext,
   query: MetricWindowQuery,
 ): Promise<MetricWindowResult> {
@@ -65,34 +61,22 @@ export async function windowByMetric(
     `a window over up to ${query.limit} series of ${query.metric}`,
   );
 
-  const scope = await beginReads(db, ctx);
-  let read: (readonly CachedBucket[])[];
+  const scope = await beginReads(store, ctx);
+  let read: (readonly FieldSlot[])[];
   try {
     const { view, session } = scope;
     read = await Promise.all(
       window.pieces.map((piece) => {
-        const filter: Document = {
-          metric: query.metric,
-          start: new Date(piece.start),
-          n: { $gt: 0 },
-        };
-        for (const [key, value] of Object.entries(tags)) filter[`tags.${key}`] = value;
-        const find = (projection: Document) =>
-          bucketPartition(db, partitionOf(piece.level, piece.start).name).find<CachedBucket>(
-            filter,
-            {
-              projection: { series: 1, ...projection },
-              sort: { series: 1 },
-              limit: perPiece,
-              ...(session ? { session } : {}),
-            },
+        const readPart = (whole: boolean) =>
+          store.readMetricPart(
+            { part: piece, metric: query.metric, tags, field: query.field, whole, limit: perPiece },
+            session,
           );
-        if (!ctx.cache || !view.isFinal(piece.level, piece.start))
-          return find(projectionOf(piece, query.field));
+        if (!ctx.cache || !view.isFinal(piece.level, piece.start)) return readPart(false);
         return ctx.cache.read(
           finalSlot(piece, query.field, view),
           { metric: query.metric, tags, limit: perPiece },
-          () => find(wholeFieldProjection(piece.level, query.field)),
+          () => readPart(true),
         );
       }),
     );

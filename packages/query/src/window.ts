@@ -1,17 +1,7 @@
-import {
-  bucketId,
-  ceilTo,
-  earlier,
-  floorTo,
-  later,
-  partitionOf,
-  type Aggregate,
-  type Level,
-  type Mark,
-} from '@tickertape/buckets';
-import type { Db, Document } from 'mongodb';
+import { ceilTo, earlier, floorTo, later, type Aggregate, type Level } from '@tickertape/buckets';
+import { aggregatesOf, type FieldSlot, type RollupStore } from '@tickertape/store';
 import { coverUnitMs, planCover, type CoverPiece } from './cover.js';
-import type { CachedBucket, SlotRead } from './final-bucket-cache.js';
+import type { SlotRead } from './final-bucket-cache.js';
 import {
   beginReads,
   checkBudget,
@@ -20,12 +10,6 @@ import {
   checkSeries,
   type ReaderContext,
 } from './limits.js';
-import {
-  aggregatesOf,
-  bucketPartition,
-  projectionOf,
-  wholeFieldProjection,
-} from '@tickertape/store';
 import { QueryError, QueryErrorCode } from './query-error.js';
 import type { FinalityView } from './watermark-view.js';
 
@@ -59,29 +43,23 @@ export interface WindowResult {
   rows: WindowRow[];
   /** The bucket parts summed per series, e.g. minutes 55-59 of hour 10 and 0-4 of hour 11. */
   pieces: CoverPiece[];
-  /** Bucket documents read to answer, for every series together (from memory or the database). */
+  /** Buckets read to answer, for every series together (from memory or the store). */
   examined: number;
   /** Levels of the parts that are not final yet: none when the whole window is final. */
   openLevels: Level[];
 }
 
-interface Totals {
-  n: number;
-  sum: number;
-  min: number;
-  max: number;
-  first: Mark | undefined;
-  last: Mark | undefined;
-  final: boolean;
-}
-
-function addAggregate(totals: Totals, agg: Aggregate): void {
-  totals.n += agg.n;
-  totals.sum += agg.sum;
-  totals.min = Math.min(totals.min, agg.min);
-  totals.max = Math.max(totals.max, agg.max);
-  totals.first = totals.first ? earlier(totals.first, agg.first) : agg.first;
-  totals.last = totals.last ? later(totals.last, agg.last) : agg.last;
+/** Two aggregates of one field over disjoint spans as one. */
+function combined(into: Aggregate | undefined, agg: Aggregate): Aggregate {
+  if (!into) return { ...agg };
+  return {
+    n: into.n + agg.n,
+    sum: into.sum + agg.sum,
+    min: Math.min(into.min, agg.min),
+    max: Math.max(into.max, agg.max),
+    first: earlier(into.first, agg.first),
+    last: later(into.last, agg.last),
+  };
 }
 
 /**
@@ -91,7 +69,7 @@ function addAggregate(totals: Totals, agg: Aggregate): void {
  * so a 10-minute window reads one or two hour buckets per series.
  */
 export async function windowAggregate(
-  db: Db,
+  store: RollupStore,
   ctx: ReaderContext,
   query: WindowQuery,
 ): Promise<WindowResult> {
@@ -109,22 +87,17 @@ export async function windowAggregate(
   const { fromMs, toMs, pieces } = planWindow(ctx, query.fromMs, query.toMs);
   checkBudget(pieces.length * series.length, ctx, `a window over ${series.length} series`);
 
-  const scope = await beginReads(db, ctx);
+  const scope = await beginReads(store, ctx);
   try {
     const { view, session } = scope;
     // Every piece at once: the seed's hot query is latency-bound.
     const read = await Promise.all(
       pieces.map((piece) => {
-        const partition = bucketPartition(db, partitionOf(piece.level, piece.start).name);
-        const find = (keys: readonly string[], projection: Document) =>
-          partition.find<CachedBucket>(
-            { _id: { $in: keys.map((key) => bucketId(piece.level, key, piece.start)) } },
-            { projection: { series: 1, ...projection }, ...(session ? { session } : {}) },
-          );
-        if (!ctx.cache || !view.isFinal(piece.level, piece.start))
-          return find(series, projectionOf(piece, query.field));
+        const readPart = (keys: readonly string[], whole: boolean) =>
+          store.readPart({ part: piece, series: keys, field: query.field, whole }, session);
+        if (!ctx.cache || !view.isFinal(piece.level, piece.start)) return readPart(series, false);
         return ctx.cache.read(finalSlot(piece, query.field, view), { series }, (missing) =>
-          find(missing ?? series, wholeFieldProjection(piece.level, query.field)),
+          readPart(missing ?? series, true),
         );
       }),
     );
@@ -157,29 +130,18 @@ export function planWindow(
 }
 
 /**
- * Adds up each series' parts of the pieces read (`read[i]` = the documents of `pieces[i]`) into
- * one row per series, in the order given; documents of other series are ignored.
+ * Adds up each series' parts of the pieces read (`read[i]` = the buckets of `pieces[i]`) into
+ * one row per series, in the order given; buckets of other series are ignored.
  */
 export function sumPieces(
   window: { field: string; fromMs: number; toMs: number; pieces: CoverPiece[] },
-  read: readonly (readonly CachedBucket[])[],
+  read: readonly (readonly FieldSlot[])[],
   series: readonly string[],
   finality: FinalityView,
 ): WindowResult {
-  const { field, pieces } = window;
-  const totals = new Map<string, Totals>(
-    series.map((key) => [
-      key,
-      {
-        n: 0,
-        sum: 0,
-        min: Infinity,
-        max: -Infinity,
-        first: undefined,
-        last: undefined,
-        final: true,
-      },
-    ]),
+  const { pieces } = window;
+  const rows = new Map<string, { aggregate?: Aggregate; final: boolean }>(
+    series.map((key) => [key, { final: true }]),
   );
   let examined = 0;
   const openLevels = new Set<Level>();
@@ -188,11 +150,12 @@ export function sumPieces(
     examined += docs.length;
     const final = finality.isFinal(piece.level, piece.start);
     if (!final) openLevels.add(piece.level);
-    for (const key of series) totals.get(key)!.final &&= final;
-    for (const doc of docs) {
-      const row = totals.get(doc.series);
+    for (const key of series) rows.get(key)!.final &&= final;
+    for (const slot of docs) {
+      const row = rows.get(slot.series);
       if (!row) continue;
-      for (const agg of aggregatesOf(piece, doc, field)) if (agg.n > 0) addAggregate(row, agg);
+      for (const agg of aggregatesOf(piece, slot))
+        if (agg.n > 0) row.aggregate = combined(row.aggregate, agg);
     }
   });
   return {
@@ -200,18 +163,29 @@ export function sumPieces(
     examined,
     openLevels: [...openLevels],
     rows: series.map((key) => {
-      const t = totals.get(key)!;
-      const seen = t.n > 0;
+      const { aggregate: a, final } = rows.get(key)!;
+      if (!a)
+        return {
+          series: key,
+          n: 0,
+          sum: 0,
+          avg: null,
+          min: null,
+          max: null,
+          first: null,
+          last: null,
+          final,
+        };
       return {
         series: key,
-        n: t.n,
-        sum: t.sum,
-        avg: seen ? t.sum / t.n : null,
-        min: seen ? t.min : null,
-        max: seen ? t.max : null,
-        first: seen && t.first ? { t: t.first.t, v: t.first.v } : null,
-        last: seen && t.last ? { t: t.last.t, v: t.last.v } : null,
-        final: t.final,
+        n: a.n,
+        sum: a.sum,
+        avg: a.sum / a.n,
+        min: a.min,
+        max: a.max,
+        first: { t: a.first.t, v: a.first.v },
+        last: { t: a.last.t, v: a.last.v },
+        final,
       };
     }),
   };

@@ -1,14 +1,10 @@
 export {
   SEGMENT_PREFIX,
-  chainIdRange,
   dayOf,
   parseSegmentCollection,
   segmentCollection,
   partitionOfSegmentId,
   segmentId,
-  seriesDayIdRange,
-  seriesIdRange,
-  type IdRange,
   type SegmentDocument,
   type SegmentPoint,
 } from './segment-shape.js';
@@ -31,17 +27,15 @@ export {
   SegmentErrorCode,
   isSegmentBudgetError,
 } from './segment-error.js';
-export {
-  SEGMENT_INDEXES,
-  ensureSegmentCollection,
-  listSegmentDays,
-} from './segment-collections.js';
-export {
-  readRawPoints,
-  type RawPointsLimits,
-  type RawPointsQuery,
-  type RawPointsResult,
-} from './read-points.js';
+export type {
+  Chain,
+  RawPointsLimits,
+  RawPointsQuery,
+  RawPointsResult,
+  SegmentRetentionRun,
+  SegmentStore,
+  StoredHeads,
+} from './segment-store.js';
 export {
   segmentDayRange,
   segmentRetentionPlan,
@@ -50,5 +44,3 @@ export {
   type SegmentRetentionPolicy,
   type SegmentRetentionVerdict,
 } from './retention.js';
-export { applySegmentRetention, type SegmentRetentionRun } from './apply-retention.js';
-export { scanSegmentDay } from './scan.js';

@@ -70,27 +70,6 @@ export function segmentId(series: string, day: string, partition: number, offset
   return `${series}:${day}:${String(partition).padStart(3, '0')}:${String(offset).padStart(19, '0')}`;
 }
 
-export interface IdRange {
-  $gte: string;
-  $lt: string;
-}
-
-/** Bounds of one series' segment ids: ':' is escaped inside series keys, so the range is exact. */
-export function seriesIdRange(series: string): IdRange {
-  return { $gte: `${series}:`, $lt: `${series};` };
-}
-
-/** Bounds of one series' segment ids in one day's collection. */
-export function seriesDayIdRange(series: string, day: string): IdRange {
-  return { $gte: `${series}:${day}:`, $lt: `${series}:${day};` };
-}
-
-/** Bounds of the ids of one chain (series and partition) in one day, in offset order. */
-export function chainIdRange(series: string, day: string, partition: number): IdRange {
-  const prefix = `${series}:${day}:${String(partition).padStart(3, '0')}`;
-  return { $gte: `${prefix}:`, $lt: `${prefix};` };
-}
-
 /** The Kafka partition (chain) a segment id names: the digits before the offset's 19. */
 export function partitionOfSegmentId(id: string): number {
   const end = id.length - 20; // the ':' before the offset

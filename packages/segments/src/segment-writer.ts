@@ -1,14 +1,6 @@
 import type { FoldInput } from '@tickertape/buckets';
-import { MongoBulkWriteError, type AnyBulkWriteOperation, type Db } from 'mongodb';
 import { planSeries, type PlanOptions, type SegmentHead, type SeriesPlan } from './plan.js';
-import { SegmentConflictError } from './segment-error.js';
-import { ensureSegmentCollection, listSegmentDays } from './segment-collections.js';
-import {
-  partitionOfSegmentId,
-  segmentCollection,
-  seriesIdRange,
-  type SegmentDocument,
-} from './segment-shape.js';
+import type { Chain, SegmentStore } from './segment-store.js';
 
 export interface SegmentApplyStats {
   points: number;
@@ -37,12 +29,6 @@ export interface SegmentWriterOptions extends Omit<PlanOptions, 'writeOnlyOnChan
   writeOnlyOnChange: ReadonlySet<string>;
 }
 
-/** One series from one Kafka partition: what a chain of segments holds (segment-shape.ts). */
-interface Chain {
-  series: string;
-  partition: number;
-}
-
 function chainKey(series: string, partition: number): string {
   return `${partition}/${series}`;
 }
@@ -57,12 +43,11 @@ function chainKey(series: string, partition: number): string {
 export class SegmentWriter {
   /** Newest segment per chain (`chainKey`); null: the chain has none yet. */
   private readonly heads = new Map<string, SegmentHead | null>();
-  private readonly ready = new Set<string>();
   /** The flush in progress: flushes of different partitions run one at a time (see apply). */
   private running: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly db: Db,
+    private readonly store: SegmentStore,
     private readonly options: SegmentWriterOptions,
   ) {}
 
@@ -129,7 +114,7 @@ export class SegmentWriter {
       );
     }
     try {
-      const operations = (await this.appendAndClose(plans)) + (await this.create(plans));
+      const operations = await this.store.appendFlush(plans);
       for (const plan of plans) if (plan.head) this.heads.set(keyOf(plan), plan.head);
       const sum = (pick: (plan: SeriesPlan) => number) => plans.reduce((t, p) => t + pick(p), 0);
       return {
@@ -152,144 +137,17 @@ export class SegmentWriter {
   }
 
   /**
-   * Phase one: points appended to the newest segments, and `nextStart` on the segments that stop
-   * being newest. Done before any new segment exists, so after a crash the newest segment in the
-   * database never holds offsets above points that are missing.
+   * Reads the newest segment of each chain not cached; chains with none are remembered as such.
+   * Returns, for each series one of whose chains has none, the partitions of its other chains.
    */
-  private async appendAndClose(plans: readonly SeriesPlan[]): Promise<number> {
-    const byCollection = new Map<string, AnyBulkWriteOperation<SegmentDocument>[]>();
-    const add = (collection: string, op: AnyBulkWriteOperation<SegmentDocument>) => {
-      const ops = byCollection.get(collection);
-      if (ops) ops.push(op);
-      else byCollection.set(collection, [op]);
-    };
-    let appends = 0;
-    for (const plan of plans) {
-      const a = plan.append;
-      if (a) {
-        appends += 1;
-        const last = a.points[a.points.length - 1]!;
-        add(a.collection, {
-          updateOne: {
-            filter: { _id: a.id, [`ap.${a.partition}`]: { $not: { $gte: a.minOffset } } },
-            update: {
-              $push: {
-                t: { $each: a.points.map((p) => p.t) },
-                v: { $each: a.points.map((p) => p.v) },
-              },
-              $inc: { n: a.points.length },
-              $set: {
-                end: last.t,
-                last,
-                [`ap.${a.partition}`]: a.maxOffset,
-                ...(a.nextStart === undefined ? {} : { nextStart: a.nextStart }),
-              },
-            },
-          },
-        });
-      }
-      for (const c of plan.close)
-        add(c.collection, {
-          updateOne: { filter: { _id: c.id }, update: { $set: { nextStart: c.nextStart } } },
-        });
-    }
-    let operations = 0;
-    let matchedAppends = 0;
-    for (const [collection, ops] of byCollection) {
-      const result = await this.db
-        .collection<SegmentDocument>(collection)
-        .bulkWrite(ops, { ordered: false });
-      operations += ops.length;
-      matchedAppends += result.matchedCount;
-    }
-    const closes = operations - appends;
-    // Closes always match (their segment exists); an append that matched nothing was already applied by someone else.
-    if (matchedAppends < appends + closes)
-      throw new SegmentConflictError(
-        `${appends + closes - matchedAppends} segment updates matched nothing: another writer applied these offsets`,
-      );
-    return operations;
-  }
-
-  /**
-   * Phase two: new segments, oldest day first and in id order within a day (ordered inserts),
-   * so a crash leaves a prefix of them: the newest one present covers every offset below it.
-   */
-  private async create(plans: readonly SeriesPlan[]): Promise<number> {
-    const byCollection = new Map<string, SegmentDocument[]>();
-    for (const plan of plans)
-      for (const { collection, doc } of plan.create) {
-        const docs = byCollection.get(collection);
-        if (docs) docs.push(doc);
-        else byCollection.set(collection, [doc]);
-      }
-    let operations = 0;
-    for (const collection of [...byCollection.keys()].sort()) {
-      const docs = byCollection.get(collection)!.sort((a, b) => (a._id < b._id ? -1 : 1));
-      if (!this.ready.has(collection)) {
-        await ensureSegmentCollection(this.db, collection);
-        this.ready.add(collection);
-      }
-      try {
-        await this.db.collection<SegmentDocument>(collection).insertMany(docs, { ordered: true });
-      } catch (err) {
-        if (err instanceof MongoBulkWriteError)
-          throw new SegmentConflictError(`a new segment in ${collection} exists already`, err);
-        throw err;
-      }
-      operations += docs.length;
-    }
-    return operations;
-  }
-
-  /**
-   * The newest segment of each chain, newest day first; chains with none are remembered as such.
-   * Returns, for each series one of whose chains has none, the partitions of its other chains:
-   * those are found on the way, as the search for the missing chain reads every day.
-   */
-  private async loadHeads(chains: readonly Chain[]): Promise<Map<string, Set<number>>> {
-    const others = new Map<string, Set<number>>();
-    if (chains.length === 0) return others;
-    const missing = new Map(chains.map((c) => [chainKey(c.series, c.partition), c]));
-    const wanted = new Set(missing.keys());
-    for (const day of (await listSegmentDays(this.db)).reverse()) {
-      if (missing.size === 0) break;
-      const series = new Set([...missing.values()].map((c) => c.series));
-      const rows = await this.db
-        .collection<SegmentDocument>(segmentCollection(day))
-        .aggregate<{ head: SegmentDocument }>([
-          { $match: { $or: [...series].map((s) => ({ _id: seriesIdRange(s) })) } },
-          { $project: { t: 0, v: 0 } },
-          { $sort: { _id: -1 } },
-          // Newest per chain. Segments from before `p` existed group apart, so the chain is read
-          // from the id, and the newest id of a chain wins below.
-          { $group: { _id: { series: '$series', p: '$p' }, head: { $first: '$$ROOT' } } },
-        ])
-        .toArray();
-      rows.sort((a, b) => (a.head._id < b.head._id ? 1 : -1));
-      const found = new Set<string>();
-      for (const { head } of rows) {
-        const partition = partitionOfSegmentId(head._id);
-        const key = chainKey(head.series, partition);
-        if (missing.has(key)) {
-          if (found.has(key)) continue;
-          found.add(key);
-          this.heads.set(key, {
-            id: head._id,
-            day: head.day,
-            n: head.n,
-            end: head.end,
-            last: head.last,
-            ap: head.ap,
-          });
-        } else if (!wanted.has(key)) {
-          const seen = others.get(head.series) ?? new Set<number>();
-          others.set(head.series, seen.add(partition));
-        }
-      }
-      for (const key of found) missing.delete(key);
-    }
-    for (const key of missing.keys()) this.heads.set(key, null);
+  private async loadHeads(chains: readonly Chain[]): Promise<Map<string, number[]>> {
+    if (chains.length === 0) return new Map();
+    const { heads, others } = await this.store.readHeads(chains);
+    for (const { series, partition, head } of heads)
+      this.heads.set(chainKey(series, partition), head);
+    for (const { series, partition } of chains)
+      if (!this.heads.has(chainKey(series, partition)))
+        this.heads.set(chainKey(series, partition), null);
     return others;
   }
 }

@@ -1,71 +1,40 @@
+export type * from './port/index.js';
 export {
-  applyFlush,
-  type ApplyStats,
-  type CollectionTarget,
-  type EnsureCollection,
-} from './apply.js';
-export { PARTITION_INDEXES, ensurePartition, listPartitionNames } from './partitions.js';
-export { applyRetention, type RetentionRun } from './retention.js';
-export { RollupWriter, type WriterStats } from './rollup-writer.js';
+  openMongoStores,
+  type CommandEvent,
+  type MongoStoreOptions,
+  type MongoStores,
+  type ReadPreferenceMode,
+} from './mongo/open-stores.js';
+export { probeMongo } from './mongo/probe.js';
+export { storesOf } from './mongo/stores-of.js';
+export { LevelPolicySource } from './level-policy-source.js';
 export { StoreErrorCode, StoreWriteError } from './store-error.js';
-export {
-  WATERMARKS_COLLECTION,
-  advanceWatermarks,
-  bumpGeneration,
-  readWatermarkState,
-  readWatermarks,
-  type WatermarkState,
-} from './watermarks.js';
-export { insertShells, recentSeries } from './shells.js';
-export { isTransientMongoError } from './transient.js';
-export {
-  HISTORY_RUNS_COLLECTION,
-  listRuns,
-  startRun,
-  updateRun,
-  type HistoryRun,
-  type RunStart,
-  type RunState,
-} from './history-runs.js';
-export {
-  SHADOW_SWAPS_COLLECTION,
-  cleanupReplaced,
-  prepareShadow,
-  replacedCollectionOf,
-  seedShadow,
-  serverRenamesSafely,
-  shadowPlan,
-  swapShadow,
-  type CleanupOptions,
-  type ShadowPartition,
-  type SwapResult,
-} from './shadow.js';
 export { ShadowError, ShadowErrorCode } from './shadow-error.js';
+export { replacedCollectionOf, shadowPlan } from './layout/shadow-plan.js';
 export {
   isRunId,
   newRunId,
   parseShadowName,
   shadowCollectionName,
   type ShadowKind,
-} from './shadow-names.js';
+} from './layout/shadow-names.js';
+// The bucket document's layout, pure: what property tests apply with the test interpreter, and
+// what the checker strips before it compares.
 export {
-  LEVEL_POLICY_COLLECTION,
-  LevelPolicySource,
-  changeLevelPolicy,
-  readLevelPolicy,
-} from './level-policy.js';
-export { metricDensities, type MetricDensity } from './metric-densities.js';
+  appliedPath,
+  guardedUpdate,
+  type GuardedUpdate,
+  type UpdateDocument,
+} from './layout/update.js';
 export {
-  BucketPartition,
-  bucketPartition,
-  type BucketFindOptions,
-  type BucketRecord,
-} from './bucket-partition.js';
-export {
-  isObservedAggregate,
-  isObservedMark,
-  summaryProjection,
-  type StoredBucket,
-  type StoredField,
-} from './stored.js';
-export { aggregatesOf, projectionOf, wholeFieldProjection, type BucketPart } from './slot-reads.js';
+  EMPTY_FIRST,
+  EMPTY_LAST,
+  shellDocument,
+  withoutShellPadding,
+  type ShellDocument,
+} from './layout/shells.js';
+// The one decoder's pure part: a window's aggregates of a decoded bucket part.
+export { aggregatesOf } from './layout/aggregates.js';
+export { mongoSegmentStore } from './mongo/segments/index.js';
+export { createMemoryStore } from './memory/memory-store.js';

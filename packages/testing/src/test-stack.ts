@@ -1,10 +1,4 @@
-import {
-  createKafka,
-  createMongoClient,
-  createRedis,
-  createRegistry,
-  kafkaSecurity,
-} from '@tickertape/clients';
+import { createKafka, createRedis, createRegistry, kafkaSecurity } from '@tickertape/clients';
 import {
   checkKafkaSecurity,
   kafkaBrokers,
@@ -16,7 +10,9 @@ import {
 import { createLogger, type Logger } from '@tickertape/logger';
 import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import type { Admin, Kafka } from 'kafkajs';
-import type { Db, MongoClient } from 'mongodb';
+// Test support, not product code: tests look at what the stores wrote with the driver itself
+// (the product reaches MongoDB only through @tickertape/store's mongo folder).
+import { MongoClient, type Db } from 'mongodb';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { uniqueName } from './unique-name.js';
@@ -75,10 +71,9 @@ export class TestStack {
       logger: this.logger,
     });
     this.registry = createRegistry({ url: env.SCHEMA_REGISTRY_URL });
-    this.mongo = createMongoClient({
-      uri: env.MONGODB_URI,
+    this.mongo = new MongoClient(env.MONGODB_URI, {
       appName: `test-${label}`,
-      logger: this.logger,
+      serverSelectionTimeoutMS: 10_000,
     });
   }
 

@@ -6,7 +6,7 @@
  */
 export type Doc = Record<string, unknown>;
 
-/** What `guardedUpdate` of @tickertape/buckets returns (structurally: no dependency on it). */
+/** What `guardedUpdate` of @tickertape/store returns (structurally: no dependency on it). */
 export interface GuardedOperation {
   filter: Record<string, unknown>;
   update: {

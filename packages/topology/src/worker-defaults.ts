@@ -1,4 +1,4 @@
-import { LEVELS, type Level } from '@tickertape/buckets';
+import { LEVELS, LEVEL_SPECS, type Level } from '@tickertape/buckets';
 import type { Store } from './stores.js';
 
 const MINUTE_MS = 60_000;
@@ -38,16 +38,14 @@ export const HOLD_DEFAULTS = {
  * answer may be cached no longer than its level takes to change.
  */
 export const FRESHNESS_BUDGET_DEFAULTS: Readonly<Record<Store, number>> = {
-  minute: 5_000,
-  hour: 60_000,
-  // Not longer: a level's lag counts what it holds, and past a minute the held records would
-  // cross TickertapeLevelBehind's 120 s (infra/prometheus/tickertape-alerts.yml).
-  day: 60_000,
+  ...(Object.fromEntries(
+    LEVELS.map((level) => [level, LEVEL_SPECS[level].freshnessBudgetMs]),
+  ) as Record<Level, number>),
   // A segment append rewrites its document: holding buys little there (docs/segments.md).
   segments: 0,
 };
 
 /** The rollup levels' budgets alone: how long the API may keep an answer with open slots. */
 export const LEVEL_FRESHNESS_BUDGETS: Readonly<Record<Level, number>> = Object.fromEntries(
-  LEVELS.map((level) => [level, FRESHNESS_BUDGET_DEFAULTS[level]]),
+  LEVELS.map((level) => [level, LEVEL_SPECS[level].freshnessBudgetMs]),
 ) as Record<Level, number>;

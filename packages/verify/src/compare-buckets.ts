@@ -1,4 +1,5 @@
-import { withoutShellPadding, type Level } from '@tickertape/buckets';
+import type { Level } from '@tickertape/buckets';
+import { withoutShellPadding } from '@tickertape/store';
 import { compareDocuments } from './compare-documents.js';
 import type { Difference } from './truth.js';
 

@@ -1,5 +1,4 @@
 import { LEVEL_SPECS, slotStart, subSlot, type CoarseLevel, type Mark } from '@tickertape/buckets';
-import type { Document } from 'mongodb';
 import { bucketDocument, chronological } from './reference-fold.js';
 
 type Totals = { n: number; sum: number; min: number; max: number; first: Mark; last: Mark };
@@ -12,7 +11,7 @@ type Totals = { n: number; sum: number; min: number; max: number; first: Mark; l
  */
 export function expectedFromFiner(
   level: CoarseLevel,
-  finer: readonly Document[],
+  finer: readonly Readonly<Record<string, unknown>>[],
 ): Record<string, unknown> | undefined {
   const real = finer.filter((b) => (b.n as number) > 0);
   const head = real[0];

@@ -1,13 +1,11 @@
-import { LEVEL_SPECS, parsePartitionName, type Level } from '@tickertape/buckets';
+import { LEVEL_SPECS, type Level } from '@tickertape/buckets';
 import {
-  listSegmentDays,
   partitionOfSegmentId,
-  scanSegmentDay,
   segmentDayRange,
   type SegmentDocument,
+  type SegmentStore,
 } from '@tickertape/segments';
-import { bucketPartition, listPartitionNames } from '@tickertape/store';
-import type { Db } from 'mongodb';
+import type { RollupStore } from '@tickertape/store';
 import { isDate } from './compare-documents.js';
 
 /** Instants `[fromMs, toMs)`; a bucket or a segment day is checked when it lies wholly inside. */
@@ -37,16 +35,15 @@ export function dayInRange(dayStart: number, range: CheckedRange): boolean {
 
 /** Every stored bucket of `level` whose slot lies in the range, by `_id`. */
 export async function storedBuckets(
-  db: Db,
+  store: RollupStore,
   level: Level,
   range: CheckedRange,
 ): Promise<Map<string, Record<string, unknown>>> {
   const buckets = new Map<string, Record<string, unknown>>();
-  for (const name of await listPartitionNames(db)) {
-    const partition = parsePartitionName(name);
-    if (partition?.level !== level) continue;
+  for (const partition of await store.listPartitions()) {
+    if (partition.level !== level) continue;
     if (partition.endMs <= range.fromMs || partition.startMs >= range.toMs) continue;
-    for await (const doc of bucketPartition(db, name).scan()) {
+    for await (const doc of store.partition(partition.name).scan()) {
       const start = (doc as { start?: unknown }).start;
       if (isDate(start) && !slotInRange(level, start.getTime(), range)) continue;
       buckets.set(doc._id, doc);
@@ -60,14 +57,14 @@ export async function storedBuckets(
  * its id), in `_id` order: day, then first offset.
  */
 export async function storedSegments(
-  db: Db,
+  store: SegmentStore,
   range: CheckedRange,
 ): Promise<Map<string, Map<number, SegmentDocument[]>>> {
   const bySeries = new Map<string, Map<number, SegmentDocument[]>>();
-  for (const day of await listSegmentDays(db)) {
+  for (const day of await store.listDays()) {
     const days = segmentDayRange(day);
     if (days === undefined || !dayInRange(days.startMs, range)) continue;
-    for await (const segment of scanSegmentDay(db, day)) {
+    for await (const segment of store.scanDay(day)) {
       let chains = bySeries.get(segment.series);
       if (!chains) bySeries.set(segment.series, (chains = new Map<number, SegmentDocument[]>()));
       const partition = partitionOfSegmentId(segment._id);

@@ -1,11 +1,11 @@
 import { isLevel, type Level, type LevelPolicy } from '@tickertape/buckets';
-import { readLevelPolicy } from '@tickertape/store';
+import type { RollupStore } from '@tickertape/store';
+import type { SegmentStore } from '@tickertape/segments';
 import { headerText, readTopic } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
 import { DLQ_HEADERS, isTickRejected, seriesKey, type Tick } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
 import type { SegmentDocument } from '@tickertape/segments';
-import type { Db } from 'mongodb';
 import { compareBuckets } from './compare-buckets.js';
 import { compareSeriesSegments } from './compare-segments.js';
 import {
@@ -37,7 +37,7 @@ export interface CheckedTarget {
 
 export interface VerifyOptions {
   kafka: Kafka;
-  db: Db;
+  stores: { rollups: RollupStore; segments: SegmentStore };
   /** The workers' codec: a rejection (TickRejectedError) means the record belongs in the DLQ. */
   decode: (value: Buffer) => Promise<Tick>;
   topic: string;
@@ -183,7 +183,7 @@ async function checkLevel(
       ([, bucket]) => slotInRange(level, (bucket.start as Date).getTime(), range),
     ),
   );
-  const have = await storedBuckets(options.db, level, range);
+  const have = await storedBuckets(options.stores.rollups, level, range);
   return {
     summary: {
       expected: want.size,
@@ -199,7 +199,7 @@ async function checkSegments(
   range: CheckedRange,
 ): Promise<Checked> {
   const want = expectedPoints(ticks, { writeOnChange: options.segments.writeOnChange });
-  const have = await storedSegments(options.db, range);
+  const have = await storedSegments(options.stores.segments, range);
   const checked: Checked = { summary: { expected: 0, stored: 0 }, found: [] };
   for (const series of new Set([...want.keys(), ...have.keys()])) {
     const wantChains = want.get(series) ?? new Map<number, ExpectedPoint[]>();
@@ -238,7 +238,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     await readDeadLetters(options.kafka, options.dlqTopic, options.topic, options.readTimeoutMs),
     options.bounds,
   );
-  const policy = await readLevelPolicy(options.db);
+  const policy = await options.stores.rollups.readLevelPolicy();
   const stores: StoreSummary[] = [];
   const differences = [...truth.differences];
   stores.push({

@@ -1,6 +1,5 @@
 import {
   createKafka,
-  createMongoClient,
   createRegistry,
   dependencyFailure,
   kafkaSecurity,
@@ -9,9 +8,9 @@ import {
 import { registryEndpoint } from '@tickertape/config';
 import type { Logger } from '@tickertape/logger';
 import { topicPartitions } from '@tickertape/producer';
+import { openMongoStores, type MongoStores } from '@tickertape/store';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
-import type { MongoClient } from 'mongodb';
 import type { CliEnv } from './env.js';
 
 /**
@@ -71,25 +70,25 @@ export async function openTopicForPublishing(
 }
 
 /**
- * A connected MongoDB client. A server that does not answer within STARTUP_TIMEOUT_MS stops the
- * command naming MONGODB_URI, as the other commands name KAFKA_BROKERS.
+ * The stores of `database` (rollups and segments) on one connection. A server that does not
+ * answer within STARTUP_TIMEOUT_MS stops the command naming MONGODB_URI, as the other commands
+ * name KAFKA_BROKERS.
  */
-export async function openMongo(
+export async function openStores(
   env: CliEnv,
   logger: Logger,
   appName: string,
-): Promise<MongoClient> {
-  const mongo = createMongoClient({
-    uri: env.MONGODB_URI,
-    appName,
-    logger,
-    serverSelectionTimeoutMs: env.STARTUP_TIMEOUT_MS,
-  });
+  database: string,
+): Promise<MongoStores> {
   try {
-    await mongo.connect();
+    return await openMongoStores({
+      uri: env.MONGODB_URI,
+      database,
+      appName,
+      logger,
+      serverSelectionTimeoutMs: env.STARTUP_TIMEOUT_MS,
+    });
   } catch (err) {
-    await mongo.close().catch(() => undefined);
     throw dependencyFailure('MONGODB_URI', env.MONGODB_URI, err);
   }
-  return mongo;
 }

@@ -1,6 +1,5 @@
 import {
   createKafka,
-  createMongoClient,
   createRegistry,
   isTransientKafkaError,
   probePipeline,
@@ -8,7 +7,7 @@ import {
 import type { Logger } from '@tickertape/logger';
 import { startOpsServer } from '@tickertape/ops';
 import { SegmentWriter } from '@tickertape/segments';
-import { RollupWriter } from '@tickertape/store';
+import { openMongoStores, probeMongo } from '@tickertape/store';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import { groupIdOf } from '@tickertape/topology';
 import { Partitioners } from 'kafkajs';
@@ -36,21 +35,12 @@ export async function startWorker(
   logger: Logger,
   hooks: WorkerHooks = {},
 ): Promise<WorkerHandle> {
-  const { security, registryAt } = await probePipeline(env, logger);
+  const { security, registryAt } = await probePipeline(env, logger, probeMongo);
   const level = env.ROLLUP_LEVEL;
   const name = groupIdOf(level);
   const groupId = env.GROUP_ID ?? name;
   const kafka = createKafka({ ...security, brokers: env.KAFKA_BROKERS, clientId: name, logger });
   const registry = createRegistry(registryAt);
-  const mongo = createMongoClient({
-    uri: env.MONGODB_URI,
-    appName: name,
-    logger,
-    // Offsets are committed once a flush is acknowledged, so the acknowledgement must mean
-    // durable: on a replica set a w:1 write can be rolled back by a failover after the commit,
-    // and its ticks would be gone. Majority + journal survives that (docs/exactly-once.md).
-    driverOptions: { writeConcern: { w: 'majority', journal: true } },
-  });
   const consumer = kafka.consumer({
     groupId,
     sessionTimeout: env.KAFKA_SESSION_TIMEOUT_MS,
@@ -82,24 +72,36 @@ export async function startWorker(
     logger[level]({ err: error, restart }, 'consumer crashed');
   });
 
-  await Promise.all([mongo.connect(), consumer.connect(), producer.connect()]);
+  const [stores] = await Promise.all([
+    openMongoStores({
+      uri: env.MONGODB_URI,
+      database: env.MONGODB_DATABASE,
+      appName: name,
+      logger,
+      // Offsets are committed once a flush is acknowledged, so the acknowledgement must mean
+      // durable: on a replica set a w:1 write can be rolled back by a failover after the commit,
+      // and its ticks would be gone. Majority + journal survives that (docs/exactly-once.md).
+      durableWrites: true,
+    }),
+    consumer.connect(),
+    producer.connect(),
+  ]);
   const codec = await TickCodec.register(registry, {
     registry: registryAt,
     version: env.TICK_SCHEMA_VERSION,
     subject: valueSubject(env.TOPIC),
   });
-  const db = mongo.db(env.MONGODB_DATABASE);
   const sink =
     level === 'segments'
       ? segmentSink(
-          new SegmentWriter(db, {
+          new SegmentWriter(stores.segments, {
             maxPoints: env.SEGMENT_MAX_POINTS,
             writeOnlyOnChange: env.SEGMENT_WRITE_ON_CHANGE,
           }),
           metrics,
           logger,
         )
-      : rollupSink(new RollupWriter(db, level), metrics);
+      : rollupSink(stores.rollups.writer(level), metrics);
   const crashAfter = env.FAULT_CRASH_AFTER_WRITES;
   const rollups = new RollupConsumer(
     { consumer, producer, codec, sink, metrics, logger, clock: hooks.clock ?? Date.now },
@@ -150,7 +152,7 @@ export async function startWorker(
       await rollups.drain();
       await consumer.disconnect();
       await producer.disconnect();
-      await mongo.close();
+      await stores.close();
       await new Promise<void>((resolve) => http.close(() => resolve()));
       logger.info('rollup worker stopped');
     },

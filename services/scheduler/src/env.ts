@@ -10,11 +10,36 @@ import {
   stackShape,
   type EnvSource,
 } from '@tickertape/config';
-import { LEVELS, isLevel, type Level } from '@tickertape/buckets';
+import { LEVELS, LEVEL_SPECS, isLevel, type Level } from '@tickertape/buckets';
 import { groupIdOf, SEGMENT_GROUP, TICK_TOPIC, TIME_WINDOW_DEFAULTS } from '@tickertape/topology';
 import { z } from 'zod';
 
 const DAY = 86_400_000;
+const UNIT_MS: Readonly<Record<string, number>> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: DAY,
+};
+const DURATION = /^(\d+)(ms|s|m|h|d)?$/;
+
+/** `7d`, `36h`, `90m`, `30s`, `500ms` or bare milliseconds; `undefined` for anything else. */
+export function durationText(text: string): number | undefined {
+  const match = DURATION.exec(text.trim());
+  return match ? Number(match[1]) * UNIT_MS[match[2] ?? 'ms']! : undefined;
+}
+
+/** The older per-level form of RETENTION, one variable per level: RETENTION_MINUTE_MS… */
+const legacyRetentionVar = (level: Level) => `RETENTION_${level.toUpperCase()}_MS`;
+
+/** What RETENTION_<LEVEL>_MS said, if it was given (its keys are made from the levels). */
+const legacyRetentionOf = (env: object, level: Level): number | undefined =>
+  (env as Readonly<Record<string, number | undefined>>)[legacyRetentionVar(level)];
+
+const legacyRetention = Object.fromEntries(
+  LEVELS.map((level) => [legacyRetentionVar(level), durationMs().optional()]),
+) as Record<string, z.ZodOptional<ReturnType<typeof durationMs>>>;
 
 /** The scheduler's whole configuration, parsed once at start. */
 export const schedulerEnvSchema = z
@@ -95,9 +120,33 @@ export const schedulerEnvSchema = z
      * accept can fall into a final slot (docs/history.md).
      */
     FINALITY_GRACE_MS: durationMs().default(TIME_WINDOW_DEFAULTS.maxLatenessMs),
-    RETENTION_MINUTE_MS: durationMs().default(7 * DAY),
-    RETENTION_HOUR_MS: durationMs().default(90 * DAY),
-    RETENTION_DAY_MS: durationMs().default(5 * 365 * DAY),
+    /**
+     * How long each level keeps a partition after its end, as `level=duration,…` (`minute=7d,
+     * hour=90d`; units ms, s, m, h, d); a level left out keeps its default from the table of
+     * levels (minute 7 d, hour 90 d, day 5 × 365 d). `RETENTION_<LEVEL>_MS` (milliseconds) still
+     * sets one level; naming a level both ways is refused.
+     */
+    RETENTION: z
+      .string()
+      .default('')
+      .transform((text, ctx) => {
+        const given: Partial<Record<Level, number>> = {};
+        for (const part of text.split(',').map((p) => p.trim())) {
+          if (part === '') continue;
+          const [level, duration] = part.split('=').map((p) => p.trim());
+          const ms = duration === undefined ? undefined : durationText(duration);
+          if (!level || !isLevel(level) || ms === undefined) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${part}" is not <${LEVELS.join('|')}>=<duration such as 7d, 36h or 90m>`,
+            });
+            return z.NEVER;
+          }
+          given[level] = ms;
+        }
+        return given;
+      }),
+    ...legacyRetention,
     /**
      * How long the segment store keeps raw points, counted from the end of their UTC day: a
      * `segments_<YYYYMMDD>` collection goes once its day ended this long ago (and longer ago
@@ -114,6 +163,16 @@ export const schedulerEnvSchema = z
     STARTUP_TIMEOUT_MS: positiveInt().default(10_000),
   })
   .check((ctx) => {
+    for (const level of LEVELS) {
+      const legacy = legacyRetentionOf(ctx.value, level);
+      if (legacy !== undefined && ctx.value.RETENTION[level] !== undefined)
+        ctx.issues.push({
+          code: 'custom',
+          input: legacy,
+          path: [legacyRetentionVar(level)],
+          message: `RETENTION sets ${level} already: give one of the two`,
+        });
+    }
     if (ctx.value.FINALITY_GRACE_MS < ctx.value.MAX_LATENESS_MS) {
       ctx.issues.push({
         code: 'custom',
@@ -125,8 +184,18 @@ export const schedulerEnvSchema = z
   })
   .check(checkSecurity);
 
-export type SchedulerEnv = z.output<typeof schedulerEnvSchema>;
+export type SchedulerEnv = z.output<typeof schedulerEnvSchema> & {
+  /** Each level's retention: RETENTION, else RETENTION_<LEVEL>_MS, else the table's default. */
+  RETENTION_MS: Readonly<Record<Level, number>>;
+};
 
 export function parseSchedulerEnv(source: EnvSource): SchedulerEnv {
-  return parseEnv(schedulerEnvSchema, source);
+  const env = parseEnv(schedulerEnvSchema, source);
+  const retention = Object.fromEntries(
+    LEVELS.map((level) => [
+      level,
+      env.RETENTION[level] ?? legacyRetentionOf(env, level) ?? LEVEL_SPECS[level].retentionMs,
+    ]),
+  ) as Record<Level, number>;
+  return { ...env, RETENTION_MS: retention };
 }

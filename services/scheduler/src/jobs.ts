@@ -3,33 +3,24 @@ import {
   consumedWatermark,
   finalityWatermark,
   partitionsAhead,
-  shellDocument,
   slotEnd,
   slotStart,
   type Level,
   type RetentionPolicy,
 } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
-import { applySegmentRetention } from '@tickertape/segments';
-import {
-  advanceWatermarks,
-  applyRetention,
-  ensurePartition,
-  insertShells,
-  readLevelPolicy,
-  readWatermarks,
-  recentSeries,
-} from '@tickertape/store';
+import type { SegmentStore } from '@tickertape/segments';
+import type { RollupStore } from '@tickertape/store';
 import type { Admin } from 'kafkajs';
-import type { Db } from 'mongodb';
 import { z } from 'zod';
 import { consumedBefore, groupPosition } from './consumed.js';
 import type { SchedulerEnv } from './env.js';
 import type { SchedulerMetrics } from './metrics.js';
 
-/** What every job handler gets: the database, the clock (injected, never read directly), its config. */
+/** What every job handler gets: the stores, the clock (injected, never read directly), its config. */
 export interface JobContext {
-  db: Db;
+  rollups: RollupStore;
+  segments: SegmentStore;
   /** Kafka admin client: finality reads the level groups' progress on the tick topic. */
   kafka: Admin;
   now: () => number;
@@ -54,11 +45,7 @@ function defineJob<P extends z.ZodType>(definition: JobDefinition<P>): JobDefini
 
 function retentionPolicy(env: SchedulerEnv): RetentionPolicy {
   return {
-    retentionMs: {
-      minute: env.RETENTION_MINUTE_MS,
-      hour: env.RETENTION_HOUR_MS,
-      day: env.RETENTION_DAY_MS,
-    },
+    retentionMs: env.RETENTION_MS,
     latenessMs: env.MAX_LATENESS_MS,
   };
 }
@@ -88,11 +75,11 @@ export const JOBS = {
     payload: z.object({}),
     every: (env) => env.ENSURE_PARTITIONS_EVERY_MS,
     attempts: 5,
-    async run({ db, now, env, metrics }) {
+    async run({ rollups, now, env, metrics }) {
       const created: string[] = [];
       for (const level of LEVELS) {
         for (const range of partitionsAhead(level, now(), env.PARTITIONS_AHEAD)) {
-          if (await ensurePartition(db, range)) created.push(range.name);
+          if (await rollups.ensurePartition(range)) created.push(range.name);
         }
       }
       metrics.partitionsCreated.inc(created.length);
@@ -103,22 +90,19 @@ export const JOBS = {
     payload: z.object({}),
     every: (env) => env.SHELLS_EVERY_MS,
     attempts: 3,
-    async run({ db, now, env, metrics }) {
+    async run({ rollups, now, env, metrics }) {
       const t = now();
       const inserted: Record<string, number> = {};
       // Shells in the form the writers will write (compact or not), none for a skipped metric.
-      const policy = await readLevelPolicy(db);
+      const policy = await rollups.readLevelPolicy();
       for (const level of env.SHELL_LEVELS) {
-        const next = slotEnd(level, slotStart(level, t));
-        const active = await recentSeries(db, level, t - env.SHELL_ACTIVE_WINDOW_MS, t);
-        const count = await insertShells(
-          db,
+        const start = slotEnd(level, slotStart(level, t));
+        const active = await rollups.recentSeries(level, t - env.SHELL_ACTIVE_WINDOW_MS, t);
+        const count = await rollups.insertShells(
           level,
           active
             .filter((series) => !policy.skips(level, series.metric))
-            .map((series) =>
-              shellDocument(level, series, next, policy.compacts(level, series.metric)),
-            ),
+            .map((series) => ({ series, start, compact: policy.compacts(level, series.metric) })),
         );
         metrics.shellsInserted.inc({ level }, count);
         inserted[level] = count;
@@ -132,7 +116,7 @@ export const JOBS = {
     attempts: 3,
     async run(ctx) {
       const t = ctx.now();
-      const current = await readWatermarks(ctx.db);
+      const current = (await ctx.rollups.readWatermarks()).finalBefore;
       // No topic yet: no record any worker could apply, so the clock alone decides.
       const topicExists = (await ctx.kafka.listTopics()).includes(ctx.env.TOPIC);
       const marks = {} as Record<Level, number>;
@@ -145,7 +129,7 @@ export const JOBS = {
         ctx.metrics.finalityHeldBack.set({ level }, Math.max(0, wall - marks[level]) / 1000);
         if (marks[level] < wall) heldBack[level] = new Date(wall).toISOString();
       }
-      await advanceWatermarks(ctx.db, marks, t);
+      await ctx.rollups.advanceWatermarks(marks, t);
       for (const level of LEVELS) {
         // Watermarks never move back: the stored one wins over a lower mark this run.
         const mark = Math.max(current[level] ?? 0, marks[level]);
@@ -164,15 +148,14 @@ export const JOBS = {
     payload: z.object({ dryRun: z.boolean().optional() }),
     every: (env) => env.RETENTION_EVERY_MS,
     attempts: 3,
-    async run({ db, now, env, metrics, logger }, payload) {
+    async run({ rollups, segments: segmentStore, now, env, metrics, logger }, payload) {
       const dryRun = payload.dryRun ?? env.RETENTION_DRY_RUN;
       // One clock reading for both stores, so a run judges rollups and segments at the same instant.
       const t = now();
-      const result = await applyRetention(db, t, retentionPolicy(env), dryRun);
+      const result = await rollups.applyRetention(t, retentionPolicy(env), dryRun);
       metrics.partitionsDropped.inc(result.dropped.length);
       const wouldDrop = result.verdicts.filter((v) => v.drop).map((v) => v.range.name);
-      const segments = await applySegmentRetention(
-        db,
+      const segments = await segmentStore.applyRetention(
         t,
         { retentionMs: env.RETENTION_SEGMENTS_MS, latenessMs: env.MAX_LATENESS_MS },
         dryRun,

@@ -1,13 +1,8 @@
-import {
-  createKafka,
-  createMongoClient,
-  createRedis,
-  kafkaSecurity,
-  probeDependencies,
-} from '@tickertape/clients';
+import { createKafka, createRedis, kafkaSecurity, probeDependencies } from '@tickertape/clients';
 import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { startOpsServer } from '@tickertape/ops';
+import { openMongoStores, probeMongo } from '@tickertape/store';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { boardHandler } from './board.js';
 import type { SchedulerEnv } from './env.js';
@@ -45,6 +40,7 @@ export async function startScheduler(
       KAFKA_BROKERS: env.KAFKA_BROKERS,
       kafkaSecurity: security,
       MONGODB_URI: env.MONGODB_URI,
+      probeMongo,
       REDIS_URL: env.REDIS_URL,
     },
     logger,
@@ -57,12 +53,12 @@ export async function startScheduler(
     logger,
   }).admin();
   await kafka.connect();
-  const mongo = createMongoClient({
+  const stores = await openMongoStores({
     uri: env.MONGODB_URI,
+    database: env.MONGODB_DATABASE,
     appName: 'tickertape-scheduler',
     logger,
   });
-  await mongo.connect();
   const metrics = createSchedulerMetrics();
   const queueConnection = createRedis({ url: env.REDIS_URL, logger, maxRetriesPerRequest: null });
   const workerConnection = createRedis({ url: env.REDIS_URL, logger, maxRetriesPerRequest: null });
@@ -71,7 +67,8 @@ export async function startScheduler(
     prefix: env.BULLMQ_PREFIX,
   });
   const ctx: JobContext = {
-    db: mongo.db(env.MONGODB_DATABASE),
+    rollups: stores.rollups,
+    segments: stores.segments,
     kafka,
     now: hooks.now ?? Date.now,
     env,
@@ -159,7 +156,7 @@ export async function startScheduler(
       await lag.stop();
       await queue.close();
       await kafka.disconnect();
-      await mongo.close();
+      await stores.close();
       queueConnection.disconnect();
       workerConnection.disconnect();
       await new Promise<void>((resolve) => http.close(() => resolve()));

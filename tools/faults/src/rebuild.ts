@@ -1,9 +1,9 @@
 import { LEVEL_SPECS } from '@tickertape/buckets';
-import { createMongoClient } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import { readWatermarks } from '@tickertape/store';
-import { runProcess, serviceEntry } from '@tickertape/testing';
+import { openMongoStores } from '@tickertape/store';
+import { runProcess } from '@tickertape/testing';
+import { fileURLToPath } from 'node:url';
 import type { RunNames } from './processes.js';
 import type { FaultEvent } from './schedule.js';
 
@@ -26,7 +26,7 @@ export class RebuildFaultError extends TickertapeError {
 }
 
 /** The CLI, run from source like the suite's other processes (no build needed). */
-const CLI = serviceEntry('@tickertape/cli', 'source', import.meta.url);
+const CLI_DIR = fileURLToPath(new URL('../../cli', import.meta.url));
 
 interface RebuildContext {
   /** The environment the CLI runs with. */
@@ -44,17 +44,17 @@ export async function rebuildFinal(
   ctx: RebuildContext,
   event: Extract<FaultEvent, { kind: 'rebuild' }>,
 ): Promise<RebuildRun> {
-  const mongo = createMongoClient({
+  const stores = await openMongoStores({
     uri: ctx.env.MONGODB_URI!,
+    database: ctx.run.database,
     appName: 'tickertape-faults',
     logger: ctx.logger,
   });
-  await mongo.connect();
   let to: number | undefined;
   try {
-    to = (await readWatermarks(mongo.db(ctx.run.database)))[event.level];
+    to = (await stores.rollups.readWatermarks()).finalBefore[event.level];
   } finally {
-    await mongo.close();
+    await stores.close();
   }
   const slot = LEVEL_SPECS[event.level].slotMs;
   const from = Math.floor((Date.now() - 3_600_000) / slot) * slot;
@@ -62,7 +62,10 @@ export async function rebuildFinal(
     throw new RebuildFaultError(`nothing of ${event.level} is final yet (watermark ${to})`);
   const began = Date.now();
   const args = [
-    ...CLI.args,
+    '--import',
+    'tsx',
+    '--conditions=source',
+    'src/main.ts',
     'rebuild',
     '--level',
     event.level,
@@ -80,7 +83,7 @@ export async function rebuildFinal(
     String(ctx.run.maxLatenessMs),
     '--no-progress',
   ];
-  const result = await runProcess(process.execPath, args, { env: ctx.env, cwd: CLI.dir });
+  const result = await runProcess(process.execPath, args, { env: ctx.env, cwd: CLI_DIR });
   const output = `${result.stdout}${result.stderr}`.trim().split('\n').slice(-12).join('\n');
   if (result.code !== 0)
     throw new RebuildFaultError(`tickertape rebuild exited ${result.code}: ${output}`);

@@ -1,4 +1,5 @@
-import { createKafka, createMongoClient, createRegistry, kafkaSecurity } from '@tickertape/clients';
+import { createKafka, createRegistry, kafkaSecurity } from '@tickertape/clients';
+import { openMongoStores } from '@tickertape/store';
 import { registryEndpoint } from '@tickertape/config';
 import { describeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
@@ -170,14 +171,18 @@ export async function runFaults(env: FaultsEnv, logger: Logger): Promise<FaultRu
   // The end state an operator would restore: one worker per store, every one running.
   for (const store of STORES) await fleet.scale(store, 1);
 
-  const mongo = createMongoClient({ uri: env.MONGODB_URI, appName: 'tickertape-faults', logger });
-  await mongo.connect();
+  const stores = await openMongoStores({
+    uri: env.MONGODB_URI,
+    database: run.database,
+    appName: 'tickertape-faults',
+    logger,
+  });
   let checked: VerifyReport;
   let letters: Map<string, string[]>;
   try {
     checked = await verify({
       kafka,
-      db: mongo.db(run.database),
+      stores,
       decode: (value) => codec.decode(value),
       topic,
       dlqTopic: run.dlqTopic,
@@ -193,7 +198,7 @@ export async function runFaults(env: FaultsEnv, logger: Logger): Promise<FaultRu
     });
     letters = await deadLettersBySource(kafka, run.dlqTopic, topic);
   } finally {
-    await mongo.close();
+    await stores.close();
     await fleet.close();
   }
   const report: Omit<FaultRunReport, 'passed'> = {

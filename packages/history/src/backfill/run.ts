@@ -1,9 +1,9 @@
 import type { Logger } from '@tickertape/logger';
-import { readWatermarks } from '@tickertape/store';
+import type { RollupStore } from '@tickertape/store';
+import type { SegmentStore } from '@tickertape/segments';
 import type { Readable } from 'node:stream';
 import type { Store } from '@tickertape/topology';
 import type { InputFormat } from '@tickertape/tick';
-import type { Db } from 'mongodb';
 import { NO_PROGRESS, type StartProgress } from '../progress.js';
 import { BackfillShadows } from './shadows.js';
 import { openBackfillInput, type BackfillInput } from './input-file.js';
@@ -66,8 +66,15 @@ async function planFinalRanges(
  * Loads a file of ticks into every store asked for, through the workers' validation and guarded
  * writes, final slots through shadows (the CLI's BACKFILL_HELP says what users see of it).
  */
+/** Where a backfill writes: the rollups and segments of one database (named in the report). */
+export interface BackfillStores {
+  rollups: RollupStore;
+  segments: SegmentStore;
+  database: string;
+}
+
 export async function backfill(
-  db: Db,
+  stores: BackfillStores,
   options: BackfillOptions,
   logger: Logger,
   io: BackfillIo,
@@ -86,11 +93,16 @@ export async function backfill(
     // run (whole slots, every 30 s, 6 h behind) can finalise a slot this run then still writes
     // directly; live workers stopped writing it long before, so only a reader of that very
     // moment could tell.
-    const watermarks = await readWatermarks(db);
+    const watermarks = (await stores.rollups.readWatermarks()).finalBefore;
     const ranges = await planFinalRanges(input, options.format, rules, watermarks);
-    const shadows = await BackfillShadows.open(db, ranges.list(), input.sha256, started);
+    const shadows = await BackfillShadows.open(
+      stores.rollups,
+      ranges.list(),
+      input.sha256,
+      started,
+    );
     const seeded = await shadows.seed();
-    const writer = new BackfillWriter(db, logger, {
+    const writer = new BackfillWriter(stores, logger, {
       stores: options.stores,
       watermarks,
       shadowTarget: shadows.target,
@@ -157,7 +169,7 @@ export async function backfill(
       sha256: input.sha256,
       source,
       format: options.format,
-      database: db.databaseName,
+      database: stores.database,
       lines: input.lines,
       ticks,
       rejected: rejects.total,

@@ -1,16 +1,11 @@
 import type { Level } from '@tickertape/buckets';
 import {
-  bucketPartition,
-  seedShadow,
   shadowPlan,
-  startRun,
-  swapShadow,
-  updateRun,
-  type CollectionTarget,
+  type PartitionTarget,
+  type RollupStore,
   type ShadowPartition,
   type SwapResult,
 } from '@tickertape/store';
-import type { Db } from 'mongodb';
 import { BackfillError, BackfillErrorCode } from './backfill-error.js';
 import type { FinalRange } from './final-ranges.js';
 import { backfillRunId } from './source.js';
@@ -48,7 +43,7 @@ export class BackfillShadows {
   private readonly byLive: Map<string, ShadowPartition>;
 
   private constructor(
-    private readonly db: Db,
+    private readonly store: RollupStore,
     private readonly runs: readonly LevelRun[],
   ) {
     this.byLive = new Map(runs.flatMap((run) => run.parts).map((part) => [part.live, part]));
@@ -60,7 +55,7 @@ export class BackfillShadows {
 
   /** Records (or resumes) one run per level with final slots and plans its shadows. */
   static async open(
-    db: Db,
+    store: RollupStore,
     ranges: readonly FinalRange[],
     sha256: string,
     nowMs: number,
@@ -68,8 +63,7 @@ export class BackfillShadows {
     const runs: LevelRun[] = [];
     for (const level of new Set(ranges.map((range) => range.level))) {
       const own = ranges.filter((range) => range.level === level);
-      const { run, resumed } = await startRun(
-        db,
+      const { run, resumed } = await store.startRun(
         {
           id: backfillRunId(sha256, level, nowMs),
           kind: 'backfill',
@@ -81,21 +75,21 @@ export class BackfillShadows {
         },
         nowMs,
       );
-      const parts = own.flatMap((range) => shadowPlan(level, range.fromMs, range.toMs, run._id));
-      runs.push({ level, id: run._id, resumed, parts });
+      const parts = own.flatMap((range) => shadowPlan(level, range.fromMs, range.toMs, run.id));
+      runs.push({ level, id: run.id, resumed, parts });
     }
-    return new BackfillShadows(db, runs);
+    return new BackfillShadows(store, runs);
   }
 
   /** Copies the live buckets of every planned range into its shadow; returns how many. */
   async seed(): Promise<number> {
     let copied = 0;
-    for (const part of this.parts) copied += await seedShadow(this.db, part);
+    for (const part of this.parts) copied += await this.store.seedShadow(part);
     return copied;
   }
 
   /** Where a rollup writer puts a final slot's bucket: the shadow of its live partition. */
-  readonly target: CollectionTarget = (live) => {
+  readonly target: PartitionTarget = (live) => {
     const part = this.byLive.get(live);
     if (part === undefined)
       throw new BackfillError(
@@ -108,7 +102,7 @@ export class BackfillShadows {
 
   /** Marks the runs alive: `tickertape rebuild --cleanup` drops the shadows of abandoned ones. */
   async heartbeat(nowMs: number): Promise<void> {
-    for (const run of this.runs) await updateRun(this.db, run.id, nowMs);
+    for (const run of this.runs) await this.store.updateRun(run.id, nowMs);
   }
 
   /**
@@ -120,17 +114,17 @@ export class BackfillShadows {
     const outcomes: ShadowOutcome[] = [];
     for (const run of this.runs) {
       const swap = run.resumed || changed(run.level);
-      await updateRun(this.db, run.id, nowMs(), { state: 'swapping' });
+      await this.store.updateRun(run.id, nowMs(), { state: 'swapping' });
       for (const part of run.parts) {
         const { level, live, fromMs, toMs } = part;
         if (swap)
-          outcomes.push({ level, live, fromMs, toMs, swap: await swapShadow(this.db, part) });
+          outcomes.push({ level, live, fromMs, toMs, swap: await this.store.swapShadow(part) });
         else {
-          await bucketPartition(this.db, part.shadow).drop();
+          await this.store.partition(part.shadow).drop();
           outcomes.push({ level, live, fromMs, toMs });
         }
       }
-      await updateRun(this.db, run.id, nowMs(), { state: 'done' });
+      await this.store.updateRun(run.id, nowMs(), { state: 'done' });
     }
     return outcomes;
   }

@@ -1,4 +1,11 @@
-import { floorTo, partitionOf, timeVerdict, type Level } from '@tickertape/buckets';
+import {
+  LEVELS,
+  LEVEL_SPECS,
+  floorTo,
+  partitionOf,
+  timeVerdict,
+  type Level,
+} from '@tickertape/buckets';
 import {
   checkEncodedSize,
   DEFAULT_TICK_LIMITS,
@@ -16,13 +23,14 @@ export function isRollupLevel(store: Store): store is Level {
 const DAY = 86_400_000;
 
 /**
- * The scheduler's retention defaults (RETENTION_*_MS in services/scheduler/src/env.ts; a unit
+ * The scheduler's retention defaults (the table of levels; RETENTION in services/scheduler/src/env.ts; a unit
  * test keeps the two equal): a backfill must not write what the next retention run drops.
  */
 export const DEFAULT_RETENTION_MS: Readonly<Record<Store, number>> = {
-  minute: 7 * DAY,
-  hour: 90 * DAY,
-  day: 5 * 365 * DAY,
+  ...(Object.fromEntries(LEVELS.map((level) => [level, LEVEL_SPECS[level].retentionMs])) as Record<
+    Level,
+    number
+  >),
   segments: 7 * DAY,
 };
 

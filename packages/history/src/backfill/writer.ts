@@ -1,9 +1,8 @@
 import { slotStart, type FoldInput, type Level } from '@tickertape/buckets';
-import { SegmentWriter } from '@tickertape/segments';
-import { RollupWriter, type ApplyStats, type CollectionTarget } from '@tickertape/store';
+import { SegmentWriter, type SegmentStore } from '@tickertape/segments';
+import type { ApplyStats, PartitionTarget, RollupStore, RollupWriter } from '@tickertape/store';
 import { isRetriable } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import type { Db } from 'mongodb';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '@tickertape/topology';
 import { isFinalAt, type Watermarks } from './final-ranges.js';
@@ -47,7 +46,7 @@ export interface WriterOptions {
   stores: readonly Store[];
   watermarks: Watermarks;
   /** Where final slots go (it refuses a partition the planning pass did not foresee). */
-  shadowTarget: CollectionTarget;
+  shadowTarget: PartitionTarget;
   segmentMaxPoints: number;
   writeOnChange: ReadonlySet<string>;
 }
@@ -101,14 +100,14 @@ export class BackfillWriter {
   };
 
   constructor(
-    db: Db,
+    stores: { rollups: RollupStore; segments: SegmentStore },
     private readonly logger: Logger,
     private readonly options: WriterOptions,
   ) {
     this.levels = options.stores.filter(isRollupLevel).map((level) => ({
       level,
-      direct: new RollupWriter(db, level),
-      shadow: new RollupWriter(db, level, options.shadowTarget),
+      direct: stores.rollups.writer(level),
+      shadow: stores.rollups.writer(level, { target: options.shadowTarget }),
       tally: {
         ticks: 0,
         viaShadow: 0,
@@ -120,7 +119,7 @@ export class BackfillWriter {
       seen: new Set(),
     }));
     if (options.stores.includes('segments'))
-      this.segments = new SegmentWriter(db, {
+      this.segments = new SegmentWriter(stores.segments, {
         maxPoints: options.segmentMaxPoints,
         writeOnlyOnChange: options.writeOnChange,
       });

@@ -1,21 +1,10 @@
 import type { CoarseLevel } from '@tickertape/buckets';
-import {
-  bucketPartition,
-  prepareShadow,
-  readLevelPolicy,
-  type ShadowPartition,
-} from '@tickertape/store';
+import type { RollupStore, ShadowPartition } from '@tickertape/store';
 import { expectedBuckets, type Difference } from '@tickertape/verify';
-import type { Db } from 'mongodb';
 import { NO_PROGRESS, type StartProgress } from '../progress.js';
 import { foldLevel } from './from-level.js';
 import { foldTopic } from './from-topic.js';
-import {
-  collectionNames,
-  type PlannedPartition,
-  type RebuildOptions,
-  type Sources,
-} from './plan.js';
+import { type PlannedPartition, type RebuildOptions, type Sources } from './plan.js';
 
 export interface RebuildIo {
   /** Shows the fold's progress (none when absent). */
@@ -41,7 +30,7 @@ export interface Folded {
 
 /** Folds the source into fresh shadows and checks them; returns what was read and the differences. */
 export async function foldIntoShadows(
-  db: Db,
+  store: RollupStore,
   options: RebuildOptions,
   plan: readonly ShadowPartition[],
   sources: Sources,
@@ -49,11 +38,11 @@ export async function foldIntoShadows(
   io: RebuildIo,
   heartbeat: () => Promise<void>,
 ): Promise<Folded> {
-  const present = await collectionNames(db);
+  const present = new Set(await store.listNames());
   for (const part of plan) {
     // A resumed fold starts over: a rerun of the source is cheap next to a wrong swap.
-    if (present.has(part.shadow)) await bucketPartition(db, part.shadow).drop();
-    await prepareShadow(db, part);
+    if (present.has(part.shadow)) await store.partition(part.shadow).drop();
+    await store.prepareShadow(part);
   }
   const total =
     options.source === 'topic'
@@ -73,7 +62,7 @@ export async function foldIntoShadows(
       const read = await foldTopic({
         kafka: sources.kafka!,
         codec: sources.codec!,
-        db,
+        store,
         level: options.level,
         topic: options.topic,
         plan,
@@ -84,7 +73,7 @@ export async function foldIntoShadows(
         onRecords: advance,
       });
       // What the writer wrote under the level policy: nothing of a skipped metric, compact hours.
-      const policy = await readLevelPolicy(db);
+      const policy = await store.readLevelPolicy();
       const want = expectedBuckets(
         options.level,
         read.ticks.filter((tick) => !policy.skips(options.level, tick.metric)),
@@ -104,7 +93,7 @@ export async function foldIntoShadows(
       };
     }
     const read = await foldLevel({
-      db,
+      store,
       level: options.level as CoarseLevel,
       source: options.source,
       plan,

@@ -7,9 +7,8 @@ import {
   type CoarseLevel,
   type Level,
 } from '@tickertape/buckets';
-import { bucketPartition, type BucketRecord, type ShadowPartition } from '@tickertape/store';
+import type { BucketRecord, RollupStore, ShadowPartition } from '@tickertape/store';
 import { compareBuckets, expectedFromFiner, type Difference } from '@tickertape/verify';
-import type { Db } from 'mongodb';
 
 /** A source level's partition and the part of a shadow's range it holds. */
 export interface SourceSpan {
@@ -29,10 +28,6 @@ export function sourceSpans(source: Level, part: ShadowPartition): SourceSpan[] 
     });
   return spans;
 }
-
-export const spanFilter = (span: { fromMs: number; toMs: number }) => ({
-  start: { $gte: new Date(span.fromMs), $lt: new Date(span.toMs) },
-});
 
 export interface LevelFold {
   /** Source buckets read (shells included). */
@@ -54,16 +49,16 @@ const BATCH = 200;
  * written, read back, and compared with the checker's comparison against the source's totals.
  */
 export async function foldLevel(options: {
-  db: Db;
+  store: RollupStore;
   level: CoarseLevel;
   source: Level;
   plan: readonly ShadowPartition[];
   onBuckets?: (read: number) => void | Promise<void>;
 }): Promise<LevelFold> {
-  const { db, level } = options;
+  const { store, level } = options;
   const fold: LevelFold = { sourceBuckets: 0, ticks: 0, written: 0, differences: [] };
   for (const part of options.plan) {
-    const shadow = bucketPartition(db, part.shadow);
+    const shadow = store.partition(part.shadow);
     let groups: BucketRecord[][] = [];
     const flush = async () => {
       const rolled = rollUp(level, groups.flat());
@@ -88,9 +83,7 @@ export async function foldLevel(options: {
     for (const span of sourceSpans(options.source, part)) {
       let current: BucketRecord[] = [];
       let currentId: string | undefined;
-      for await (const bucket of bucketPartition(db, span.collection).scan(spanFilter(span), {
-        inIdOrder: true,
-      })) {
+      for await (const bucket of store.partition(span.collection).scan(span, { inIdOrder: true })) {
         fold.sourceBuckets += 1;
         fold.ticks += (bucket.n as number) > 0 ? (bucket.n as number) : 0;
         const id = bucketId(

@@ -7,11 +7,10 @@ import {
   type TimeBounds,
 } from '@tickertape/buckets';
 import { readTopic } from '@tickertape/clients';
-import { LevelPolicySource, RollupWriter, type ShadowPartition } from '@tickertape/store';
+import { LevelPolicySource, type RollupStore, type ShadowPartition } from '@tickertape/store';
 import { readTickRecord, seriesKey, type TickCodec } from '@tickertape/tick';
 import type { TruthTick } from '@tickertape/verify';
 import type { Admin, Kafka, KafkaMessage } from 'kafkajs';
-import type { Db } from 'mongodb';
 import type { RetainedPartition } from './range-checks.js';
 import { RebuildError, RebuildErrorCode } from './rebuild-error.js';
 
@@ -63,7 +62,7 @@ export interface TopicFold {
 export interface TopicFoldOptions {
   kafka: Kafka;
   codec: TickCodec;
-  db: Db;
+  store: RollupStore;
   level: Level;
   topic: string;
   plan: readonly ShadowPartition[];
@@ -84,18 +83,16 @@ export interface TopicFoldOptions {
 export async function foldTopic(options: TopicFoldOptions): Promise<TopicFold> {
   const { level, fromMs, toMs, bounds } = options;
   const shadows = new Map(options.plan.map((part) => [part.live, part.shadow]));
-  const writer = new RollupWriter(
-    options.db,
-    level,
-    (live) => {
+  const writer = options.store.writer(level, {
+    target: (live) => {
       const shadow = shadows.get(live);
       if (shadow === undefined)
         throw new RebuildError(RebuildErrorCode.BadSource, `a tick of ${live} is outside the plan`);
       return shadow;
     },
     // The level policy read once: the whole rebuild writes under one policy.
-    new LevelPolicySource(options.db, Number.POSITIVE_INFINITY),
-  );
+    policy: new LevelPolicySource(options.store, Number.POSITIVE_INFINITY),
+  });
   const fold: TopicFold = {
     records: 0,
     skipped: 0,

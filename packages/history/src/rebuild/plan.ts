@@ -1,10 +1,9 @@
 import type { Level } from '@tickertape/buckets';
-import { bucketPartition, readLevelPolicy, type ShadowPartition } from '@tickertape/store';
+import type { RollupStore, ShadowPartition } from '@tickertape/store';
 import type { TickCodec } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
-import type { Db } from 'mongodb';
 import { isoTime, plural } from '../words.js';
-import { sourceSpans, spanFilter } from './from-level.js';
+import { sourceSpans } from './from-level.js';
 import { topicSpans, type TopicPartitionSpan } from './from-topic.js';
 import { checkTopicHolds, type RebuildSource } from './range-checks.js';
 import { RebuildError, RebuildErrorCode } from './rebuild-error.js';
@@ -48,19 +47,15 @@ export function sourceLabel(options: RebuildOptions): string {
   return options.source === 'topic' ? `topic:${options.topic}` : options.source;
 }
 
-export async function collectionNames(db: Db): Promise<Set<string>> {
-  return new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
-}
-
 export async function planPartitions(
-  db: Db,
+  store: RollupStore,
   options: RebuildOptions,
   plan: readonly ShadowPartition[],
 ): Promise<PlannedPartition[]> {
-  const present = await collectionNames(db);
+  const present = new Set(await store.listNames());
   if (options.source !== 'topic') {
     // A metric the source level skips has nothing there to roll up: the swap would wipe it.
-    const policy = await readLevelPolicy(db);
+    const policy = await store.readLevelPolicy();
     const lost = policy
       .metricsAt(options.source, 'skip')
       .filter((metric) => !policy.skips(options.level, metric));
@@ -84,21 +79,18 @@ export async function planPartitions(
       fromMs: part.fromMs,
       toMs: part.toMs,
       whole: part.whole,
-      liveBuckets: await bucketPartition(db, part.live).count(spanFilter(part)),
+      liveBuckets: await store.partition(part.live).count(part),
     };
     if (options.source !== 'topic') {
       let count = 0;
       for (const span of sourceSpans(options.source, part)) {
         if (present.has(span.collection)) {
-          count += await bucketPartition(db, span.collection).count(spanFilter(span));
+          count += await store.partition(span.collection).count(span);
           continue;
         }
         // A source partition that never was (no tick those days) is nothing to roll up; one
         // retention dropped while this level holds data there would wipe that data.
-        const held = await bucketPartition(db, part.live).count({
-          ...spanFilter(span),
-          n: { $gt: 0 },
-        });
+        const held = await store.partition(part.live).count({ ...span, withTicks: true });
         if (held > 0)
           throw new RebuildError(
             RebuildErrorCode.BadSource,

@@ -1,15 +1,7 @@
 import { describeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import {
-  newRunId,
-  readWatermarks,
-  shadowPlan,
-  startRun,
-  swapShadow,
-  updateRun,
-} from '@tickertape/store';
+import { newRunId, shadowPlan, type RollupStore } from '@tickertape/store';
 import type { Difference } from '@tickertape/verify';
-import type { Db } from 'mongodb';
 import { formatDuration, plural } from '../words.js';
 import { foldIntoShadows, type RebuildIo, type SourceRead } from './fold.js';
 import {
@@ -66,7 +58,7 @@ export function checkRebuildRange(options: RebuildOptions): void {
  * called only for the topic as the source.
  */
 export async function rebuild(
-  db: Db,
+  store: RollupStore,
   options: RebuildOptions,
   openTopic: () => Promise<Sources>,
   logger: Logger,
@@ -74,7 +66,12 @@ export async function rebuild(
 ): Promise<RebuildPlan | RebuildReport> {
   const started = io.now();
   checkRebuildRange(options);
-  checkFinal(options.level, options.source, options.toMs, await readWatermarks(db));
+  checkFinal(
+    options.level,
+    options.source,
+    options.toMs,
+    (await store.readWatermarks()).finalBefore,
+  );
   const sources: Sources = options.source === 'topic' ? await openTopic() : {};
   const describe = (partitions: PlannedPartition[]): RebuildPlan => ({
     level: options.level,
@@ -94,11 +91,10 @@ export async function rebuild(
         }),
   });
   const draft = shadowPlan(options.level, options.fromMs, options.toMs, newRunId(started));
-  const plan = describe(await planPartitions(db, options, draft));
+  const plan = describe(await planPartitions(store, options, draft));
   if (options.dryRun) return plan;
 
-  const { run, resumed } = await startRun(
-    db,
+  const { run, resumed } = await store.startRun(
     {
       id: newRunId(started),
       kind: 'rebuild',
@@ -110,23 +106,23 @@ export async function rebuild(
     },
     io.now(),
   );
-  if (resumed && started - run.updatedAt.getTime() < ALIVE_MS)
+  if (resumed && started - run.updatedAtMs < ALIVE_MS)
     throw new RebuildError(
       RebuildErrorCode.Running,
-      `run ${run._id} of this rebuild reported ${formatDuration(started - run.updatedAt.getTime())} ago: wait until it ends, or ${formatDuration(ALIVE_MS)} after it stopped, then run the command again to carry it on`,
+      `run ${run.id} of this rebuild reported ${formatDuration(started - run.updatedAtMs)} ago: wait until it ends, or ${formatDuration(ALIVE_MS)} after it stopped, then run the command again to carry it on`,
     );
-  const parts = shadowPlan(options.level, options.fromMs, options.toMs, run._id);
+  const parts = shadowPlan(options.level, options.fromMs, options.toMs, run.id);
   let beat = io.now();
   const heartbeat = async () => {
     if (io.now() - beat < HEARTBEAT_MS) return;
     beat = io.now();
-    await updateRun(db, run._id, beat);
+    await store.updateRun(run.id, beat);
   };
   let phaseStart = io.now();
   const report: RebuildReport = {
     phases: { foldMs: 0, checkMs: 0, swapMs: 0 },
     plan,
-    runId: run._id,
+    runId: run.id,
     resumed,
     read: { kind: 'none' },
     written: 0,
@@ -137,7 +133,7 @@ export async function rebuild(
   if (run.state !== 'swapping') {
     try {
       const { want, ...folded } = await foldIntoShadows(
-        db,
+        store,
         options,
         parts,
         sources,
@@ -148,7 +144,7 @@ export async function rebuild(
       Object.assign(report, folded);
       report.phases.foldMs = io.now() - phaseStart;
       phaseStart = io.now();
-      const checked = await checkShadows(db, options.level, parts, want);
+      const checked = await checkShadows(store, options.level, parts, want);
       for (const difference of checked.differences) report.differences.push(difference);
       report.live = checked.live;
       report.phases.checkMs = io.now() - phaseStart;
@@ -164,22 +160,22 @@ export async function rebuild(
     } catch (err) {
       // Stopped before any swap: the live data is as it was, and the run is over (a rerun
       // starts afresh; --cleanup drops its shadows).
-      await updateRun(db, run._id, io.now(), { state: 'failed', detail: describeError(err) });
+      await store.updateRun(run.id, io.now(), { state: 'failed', detail: describeError(err) });
       throw err;
     }
     if (report.differences.length > 0) {
-      await updateRun(db, run._id, io.now(), {
+      await store.updateRun(run.id, io.now(), {
         state: 'failed',
         detail: `${plural(report.differences.length, 'difference')} between the shadows and their source`,
       });
       report.elapsedMs = io.now() - started;
       return report;
     }
-    await updateRun(db, run._id, io.now(), { state: 'swapping' });
+    await store.updateRun(run.id, io.now(), { state: 'swapping' });
   }
   phaseStart = io.now();
   for (const part of parts) {
-    const swap = await swapShadow(db, part);
+    const swap = await store.swapShadow(part);
     report.swapped.push({
       live: part.live,
       whole: part.whole,
@@ -188,12 +184,12 @@ export async function rebuild(
       replaced: swap.saved,
       deleted: swap.deleted,
     });
-    logger.info({ run: run._id, ...swap }, 'partition swapped');
+    logger.info({ run: run.id, ...swap }, 'partition swapped');
   }
   if (report.read.kind === 'none')
     report.written = report.swapped.reduce((sum, s) => sum + s.written, 0);
   report.phases.swapMs = io.now() - phaseStart;
-  await updateRun(db, run._id, io.now(), { state: 'done' });
+  await store.updateRun(run.id, io.now(), { state: 'done' });
   report.elapsedMs = io.now() - started;
   return report;
 }

@@ -1,8 +1,6 @@
 import type { Level } from '@tickertape/buckets';
-import { bucketPartition, type BucketRecord, type ShadowPartition } from '@tickertape/store';
+import type { BucketRecord, RollupStore, ShadowPartition } from '@tickertape/store';
 import { compareBuckets, type Difference } from '@tickertape/verify';
-import type { Db } from 'mongodb';
-import { spanFilter } from './from-level.js';
 
 /** What a swap changes, bucket by bucket, against the live buckets of the range. */
 export interface AgainstLive {
@@ -37,7 +35,7 @@ const one = (id: string, doc: Record<string, unknown> | undefined) =>
  * and `_id` lookups only: the stand-in serves no range from an index, so every pass counts.
  */
 export async function checkShadows(
-  db: Db,
+  store: RollupStore,
   level: Level,
   plan: readonly ShadowPartition[],
   want?: ReadonlyMap<string, Record<string, unknown>>,
@@ -54,7 +52,7 @@ export async function checkShadows(
   const seen = new Set<string>();
   const compareChunk = async (part: ShadowPartition, chunk: BucketRecord[]) => {
     const current = new Map(
-      (await bucketPartition(db, part.live).byIds(chunk.map((doc) => doc._id))).map((doc) => [
+      (await store.partition(part.live).byIds(chunk.map((doc) => doc._id))).map((doc) => [
         doc._id,
         doc,
       ]),
@@ -75,7 +73,7 @@ export async function checkShadows(
   };
   for (const part of plan) {
     let chunk: BucketRecord[] = [];
-    for await (const doc of bucketPartition(db, part.shadow).scan(spanFilter(part))) {
+    for await (const doc of store.partition(part.shadow).scan(part)) {
       chunk.push(doc);
       if (chunk.length >= CHUNK) {
         await compareChunk(part, chunk);
@@ -83,12 +81,9 @@ export async function checkShadows(
       }
     }
     await compareChunk(part, chunk);
-    const ids = bucketPartition(db, part.live).scan(spanFilter(part), {
-      projection: { _id: 1, n: 1 },
-    });
-    for await (const { _id: id, n } of ids) {
-      if (!((n as number) > 0)) continue;
-      live.liveTicks += n as number;
+    for await (const { _id: id, n } of store.partition(part.live).scanCounts(part)) {
+      if (!(n > 0)) continue;
+      live.liveTicks += n;
       if (!seen.has(id)) live.removed += 1;
     }
   }

@@ -1,4 +1,4 @@
-import type { Level } from '@tickertape/buckets';
+import type { Level, PartitionRange } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
 import type {
   BucketReads,
@@ -13,38 +13,66 @@ import type {
   SlotRangeQuery,
 } from '../port/bucket-reads.js';
 import type { ReadSession } from '../port/read-session.js';
+import { countBuckets, findSeries, listMetrics } from './reads/discovery.js';
+import { listPartitions } from './partitions.js';
+import { metricDensities } from './reads/metric-densities.js';
+import { newestBucket } from './reads/newest-bucket.js';
+import { readMetricPart, readPart, readSlots } from './reads/slot-reads.js';
 
-// PLACEHOLDER (issue 35, being written on branch store-reads): the reads of stored rollups in the
-// driver's language. MongoRollupStore delegates its BucketReads to this class.
+/**
+ * The reads of stored rollups in the driver's language: `_id` ranges and lookups, the
+ * `metric_1_start_1_series_1` index, projections of the parts asked for, decoded by the layout's
+ * one decoder (`layout/field-slot.ts`). MongoRollupStore delegates its BucketReads here.
+ */
 export class MongoBucketReads implements BucketReads {
+  private listing: Promise<PartitionRange[]> | undefined;
+
   constructor(private readonly db: Db) {}
 
-  private todo(): never {
-    throw new Error(`MongoBucketReads on ${this.db.databaseName}: not written yet`);
+  /**
+   * The partitions present, one listing shared by the calls that ask while it is under way: a
+   * series' status asks every level's newest bucket at once, and lists the partitions once.
+   */
+  private partitions(): Promise<PartitionRange[]> {
+    this.listing ??= listPartitions(this.db).finally(() => {
+      this.listing = undefined;
+    });
+    return this.listing;
   }
 
-  readSlots(_query: SlotRangeQuery, _session?: ReadSession): Promise<FieldSlot[]> {
-    return this.todo();
+  readSlots(query: SlotRangeQuery, session?: ReadSession): Promise<FieldSlot[]> {
+    return readSlots(this.db, query, session);
   }
-  readPart(_query: PartQuery, _session?: ReadSession): Promise<FieldSlot[]> {
-    return this.todo();
+
+  readPart(query: PartQuery, session?: ReadSession): Promise<FieldSlot[]> {
+    return readPart(this.db, query, session);
   }
-  readMetricPart(_query: MetricPartQuery, _session?: ReadSession): Promise<FieldSlot[]> {
-    return this.todo();
+
+  readMetricPart(query: MetricPartQuery, session?: ReadSession): Promise<FieldSlot[]> {
+    return readMetricPart(this.db, query, session);
   }
-  countBuckets(_scope: BucketScope): Promise<number> {
-    return this.todo();
+
+  countBuckets(scope: BucketScope): Promise<number> {
+    return countBuckets(this.db, scope);
   }
-  findSeries(_scope: BucketScope, _limit: number): Promise<SeriesRow[]> {
-    return this.todo();
+
+  findSeries(scope: BucketScope, limit: number): Promise<SeriesRow[]> {
+    return findSeries(this.db, scope, limit);
   }
-  listMetrics(_scope: BucketScope, _sample: number): Promise<MetricRow[]> {
-    return this.todo();
+
+  listMetrics(scope: BucketScope, sample: number): Promise<MetricRow[]> {
+    return listMetrics(this.db, scope, sample);
   }
-  newestBucket(_level: Level, _series: string, _partitions: number): Promise<NewestBucket | undefined> {
-    return this.todo();
+
+  newestBucket(
+    level: Level,
+    series: string,
+    partitions: number,
+  ): Promise<NewestBucket | undefined> {
+    return newestBucket(this.db, () => this.partitions(), level, series, partitions);
   }
-  metricDensities(_level: Level, _fromMs: number, _toMs: number): Promise<MetricDensity[]> {
-    return this.todo();
+
+  metricDensities(level: Level, fromMs: number, toMs: number): Promise<MetricDensity[]> {
+    return metricDensities(this.db, level, fromMs, toMs);
   }
 }

@@ -80,8 +80,15 @@ export interface History {
   prepareShadow(part: ShadowPartition): Promise<void>;
   /** Copies into the shadow the live buckets of the partition outside the run's range. */
   seedShadow(part: ShadowPartition): Promise<number>;
-  /** Puts the shadow in place of its range of the live partition, resumably; bumps the generation. */
-  swapShadow(part: ShadowPartition): Promise<SwapResult>;
+  /**
+   * Puts the shadow in place of its range of the live partition, resumably; bumps the generation.
+   * `method` forces a way (tests); by default a whole partition is renamed into place where the
+   * server renames safely (`capabilities.renamesSafely`), anything else goes bucket by bucket.
+   */
+  swapShadow(
+    part: ShadowPartition,
+    options?: { method?: SwapResult['method'] },
+  ): Promise<SwapResult>;
   /** Drops replaced copies and the shadows of runs that are over; returns their names. */
   cleanupReplaced(options?: CleanupOptions): Promise<string[]>;
 }

@@ -25,7 +25,7 @@ export type {
 } from './bucket-writes.js';
 export type { BucketRecord, BucketSpan, PartitionBuckets, Partitions } from './partitions.js';
 export type { Finality, WatermarkState } from './finality.js';
-export type { RetentionRun, ShellRequest, Upkeep } from './upkeep.js';
+export type { RetentionRun, ShellRequest, ShellSeries, Upkeep } from './upkeep.js';
 export type {
   CleanupOptions,
   History,

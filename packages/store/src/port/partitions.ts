@@ -19,6 +19,8 @@ export interface PartitionBuckets {
   count(span?: BucketSpan): Promise<number>;
   /** Streamed; in `_id` order (series, then slot) when `inIdOrder`. */
   scan(span?: BucketSpan, options?: { inIdOrder?: boolean }): AsyncIterable<BucketRecord>;
+  /** Each bucket's id and tick count only (what a swap's tally needs of the live side). */
+  scanCounts(span?: BucketSpan): AsyncIterable<{ _id: string; n: number }>;
   byIds(ids: readonly string[]): Promise<BucketRecord[]>;
   /** Writes these whole buckets over what the partition holds under their ids (or inserts them). */
   replace(records: readonly BucketRecord[]): Promise<void>;
@@ -31,7 +33,7 @@ export interface Partitions {
   ensurePartition(range: PartitionRange): Promise<boolean>;
   /** The live partitions present (shadows and replaced copies left out). */
   listPartitions(): Promise<PartitionRange[]>;
-  /** Every collection name present: shadows and replaced copies included (history's plans). */
+  /** Every bucket collection present: live partitions, shadows and replaced copies (history's plans). */
   listNames(): Promise<string[]>;
   /** A partition, shadow or replaced copy by name (it need not exist). */
   partition(name: string): PartitionBuckets;

@@ -4,8 +4,16 @@ import type {
   LevelPolicy,
   RetentionPolicy,
   RetentionVerdict,
-  ShellSeries,
 } from '@tickertape/buckets';
+
+/** A series as the shells of its next slot prepare it. */
+export interface ShellSeries {
+  seriesKey: string;
+  metric: string;
+  tags: Readonly<Record<string, string>>;
+  /** Numeric fields seen recently; a shell prepares exactly these. */
+  fields: readonly string[];
+}
 
 /** A preallocated bucket: `series`' slot of `level` at `start`, compact or not (the level policy). */
 export interface ShellRequest {

@@ -11,24 +11,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  LEVELS,
-  partitionOf,
-  shellDocument,
-  type FoldInput,
-  type Level,
-  type ShellSeries,
-} from '@tickertape/buckets';
-import { TestStack } from '@tickertape/testing';
+import { LEVELS, partitionOf, type FoldInput, type Level } from '@tickertape/buckets';
 import type { Db, Document } from 'mongodb';
-import {
-  PARTITION_INDEXES,
-  RollupWriter,
-  WATERMARKS_COLLECTION,
-  advanceWatermarks,
-  changeLevelPolicy,
-  insertShells,
-} from '../../src/index.js';
+import type { RollupStore, ShellSeries } from '../../src/index.js';
+import { PARTITION_INDEXES } from '../../src/mongo/partitions.js';
+import { WATERMARKS_COLLECTION } from '../../src/mongo/watermarks.js';
+import { StoreStack } from '../support/store-stack.js';
 
 const DOC_PATH = fileURLToPath(new URL('../../../../docs/data-layout.md', import.meta.url));
 const DOC = readFileSync(DOC_PATH, 'utf8');
@@ -446,29 +434,34 @@ function cpuTicks(): FoldInput[] {
 // ---------------------------------------------------------------------------------------------
 
 describe('docs/data-layout.md: layout and pipelines on buckets from the real write path', () => {
-  let stack: TestStack;
+  let stack: StoreStack;
+  let store: RollupStore;
   let db: Db;
   let traffic: Delivered<TrafficTick>[];
   let stocks: Delivered<StockTick>[];
 
   beforeAll(async () => {
-    stack = await TestStack.open('layout');
-    db = stack.database();
+    stack = await StoreStack.open('layout');
+    ({ store, db } = await stack.fresh());
     const delivery = deliver();
     traffic = delivery.traffic;
     stocks = delivery.stocks;
     for (const level of LEVELS) {
-      const shells = SHELLS[level].map(([series, iso]) => shellDocument(level, series, at(iso)));
-      expect(await insertShells(db, level, shells)).toBe(shells.length);
-      const writer = new RollupWriter(db, level);
+      const shells = SHELLS[level].map(([series, iso]) => ({
+        series,
+        start: at(iso),
+        compact: false,
+      }));
+      expect(await store.insertShells(level, shells)).toBe(shells.length);
+      const writer = store.writer(level);
       for (const flush of delivery.flushes) await writer.apply(flush);
       // A redelivered flush (crash before the commit) changes nothing.
       const replay = await writer.apply(delivery.flushes[1]!);
       expect(replay.conflicts).toBe(replay.buckets);
     }
-    await changeLevelPolicy(db, 'minute', ['mms.cpu'], 'skip', at('2026-11-21T11:00:00Z'));
-    await changeLevelPolicy(db, 'hour', ['mms.cpu'], 'compact', at('2026-11-21T11:00:00Z'));
-    for (const level of LEVELS) await new RollupWriter(db, level).apply(cpuTicks());
+    await store.changeLevelPolicy('minute', ['mms.cpu'], 'skip', at('2026-11-21T11:00:00Z'));
+    await store.changeLevelPolicy('hour', ['mms.cpu'], 'compact', at('2026-11-21T11:00:00Z'));
+    for (const level of LEVELS) await store.writer(level).apply(cpuTicks());
   });
   afterAll(() => stack.close());
 
@@ -647,15 +640,19 @@ describe('docs/data-layout.md: layout and pipelines on buckets from the real wri
 
     'slot-final': async () => {
       const operation = recordOperation(blockNamed('pipeline', 'slot-final'));
-      const [final, notFinal, none] = [stack.database(), stack.database(), stack.database()];
+      const [final, notFinal, none] = [
+        await stack.fresh(),
+        await stack.fresh(),
+        (await stack.fresh()).db,
+      ];
       const now = at('2026-11-21T17:00:00Z');
-      await advanceWatermarks(final, { hour: at('2026-11-21T11:00:00Z') }, now);
-      await advanceWatermarks(notFinal, { hour: at('2026-11-21T10:00:00Z') }, now);
-      expect(await runOperation(notFinal, operation)).toEqual([
+      await final.store.advanceWatermarks({ hour: at('2026-11-21T11:00:00Z') }, now);
+      await notFinal.store.advanceWatermarks({ hour: at('2026-11-21T10:00:00Z') }, now);
+      expect(await runOperation(notFinal.db, operation)).toEqual([
         { _id: 'hour', finalBefore: new Date(at('2026-11-21T10:00:00Z')), final: false },
       ]);
       expect(await runOperation(none, operation)).toEqual([]);
-      const rows = await runOperation(final, operation);
+      const rows = await runOperation(final.db, operation);
       expect(rows).toEqual([
         { _id: 'hour', finalBefore: new Date(at('2026-11-21T11:00:00Z')), final: true },
       ]);
@@ -677,7 +674,7 @@ describe('docs/data-layout.md: layout and pipelines on buckets from the real wri
       // No watermark yet: nothing is final.
       expect(await db.collection(WATERMARKS_COLLECTION).countDocuments()).toBe(0);
       expect(await runPipeline(db, 'bucket-final')).toEqual(expected(() => false));
-      await advanceWatermarks(db, { hour: watermark }, at('2026-11-21T17:00:00Z'));
+      await store.advanceWatermarks({ hour: watermark }, at('2026-11-21T17:00:00Z'));
       const rows = await runPipeline(db, 'bucket-final');
       expect(rows).toEqual(expected((start) => start + HOUR <= watermark));
       expect(rows.map((r) => r.final as boolean)).toEqual([true, true, false, false]);
@@ -723,10 +720,7 @@ describe('docs/data-layout.md: layout and pipelines on buckets from the real wri
   });
 
   it('describes the partition names and their indexes as the store creates them', async () => {
-    const names = (await db.listCollections({}, { nameOnly: true }).toArray())
-      .map((c) => c.name)
-      .filter((name) => name.startsWith('rollup_'))
-      .sort();
+    const names = (await store.listPartitions()).map((range) => range.name);
     expect(names).toEqual([
       'rollup_day_2026',
       'rollup_hour_202611',

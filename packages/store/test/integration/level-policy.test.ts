@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FoldInput } from '@tickertape/buckets';
-import { TestStack } from '@tickertape/testing';
-import type { Db } from 'mongodb';
-import {
-  LevelPolicySource,
-  RollupWriter,
-  changeLevelPolicy,
-  metricDensities,
-  readLevelPolicy,
-} from '../../src/index.js';
+import { LevelPolicySource, type BucketRecord, type RollupStore } from '../../src/index.js';
+import { StoreStack } from '../support/store-stack.js';
 
 const T0 = Date.parse('2026-11-21T10:00:00Z');
 
@@ -27,48 +20,52 @@ function ticks(metric: string, count: number, first: number): FoldInput[] {
 }
 
 describe('the level policy on the real database', () => {
-  let stack: TestStack;
-  let db: Db;
+  let stack: StoreStack;
+  let store: RollupStore;
 
   beforeAll(async () => {
-    stack = await TestStack.open('level-policy');
-    db = stack.database();
+    stack = await StoreStack.open('level-policy');
+    ({ store } = await stack.fresh());
   });
   afterAll(() => stack.close());
 
   it('is stored per level, and refuses a change that would store a metric nowhere', async () => {
-    expect((await readLevelPolicy(db)).isEmpty).toBe(true);
-    await changeLevelPolicy(db, 'minute', ['mms.cpu', 'sparse'], 'skip', T0);
-    await changeLevelPolicy(db, 'hour', ['sparse'], 'skip', T0);
-    await expect(changeLevelPolicy(db, 'day', ['sparse'], 'skip', T0)).rejects.toThrow(
+    expect((await store.readLevelPolicy()).isEmpty).toBe(true);
+    await store.changeLevelPolicy('minute', ['mms.cpu', 'sparse'], 'skip', T0);
+    await store.changeLevelPolicy('hour', ['sparse'], 'skip', T0);
+    await expect(store.changeLevelPolicy('day', ['sparse'], 'skip', T0)).rejects.toThrow(
       'metric sparse skips every level',
     );
-    await changeLevelPolicy(db, 'hour', ['sparse'], 'full', T0);
-    const policy = await readLevelPolicy(db);
+    await store.changeLevelPolicy('hour', ['sparse'], 'full', T0);
+    const policy = await store.readLevelPolicy();
     expect(policy.metricsAt('minute', 'skip')).toEqual(['mms.cpu', 'sparse']);
     expect(policy.metricsAt('hour', 'skip')).toEqual([]);
     expect(policy.metricsAt('day', 'skip')).toEqual([]);
-    await changeLevelPolicy(db, 'minute', ['mms.cpu', 'sparse'], 'full', T0);
+    await store.changeLevelPolicy('minute', ['mms.cpu', 'sparse'], 'full', T0);
   });
 
   it('a writer leaves out the metrics its level skips, counts them, and follows a change', async () => {
     let now = T0;
-    const policy = new LevelPolicySource(db, 1000, () => now);
-    const minute = new RollupWriter(db, 'minute', undefined, policy);
-    const hour = new RollupWriter(db, 'hour', undefined, new LevelPolicySource(db, 0));
-    await changeLevelPolicy(db, 'minute', ['sparse'], 'skip', now);
+    const policy = new LevelPolicySource(store, 1000, () => now);
+    const minute = store.writer('minute', { policy });
+    const hour = store.writer('hour', { policy: new LevelPolicySource(store, 0) });
+    await store.changeLevelPolicy('minute', ['sparse'], 'skip', now);
     const flush = [...ticks('sparse', 3, 0), ...ticks('dense', 2, 0)];
     expect(await minute.apply(flush)).toMatchObject({ buckets: 2, skipped: 3 });
     expect(await hour.apply(flush)).toMatchObject({ buckets: 2, skipped: 0 });
 
-    const minuteIds = async () =>
-      (await db.collection('rollup_minute_20261121').find({}).toArray()).map((d) => d._id).sort();
+    const all = async (name: string) => {
+      const records: BucketRecord[] = [];
+      for await (const record of store.partition(name).scan()) records.push(record);
+      return records;
+    };
+    const minuteIds = async () => (await all('rollup_minute_20261121')).map((d) => d._id).sort();
     expect(await minuteIds()).toEqual(['dense:202611211000', 'dense:202611211001']);
-    const sparseHour = await db.collection('rollup_hour_202611').findOne({ series: 'sparse' });
+    const sparseHour = (await all('rollup_hour_202611')).find((d) => d.series === 'sparse');
     expect(sparseHour).toMatchObject({ n: 3, f: { value: { n: 3, sum: 3 } } });
 
     // Kept again: the cached policy holds until it is a second old, then the next flush writes.
-    await changeLevelPolicy(db, 'minute', ['sparse'], 'full', now);
+    await store.changeLevelPolicy('minute', ['sparse'], 'full', now);
     expect(await minute.apply(ticks('sparse', 1, 3))).toMatchObject({ skipped: 1 });
     now += 1000;
     expect(await minute.apply(ticks('sparse', 1, 4))).toMatchObject({ buckets: 1, skipped: 0 });
@@ -76,8 +73,8 @@ describe('the level policy on the real database', () => {
   });
 
   it("measures each metric's density from a level's buckets: ticks per series per minute while it sends", async () => {
-    const fresh = stack.database();
-    const hour = new RollupWriter(fresh, 'hour');
+    const { store: fresh } = await stack.fresh();
+    const hour = fresh.writer('hour');
     const sparse = Array.from({ length: 120 }, (_, i) => ({
       ...ticks('sparse', 1, i)[0]!,
       seriesKey: `sparse|host=${i % 2}`,
@@ -91,17 +88,17 @@ describe('the level policy on the real database', () => {
       offset: i,
     }));
     await hour.apply([...sparse, ...dense]);
-    const densities = await metricDensities(fresh, 'hour', T0, T0 + 2 * 60 * 60_000);
+    const densities = await fresh.metricDensities('hour', T0, T0 + 2 * 60 * 60_000);
     expect(densities).toEqual([
       { metric: 'dense', series: 2, buckets: 2, ticks: 1200, perMinute: 10 },
       { metric: 'sparse', series: 2, buckets: 4, ticks: 120, perMinute: 0.5 },
     ]);
     // Only the slots that start in the span; a span without partitions measures nothing.
     expect(
-      (await metricDensities(fresh, 'hour', T0, T0 + 60 * 60_000)).map((d) => d.metric),
+      (await fresh.metricDensities('hour', T0, T0 + 60 * 60_000)).map((d) => d.metric),
     ).toEqual(['sparse']);
-    expect(
-      await metricDensities(fresh, 'hour', T0 - 86_400_000 * 60, T0 - 86_400_000 * 40),
-    ).toEqual([]);
+    expect(await fresh.metricDensities('hour', T0 - 86_400_000 * 60, T0 - 86_400_000 * 40)).toEqual(
+      [],
+    );
   });
 });

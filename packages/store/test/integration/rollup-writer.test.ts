@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FoldInput } from '@tickertape/buckets';
-import { TestStack } from '@tickertape/testing';
-import type { Db, Document } from 'mongodb';
-import { PARTITION_INDEXES, RollupWriter } from '../../src/index.js';
+import type { RollupStore } from '../../src/index.js';
+import { PARTITION_INDEXES } from '../../src/mongo/partitions.js';
+import { StoreStack } from '../support/store-stack.js';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -100,13 +100,10 @@ const expected = {
   },
 };
 
-async function buckets(db: Db): Promise<Record<string, Document>> {
-  const out: Record<string, Document> = {};
+async function buckets(store: RollupStore): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
   for (const collection of ['rollup_minute_20261121', 'rollup_minute_20261122']) {
-    for (const doc of await db
-      .collection<Document & { _id: string }>(collection)
-      .find()
-      .toArray()) {
+    for await (const doc of store.partition(collection).scan()) {
       const { _id, series: _s, metric: _m, tags: _t, level: _l, start: _st, ...data } = doc;
       out[`${collection}/${_id}`] = data;
     }
@@ -115,22 +112,22 @@ async function buckets(db: Db): Promise<Record<string, Document>> {
 }
 
 describe('RollupWriter (minute level) on the real database', () => {
-  let stack: TestStack;
+  let stack: StoreStack;
 
   beforeAll(async () => {
-    stack = await TestStack.open('store');
+    stack = await StoreStack.open('store');
   });
   afterAll(() => stack.close());
 
   it('writes one guarded upsert per bucket, into its day partition, with exact values', async () => {
-    const db = stack.database();
-    const stats = await new RollupWriter(db, 'minute').apply(ticks());
+    const { store, db } = await stack.fresh();
+    const stats = await store.writer('minute').apply(ticks());
     expect(stats).toEqual({ buckets: 3, operations: 3, bulkWrites: 2, conflicts: 0, skipped: 0 });
-    expect(await buckets(db)).toEqual(expected);
+    expect(await buckets(store)).toEqual(expected);
 
-    const doc = await db
-      .collection<Document & { _id: string }>('rollup_minute_20261121')
-      .findOne({ _id: 'speed|sensor=s1:202611212359' });
+    const [doc] = await store
+      .partition('rollup_minute_20261121')
+      .byIds(['speed|sensor=s1:202611212359']);
     expect(doc).toMatchObject({
       series: 'speed|sensor=s1',
       metric: 'speed',
@@ -145,38 +142,40 @@ describe('RollupWriter (minute level) on the real database', () => {
   });
 
   it('leaves every bucket unchanged when the same flush is replayed', async () => {
-    const db = stack.database();
-    const writer = new RollupWriter(db, 'minute');
+    const { store } = await stack.fresh();
+    const writer = store.writer('minute');
     await writer.apply(ticks());
     const replay = await writer.apply(ticks());
     expect(replay.conflicts).toBe(3);
     expect(replay.operations).toBe(3); // nothing left to re-apply after reading the marks
-    expect(await buckets(db)).toEqual(expected);
+    expect(await buckets(store)).toEqual(expected);
   });
 
   it('gives the same buckets when redelivery splits the batches differently', async () => {
-    const db = stack.database();
-    const writer = new RollupWriter(db, 'minute');
+    const { store } = await stack.fresh();
+    const writer = store.writer('minute');
     const all = ticks();
     await writer.apply(all.slice(0, 2)); // crash after writing offsets 0-1, before the commit
     await writer.apply(all.slice(0, 4)); // redelivered from 0 with a longer batch
     const last = await writer.apply([...all.slice(3), all[3]!]); // overlaps again, with an in-batch duplicate
     expect(last.conflicts).toBe(1); // s2's bucket already holds offset 3
-    expect(await buckets(db)).toEqual(expected);
+    expect(await buckets(store)).toEqual(expected);
   });
 
   it('adds to a bucket that exists without an applied mark (e.g. a preallocated shell)', async () => {
-    const db = stack.database();
-    await db.collection<Document & { _id: string }>('rollup_minute_20261122').insertOne({
-      _id: 'speed|sensor=s1:202611220000',
-      series: 'speed|sensor=s1',
-      metric: 'speed',
-      tags: { sensor: 's1' },
-      level: 'minute',
-      start: new Date(at('2026-11-22T00:00:00Z')),
-      n: 0,
-    });
-    await new RollupWriter(db, 'minute').apply(ticks());
-    expect(await buckets(db)).toEqual(expected);
+    const { store } = await stack.fresh();
+    await store.partition('rollup_minute_20261122').replace([
+      {
+        _id: 'speed|sensor=s1:202611220000',
+        series: 'speed|sensor=s1',
+        metric: 'speed',
+        tags: { sensor: 's1' },
+        level: 'minute',
+        start: new Date(at('2026-11-22T00:00:00Z')),
+        n: 0,
+      },
+    ]);
+    await store.writer('minute').apply(ticks());
+    expect(await buckets(store)).toEqual(expected);
   });
 });

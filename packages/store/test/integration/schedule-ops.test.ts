@@ -7,37 +7,37 @@ import {
   partitionsAhead,
   type RetentionPolicy,
 } from '@tickertape/buckets';
-import { TestStack } from '@tickertape/testing';
-import {
-  PARTITION_INDEXES,
-  advanceWatermarks,
-  applyRetention,
-  ensurePartition,
-  listPartitionNames,
-  readWatermarks,
-} from '../../src/index.js';
+import type { RollupStore } from '../../src/index.js';
+import { PARTITION_INDEXES } from '../../src/mongo/partitions.js';
+import { StoreStack } from '../support/store-stack.js';
 
 const at = (iso: string) => Date.parse(iso);
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 describe('scheduler operations on the real database (clock injected)', () => {
-  let stack: TestStack;
+  let stack: StoreStack;
+  const partitionNames = async (store: RollupStore) =>
+    (await store.listPartitions()).map((range) => range.name);
+  const watermarks = async (store: RollupStore) => (await store.readWatermarks()).finalBefore;
 
   beforeAll(async () => {
-    stack = await TestStack.open('schedule-ops');
+    stack = await StoreStack.open('schedule-ops');
   });
   afterAll(() => stack.close());
 
   it('creates the next partitions of every level with their indexes, once', async () => {
-    const db = stack.database();
+    const { store, db } = await stack.fresh();
     const now = at('2026-12-31T23:00:00Z'); // the next partition of every level is in 2027
     const ranges = LEVELS.flatMap((level) => partitionsAhead(level, now, 1));
-    const first = await Promise.all(ranges.map((range) => ensurePartition(db, range)));
-    const again = await Promise.all(ranges.map((range) => ensurePartition(db, range)));
+    const first = await Promise.all(ranges.map((range) => store.ensurePartition(range)));
+    const again = await Promise.all(ranges.map((range) => store.ensurePartition(range)));
     expect(first.every(Boolean)).toBe(true);
     expect(again.some(Boolean)).toBe(false);
-    expect((await listPartitionNames(db)).sort()).toEqual(
+    expect(await store.listPartitions()).toEqual(
+      [...ranges].sort((a, b) => a.name.localeCompare(b.name)),
+    );
+    expect((await partitionNames(store)).sort()).toEqual(
       [
         'rollup_day_2026',
         'rollup_day_2027',
@@ -56,25 +56,28 @@ describe('scheduler operations on the real database (clock injected)', () => {
   });
 
   it('flips finality on the clock alone, after the grace period, and never back', async () => {
-    const db = stack.database();
+    const { store } = await stack.fresh();
     const grace = 2 * 60_000;
     const slot = at('2026-11-21T05:06:00Z');
     const before = at('2026-11-21T05:07:30Z'); // slot ended 30 s ago
     const after = at('2026-11-21T05:09:00Z'); // slot ended 2 min ago
 
-    await advanceWatermarks(db, { minute: finalityWatermark('minute', before, grace) }, before);
-    expect(isSlotFinal('minute', slot, (await readWatermarks(db)).minute!)).toBe(false);
+    await store.advanceWatermarks({ minute: finalityWatermark('minute', before, grace) }, before);
+    expect(isSlotFinal('minute', slot, (await watermarks(store)).minute!)).toBe(false);
 
-    await advanceWatermarks(db, { minute: finalityWatermark('minute', after, grace) }, after);
-    expect(isSlotFinal('minute', slot, (await readWatermarks(db)).minute!)).toBe(true);
+    await store.advanceWatermarks({ minute: finalityWatermark('minute', after, grace) }, after);
+    expect(isSlotFinal('minute', slot, (await watermarks(store)).minute!)).toBe(true);
 
     // A replica with a slow clock runs late: the watermark stays where it was.
-    await advanceWatermarks(db, { minute: finalityWatermark('minute', before, grace) }, before);
-    expect((await readWatermarks(db)).minute).toBe(at('2026-11-21T05:07:00Z'));
+    await store.advanceWatermarks({ minute: finalityWatermark('minute', before, grace) }, before);
+    expect((await watermarks(store)).minute).toBe(at('2026-11-21T05:07:00Z'));
+    expect((await store.readWatermarks()).generation).toEqual({ minute: 0, hour: 0, day: 0 });
+    await store.bumpGeneration('minute', after);
+    expect((await store.readWatermarks()).generation).toEqual({ minute: 1, hour: 0, day: 0 });
   });
 
   it('drops expired, final partitions (a dry run only lists them) and keeps the rest', async () => {
-    const db = stack.database();
+    const { store } = await stack.fresh();
     const now = at('2026-11-21T12:00:00Z');
     for (const [level, ts] of [
       ['minute', '2026-11-01T10:00:00Z'],
@@ -84,28 +87,36 @@ describe('scheduler operations on the real database (clock injected)', () => {
       ['hour', '2026-11-10T00:00:00Z'],
       ['day', '2026-01-01T00:00:00Z'],
     ] as const) {
-      await ensurePartition(db, partitionOf(level, at(ts)));
+      await store.ensurePartition(partitionOf(level, at(ts)));
     }
-    await db
-      .collection('rollup_minute_20261101')
-      .insertOne({ _id: 'x:202611011000' as never, n: 1 });
-    await advanceWatermarks(db, { minute: now - HOUR, hour: now - 2 * HOUR, day: now - DAY }, now);
+    await store.partition('rollup_minute_20261101').replace([{ _id: 'x:202611011000', n: 1 }]);
+    await store.advanceWatermarks(
+      { minute: now - HOUR, hour: now - 2 * HOUR, day: now - DAY },
+      now,
+    );
     const policy: RetentionPolicy = {
       retentionMs: { minute: 7 * DAY, hour: 90 * DAY, day: 5 * 365 * DAY },
       latenessMs: 6 * HOUR,
     };
 
-    const dry = await applyRetention(db, now, policy, true);
+    const dry = await store.applyRetention(now, policy, true);
     expect(dry.dropped).toEqual([]);
     expect(dry.verdicts.filter((v) => v.drop).map((v) => v.range.name)).toEqual([
       'rollup_hour_202607',
       'rollup_minute_20261101',
     ]);
-    expect((await listPartitionNames(db)).length).toBe(6);
+    expect((await partitionNames(store)).length).toBe(6);
 
-    const run = await applyRetention(db, now, policy, false);
+    const generations = (await store.readWatermarks()).generation;
+    const run = await store.applyRetention(now, policy, false);
     expect(run.dropped).toEqual(['rollup_hour_202607', 'rollup_minute_20261101']);
-    expect((await listPartitionNames(db)).sort()).toEqual(
+    // What readers kept of the dropped, final buckets must go with them.
+    expect((await store.readWatermarks()).generation).toEqual({
+      ...generations,
+      minute: generations.minute + 1,
+      hour: generations.hour + 1,
+    });
+    expect((await partitionNames(store)).sort()).toEqual(
       [
         'rollup_day_2026',
         'rollup_hour_202611',

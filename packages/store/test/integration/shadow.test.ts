@@ -1,20 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { TestStack } from '@tickertape/testing';
-import type { Db, Document } from 'mongodb';
-import {
-  SHADOW_SWAPS_COLLECTION,
-  cleanupReplaced,
-  listPartitionNames,
-  prepareShadow,
-  seedShadow,
-  serverRenamesSafely,
-  shadowPlan,
-  startRun,
-  swapShadow,
-  updateRun,
-} from '../../src/index.js';
+import type { Db } from 'mongodb';
+import { shadowPlan, type RollupStore } from '../../src/index.js';
+import { SHADOW_SWAPS_COLLECTION } from '../../src/mongo/shadow.js';
+import { StoreStack } from '../support/store-stack.js';
 
-type Bucket = Document & { _id: string; start: Date; n: number; v: string };
+type Bucket = { _id: string; start: Date; n: number; v: string };
 
 const HOUR = 3_600_000;
 const DAY0 = Date.parse('2026-11-01T00:00:00Z');
@@ -29,40 +19,41 @@ const buckets = (hours: number[], v: string): Bucket[] =>
     v,
   }));
 
-const names = async (db: Db) =>
-  (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
+const names = (store: RollupStore) => store.listNames();
+const partitionNames = async (store: RollupStore) =>
+  (await store.listPartitions()).map((range) => range.name);
 const indexNames = async (db: Db, name: string) =>
   ((await db.collection(name).listIndexes().toArray()) as { name: string }[])
     .map((i) => i.name)
     .sort();
-const contents = async (db: Db, name: string) =>
-  (await db.collection<Bucket>(name).find().sort({ _id: 1 }).toArray()).map(
-    (b) => `${b._id}=${b.v}`,
-  );
+const contents = async (store: RollupStore, name: string) => {
+  const found: string[] = [];
+  for await (const b of store.partition(name).scan(undefined, { inIdOrder: true }))
+    found.push(`${b._id}=${String(b.v)}`);
+  return found;
+};
 
 describe('shadow collections and the swap', () => {
-  let stack: TestStack;
+  let stack: StoreStack;
 
   beforeAll(async () => {
-    stack = await TestStack.open('store-shadow');
+    stack = await StoreStack.open('store-shadow');
   });
   afterAll(() => stack.close());
 
-  async function live(db: Db, hours: number[]): Promise<void> {
-    await db.collection<Bucket>('rollup_hour_202611').insertMany(buckets(hours, 'old'));
+  async function live(store: RollupStore, hours: number[]): Promise<void> {
+    await store.partition('rollup_hour_202611').replace(buckets(hours, 'old'));
   }
 
   it('seeds a shadow from the live buckets of the range, idempotently, never overwriting', async () => {
-    const db = stack.database();
-    await live(db, [0, 10, 11, 12, 20]);
+    const { store, db } = await stack.fresh();
+    await live(store, [0, 10, 11, 12, 20]);
     const [part] = shadowPlan('hour', DAY0 + 10 * HOUR, DAY0 + 13 * HOUR, 'seed-1');
-    expect(await seedShadow(db, part!)).toBe(3);
-    await db
-      .collection<Bucket>(part!.shadow)
-      .updateOne({ _id: 's:2026110111' }, { $set: { v: 'shadow' } });
+    expect(await store.seedShadow(part!)).toBe(3);
+    await store.partition(part!.shadow).replace(buckets([11], 'shadow'));
     // A rerun after a kill: copies nothing twice and keeps the shadow's own bucket.
-    expect(await seedShadow(db, part!)).toBe(0);
-    expect(await contents(db, part!.shadow)).toEqual([
+    expect(await store.seedShadow(part!)).toBe(0);
+    expect(await contents(store, part!.shadow)).toEqual([
       's:2026110110=old',
       's:2026110111=shadow',
       's:2026110112=old',
@@ -73,17 +64,17 @@ describe('shadow collections and the swap', () => {
       'start_1',
     ]);
     // Not a partition to anyone who lists partitions.
-    expect(await listPartitionNames(db)).toEqual(['rollup_hour_202611']);
+    expect(await partitionNames(store)).toEqual(['rollup_hour_202611']);
   });
 
   it('swaps part of a partition bucket by bucket, saving what it replaced; a rerun does nothing more', async () => {
-    const db = stack.database();
-    await live(db, [0, 10, 11, 12, 20]);
+    const { store } = await stack.fresh();
+    await live(store, [0, 10, 11, 12, 20]);
     const [part] = shadowPlan('hour', DAY0 + 10 * HOUR, DAY0 + 13 * HOUR, 'part-1');
-    await prepareShadow(db, part!);
+    await store.prepareShadow(part!);
     // The rebuilt range: hour 10 changed, hour 11 gone, hour 12 changed, hour 13… not in range.
-    await db.collection<Bucket>(part!.shadow).insertMany(buckets([10, 12], 'new'));
-    const result = await swapShadow(db, part!);
+    await store.partition(part!.shadow).replace(buckets([10, 12], 'new'));
+    const result = await store.swapShadow(part!);
     expect(result).toEqual({
       live: 'rollup_hour_202611',
       replacedCollection: 'replaced_part-1_rollup_hour_202611',
@@ -93,33 +84,31 @@ describe('shadow collections and the swap', () => {
       deleted: 1,
       resumed: false,
     });
-    expect(await contents(db, 'rollup_hour_202611')).toEqual([
+    expect(await contents(store, 'rollup_hour_202611')).toEqual([
       's:2026110100=old',
       's:2026110110=new',
       's:2026110112=new',
       's:2026110120=old',
     ]);
-    expect(await contents(db, result.replacedCollection)).toEqual([
+    expect(await contents(store, result.replacedCollection)).toEqual([
       's:2026110110=old',
       's:2026110111=old',
       's:2026110112=old',
     ]);
-    expect(await names(db)).not.toContain(part!.shadow);
-    const again = await swapShadow(db, part!);
+    expect(await names(store)).not.toContain(part!.shadow);
+    const again = await store.swapShadow(part!);
     expect(again).toMatchObject({ resumed: true, written: 0, saved: 3 });
-    expect(await contents(db, 'rollup_hour_202611')).toHaveLength(4);
+    expect(await contents(store, 'rollup_hour_202611')).toHaveLength(4);
   });
 
   it('resumes a swap killed after saving, and one killed after swapping but before dropping the shadow', async () => {
-    const db = stack.database();
-    await live(db, [10, 11]);
+    const { store, db } = await stack.fresh();
+    await live(store, [10, 11]);
     const [part] = shadowPlan('hour', DAY0 + 10 * HOUR, DAY0 + 12 * HOUR, 'kill-1');
-    await prepareShadow(db, part!);
-    await db.collection<Bucket>(part!.shadow).insertMany(buckets([10], 'new'));
+    await store.prepareShadow(part!);
+    await store.partition(part!.shadow).replace(buckets([10], 'new'));
     // Killed half-way through replacing: saved, hour 10 already new in the live partition.
-    await db
-      .collection<Bucket>('replaced_kill-1_rollup_hour_202611')
-      .insertMany(buckets([10, 11], 'old'));
+    await store.partition('replaced_kill-1_rollup_hour_202611').replace(buckets([10, 11], 'old'));
     await db.collection(SHADOW_SWAPS_COLLECTION).insertOne({
       _id: part!.shadow as unknown as never,
       live: part!.live,
@@ -129,30 +118,28 @@ describe('shadow collections and the swap', () => {
       saved: 2,
       updatedAt: new Date(),
     });
-    await db
-      .collection<Bucket>(part!.live)
-      .replaceOne({ _id: 's:2026110110' }, buckets([10], 'new')[0]!);
-    const result = await swapShadow(db, part!);
+    await store.partition(part!.live).replace(buckets([10], 'new'));
+    const result = await store.swapShadow(part!);
     expect(result).toMatchObject({ saved: 2, written: 1, deleted: 1, resumed: false });
     // The saved copy is the one from before the swap, not the half-swapped live bucket.
-    expect(await contents(db, result.replacedCollection)).toEqual([
+    expect(await contents(store, result.replacedCollection)).toEqual([
       's:2026110110=old',
       's:2026110111=old',
     ]);
-    expect(await contents(db, part!.live)).toEqual(['s:2026110110=new']);
+    expect(await contents(store, part!.live)).toEqual(['s:2026110110=new']);
 
     // Killed after the swap was recorded, before the shadow was dropped.
-    await prepareShadow(db, part!);
-    await db.collection<Bucket>(part!.shadow).insertMany(buckets([11], 'stale'));
-    expect(await swapShadow(db, part!)).toMatchObject({ resumed: true, written: 0 });
-    expect(await names(db)).not.toContain(part!.shadow);
-    expect(await contents(db, part!.live)).toEqual(['s:2026110110=new']);
+    await store.prepareShadow(part!);
+    await store.partition(part!.shadow).replace(buckets([11], 'stale'));
+    expect(await store.swapShadow(part!)).toMatchObject({ resumed: true, written: 0 });
+    expect(await names(store)).not.toContain(part!.shadow);
+    expect(await contents(store, part!.live)).toEqual(['s:2026110110=new']);
   });
 
   it('refuses to swap a shadow that never existed', async () => {
-    const db = stack.database();
+    const { store } = await stack.fresh();
     const [part] = shadowPlan('hour', DAY0, DAY0 + HOUR, 'none-1');
-    await expect(swapShadow(db, part!)).rejects.toMatchObject({
+    await expect(store.swapShadow(part!)).rejects.toMatchObject({
       code: 'SHADOW_MISSING',
       retriable: false,
     });
@@ -161,19 +148,19 @@ describe('shadow collections and the swap', () => {
   it.each(['rename', 'documents'] as const)(
     'swaps a whole partition (%s), also when the live partition does not exist',
     async (method) => {
-      const db = stack.database();
-      await live(db, [0, 100, 700]);
+      const { store, db } = await stack.fresh();
+      await live(store, [0, 100, 700]);
       const [part] = shadowPlan('hour', DAY0, MONTH_END, `whole-${method}`);
       expect(part!.whole).toBe(true);
-      await prepareShadow(db, part!);
-      await db.collection<Bucket>(part!.shadow).insertMany(buckets([0, 5], 'new'));
-      const result = await swapShadow(db, part!, { method });
+      await store.prepareShadow(part!);
+      await store.partition(part!.shadow).replace(buckets([0, 5], 'new'));
+      const result = await store.swapShadow(part!, { method });
       expect(result).toMatchObject({ method, written: 2, saved: 3, resumed: false });
-      expect(await contents(db, 'rollup_hour_202611')).toEqual([
+      expect(await contents(store, 'rollup_hour_202611')).toEqual([
         's:2026110100=new',
         's:2026110105=new',
       ]);
-      expect(await contents(db, result.replacedCollection)).toEqual([
+      expect(await contents(store, result.replacedCollection)).toEqual([
         's:2026110100=old',
         's:2026110504=old',
         's:2026113004=old',
@@ -183,7 +170,7 @@ describe('shadow collections and the swap', () => {
         'metric_1_start_1_series_1',
         'start_1',
       ]);
-      expect(await swapShadow(db, part!)).toMatchObject({ resumed: true });
+      expect(await store.swapShadow(part!)).toMatchObject({ resumed: true });
 
       // No live partition at all (dropped, or never written): the shadow simply becomes it.
       const [next] = shadowPlan(
@@ -192,41 +179,38 @@ describe('shadow collections and the swap', () => {
         Date.parse('2027-01-01T00:00:00Z'),
         `fresh-${method}`,
       );
-      await prepareShadow(db, next!);
-      await db.collection(next!.shadow).insertOne({
-        _id: 's:2026120100' as unknown as never,
-        start: new Date(MONTH_END),
-        v: 'new',
-      });
-      expect(await swapShadow(db, next!, { method })).toMatchObject({
+      await store.prepareShadow(next!);
+      await store
+        .partition(next!.shadow)
+        .replace([{ _id: 's:2026120100', start: new Date(MONTH_END), v: 'new' }]);
+      expect(await store.swapShadow(next!, { method })).toMatchObject({
         written: 1,
         saved: 0,
         deleted: 0,
       });
-      expect(await contents(db, 'rollup_hour_202612')).toEqual(['s:2026120100=new']);
-      expect(await listPartitionNames(db)).toEqual(['rollup_hour_202611', 'rollup_hour_202612']);
+      expect(await contents(store, 'rollup_hour_202612')).toEqual(['s:2026120100=new']);
+      expect(await partitionNames(store)).toEqual(['rollup_hour_202611', 'rollup_hour_202612']);
     },
   );
 
   it('renames only where the server renames safely (not on the stand-in)', async () => {
-    const db = stack.database();
+    const { store, db } = await stack.fresh();
     const info = await db.command({ buildInfo: 1 });
-    expect(await serverRenamesSafely(db)).toBe(info.gitVersion !== undefined);
-    await live(db, [1]);
+    expect(store.capabilities.renamesSafely).toBe(info.gitVersion !== undefined);
+    await live(store, [1]);
     const [part] = shadowPlan('hour', DAY0, MONTH_END, 'auto-1');
-    await prepareShadow(db, part!);
-    const result = await swapShadow(db, part!);
-    expect(result.method).toBe((await serverRenamesSafely(db)) ? 'rename' : 'documents');
-    expect(await contents(db, 'rollup_hour_202611')).toEqual([]);
+    await store.prepareShadow(part!);
+    const result = await store.swapShadow(part!);
+    expect(result.method).toBe(store.capabilities.renamesSafely ? 'rename' : 'documents');
+    expect(await contents(store, 'rollup_hour_202611')).toEqual([]);
   });
 
   it('cleans up replaced collections and the shadows of runs that are over, keeping live runs', async () => {
-    const db = stack.database();
+    const { store, db } = await stack.fresh();
     const now = Date.parse('2026-12-10T00:00:00Z');
     const make = async (id: string, state: 'running' | 'done' | 'failed', updatedMs: number) => {
       const [part] = shadowPlan('hour', DAY0, DAY0 + HOUR, id);
-      await startRun(
-        db,
+      await store.startRun(
         {
           id,
           kind: 'rebuild',
@@ -238,11 +222,9 @@ describe('shadow collections and the swap', () => {
         },
         updatedMs,
       );
-      await updateRun(db, id, updatedMs, { state });
-      await prepareShadow(db, part!);
-      await db
-        .collection(`replaced_${id}_rollup_hour_202611`)
-        .insertOne({ _id: 'x' as unknown as never });
+      await store.updateRun(id, updatedMs, { state });
+      await store.prepareShadow(part!);
+      await store.partition(`replaced_${id}_rollup_hour_202611`).replace([{ _id: 'x' }]);
     };
     await make('done-1', 'done', now - 60_000);
     await make('failed-1', 'failed', now - 60_000);
@@ -260,11 +242,11 @@ describe('shadow collections and the swap', () => {
       'shadow_failed-1_rollup_hour_202611',
       'shadow_stale-1_rollup_hour_202611',
     ];
-    const before = await names(db);
-    expect(await cleanupReplaced(db, { dryRun: true, nowMs: now })).toEqual(doomed);
-    expect(await names(db)).toEqual(before);
-    expect(await cleanupReplaced(db, { nowMs: now })).toEqual(doomed);
-    expect((await names(db)).filter((n) => !['rebuild_swaps', 'rebuilds'].includes(n))).toEqual([
+    const before = await names(store);
+    expect(await store.cleanupReplaced({ dryRun: true, nowMs: now })).toEqual(doomed);
+    expect(await names(store)).toEqual(before);
+    expect(await store.cleanupReplaced({ nowMs: now })).toEqual(doomed);
+    expect(await names(store)).toEqual([
       'replaced_alive-1_rollup_hour_202611',
       'rollup_hour_202611',
       'shadow_alive-1_rollup_hour_202611',

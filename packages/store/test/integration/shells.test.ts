@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { shellDocument, slotStart, withoutShellPadding, type FoldInput } from '@tickertape/buckets';
-import { TestStack } from '@tickertape/testing';
-import type { Db, Document } from 'mongodb';
-import { RollupWriter, insertShells, recentSeries } from '../../src/index.js';
+import { bucketId, partitionOf, slotStart, type FoldInput, type Level } from '@tickertape/buckets';
+import { withoutShellPadding, type RollupStore } from '../../src/index.js';
+import { StoreStack } from '../support/store-stack.js';
 
 const at = (iso: string) => Date.parse(iso);
 const series = (sensor: string) => ({
@@ -22,20 +21,23 @@ function tick(sensor: string, iso: string, offset: number, speed: number): FoldI
   };
 }
 
-async function bucket(db: Db, collection: string, id: string) {
-  return db.collection<Document & { _id: string }>(collection).findOne({ _id: id });
+async function bucket(store: RollupStore, level: Level, seriesKey: string, start: number) {
+  const [found] = await store
+    .partition(partitionOf(level, start).name)
+    .byIds([bucketId(level, seriesKey, start)]);
+  return found;
 }
 
 describe('shells on the real database', () => {
-  let stack: TestStack;
+  let stack: StoreStack;
 
   beforeAll(async () => {
-    stack = await TestStack.open('shells');
+    stack = await StoreStack.open('shells');
   });
   afterAll(() => stack.close());
 
   it('a worker writing into a shell produces the same bucket as without one', async () => {
-    const [withShell, without] = [stack.database(), stack.database()];
+    const [{ store: withShell }, { store: without }] = [await stack.fresh(), await stack.fresh()];
     const start = at('2026-11-21T05:06:00Z');
     const ticks = [
       tick('s1', '2026-11-21T05:06:07.500Z', 0, 61),
@@ -43,17 +45,14 @@ describe('shells on the real database', () => {
       tick('s1', '2026-11-21T05:06:59.999Z', 2, 70),
     ];
     for (const level of ['minute', 'hour'] as const) {
-      const shell = shellDocument(
-        level,
-        { ...series('s1'), fields: ['speed', 'travel'] },
-        slotStart(level, start),
-      );
-      expect(await insertShells(withShell, level, [shell])).toBe(1);
-      await new RollupWriter(withShell, level).apply(ticks);
-      await new RollupWriter(without, level).apply(ticks);
+      const slot = slotStart(level, start);
+      const shell = { series: { ...series('s1'), fields: ['speed', 'travel'] }, start: slot };
+      expect(await withShell.insertShells(level, [{ ...shell, compact: false }])).toBe(1);
+      await withShell.writer(level).apply(ticks);
+      await without.writer(level).apply(ticks);
       const [a, b] = [
-        await bucket(withShell, shell.collection, shell._id),
-        await bucket(without, shell.collection, shell._id),
+        await bucket(withShell, level, shell.series.seriesKey, slot),
+        await bucket(without, level, shell.series.seriesKey, slot),
       ];
       expect(withoutShellPadding(a!)).toEqual(withoutShellPadding(b!));
       expect(withoutShellPadding(b!)).toEqual(b); // a bucket that never was a shell has no padding
@@ -66,35 +65,40 @@ describe('shells on the real database', () => {
   });
 
   it('never overwrites a bucket a worker wrote first (race), and counts what it inserted', async () => {
-    const db = stack.database();
+    const { store } = await stack.fresh();
     const start = at('2026-11-21T05:07:00Z');
-    await new RollupWriter(db, 'minute').apply([tick('s1', '2026-11-21T05:07:01Z', 0, 50)]);
-    const shells = ['s1', 's2'].map((s) =>
-      shellDocument('minute', { ...series(s), fields: ['speed'] }, start),
-    );
-    const before = await bucket(db, shells[0]!.collection, shells[0]!._id);
+    await store.writer('minute').apply([tick('s1', '2026-11-21T05:07:01Z', 0, 50)]);
+    const shells = ['s1', 's2'].map((s) => ({
+      series: { ...series(s), fields: ['speed'] },
+      start,
+      compact: false,
+    }));
+    const before = await bucket(store, 'minute', 'speed|sensor=s1', start);
 
-    expect(await insertShells(db, 'minute', shells)).toBe(1);
-    expect(await bucket(db, shells[0]!.collection, shells[0]!._id)).toEqual(before);
-    expect(await bucket(db, shells[1]!.collection, shells[1]!._id)).toMatchObject({
+    expect(await store.insertShells('minute', shells)).toBe(1);
+    expect(await bucket(store, 'minute', 'speed|sensor=s1', start)).toEqual(before);
+    expect(await bucket(store, 'minute', 'speed|sensor=s2', start)).toMatchObject({
       n: 0,
       series: 'speed|sensor=s2',
     });
-    expect(await insertShells(db, 'minute', shells)).toBe(0);
+    expect(await store.insertShells('minute', shells)).toBe(0);
   });
 
   it('finds the recently active series with their fields, ignoring shells', async () => {
-    const db = stack.database();
-    await new RollupWriter(db, 'minute').apply([
+    const { store } = await stack.fresh();
+    await store.writer('minute').apply([
       tick('s1', '2026-11-21T05:05:10Z', 0, 50),
       { ...tick('s2', '2026-11-21T05:06:10Z', 1, 40), fields: { speed: 40, travel: 9 } },
       tick('s3', '2026-11-21T04:00:10Z', 2, 30), // too old for the window
     ]);
-    await insertShells(db, 'minute', [
-      shellDocument('minute', { ...series('s4'), fields: ['speed'] }, at('2026-11-21T05:06:00Z')),
+    await store.insertShells('minute', [
+      {
+        series: { ...series('s4'), fields: ['speed'] },
+        start: at('2026-11-21T05:06:00Z'),
+        compact: false,
+      },
     ]);
-    const found = await recentSeries(
-      db,
+    const found = await store.recentSeries(
       'minute',
       at('2026-11-21T05:00:00Z'),
       at('2026-11-21T05:07:00Z'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { MongoBulkWriteError, MongoNetworkError, MongoServerError } from 'mongodb';
-import { isTransientMongoError } from '../../src/index.js';
+import { isTransientMongoError } from '../../src/mongo/transient.js';
 
 const serverError = (code: number) => new MongoServerError({ code, errmsg: `code ${code}`, ok: 0 });
 

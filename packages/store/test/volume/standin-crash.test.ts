@@ -9,10 +9,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FoldInput, Level } from '@tickertape/buckets';
-import { TestStack, runProcess, waitFor } from '@tickertape/testing';
+import { runProcess, waitFor } from '@tickertape/testing';
 import { existsSync, readFileSync } from 'node:fs';
 import type { Db } from 'mongodb';
-import { RollupWriter } from '../../src/index.js';
+import type { RollupStore } from '../../src/index.js';
+import { StoreStack } from '../support/store-stack.js';
 
 const SERIES = 500;
 const MINUTES = 60;
@@ -20,7 +21,10 @@ const TICKS = SERIES * MINUTES;
 const BATCH = 2500;
 const HOUR_START = Date.parse('2026-11-19T10:00:00Z');
 const LEVELS: Level[] = ['minute', 'hour'];
-const PARTITIONS: Record<string, string> = { minute: 'rollup_minute_20261119', hour: 'rollup_hour_202611' };
+const PARTITIONS: Record<string, string> = {
+  minute: 'rollup_minute_20261119',
+  hour: 'rollup_hour_202611',
+};
 
 const root = new URL('../../../../', import.meta.url).pathname;
 const stackDir = process.env.TT_STACK_DIR ?? `${root}.stack`;
@@ -62,14 +66,15 @@ async function storedTicks(db: Db, level: Level): Promise<number> {
 }
 
 describe('the local database killed with SIGKILL in the middle of heavy writes', () => {
-  let stack: TestStack;
+  let stack: StoreStack;
+  let store: RollupStore;
   let db: Db;
   const flushes = batches();
   const acknowledged: Record<string, number> = { minute: 0, hour: 0 };
 
   beforeAll(async () => {
-    stack = await TestStack.open('crash');
-    db = stack.database();
+    stack = await StoreStack.open('crash');
+    ({ store, db } = await stack.fresh());
   }, 60_000);
   afterAll(() => stack.close(), 300_000);
 
@@ -77,7 +82,7 @@ describe('the local database killed with SIGKILL in the middle of heavy writes',
     const victim = mongoPid();
     // Two levels write at once, flush after flush, until the server dies under them.
     const writers = LEVELS.map(async (level) => {
-      const writer = new RollupWriter(db, level);
+      const writer = store.writer(level);
       for (const flush of flushes) {
         try {
           await writer.apply(flush);
@@ -103,14 +108,15 @@ describe('the local database killed with SIGKILL in the middle of heavy writes',
       env: process.env,
     });
     // Its output names the cause when it cannot start (jest's diff would hide it).
-    if (up.code !== 0) throw new Error(`stack.sh up mongo exited ${up.code}:\n${up.stdout}\n${up.stderr}`);
+    if (up.code !== 0)
+      throw new Error(`stack.sh up mongo exited ${up.code}:\n${up.stdout}\n${up.stderr}`);
     expect(mongoPid()).not.toBe(victim);
 
     for (const level of LEVELS) {
       // Everything acknowledged survived; a flush in flight may have landed too, never in part
       // of a bucket's guard (the replay below would then count it twice or not at all).
       expect(await storedTicks(db, level)).toBeGreaterThanOrEqual(acknowledged[level]!);
-      const writer = new RollupWriter(db, level);
+      const writer = store.writer(level);
       for (const flush of flushes) await writer.apply(flush);
       expect(await storedTicks(db, level)).toBe(TICKS);
     }

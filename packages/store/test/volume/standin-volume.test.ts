@@ -11,10 +11,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FoldInput } from '@tickertape/buckets';
-import { TestStack } from '@tickertape/testing';
 import { readFileSync } from 'node:fs';
 import type { Db } from 'mongodb';
-import { RollupWriter } from '../../src/index.js';
+import type { RollupStore } from '../../src/index.js';
+import { StoreStack } from '../support/store-stack.js';
 
 const SERIES = 2000;
 const MINUTES = 100;
@@ -23,7 +23,8 @@ const DAY_START = Date.parse('2026-11-20T00:00:00Z');
 const PARTITION = 'rollup_minute_20261120';
 const OFF_HEAP_BYTES = 512 * 2 ** 20;
 
-const stackDir = process.env.TT_STACK_DIR ?? new URL('../../../../.stack', import.meta.url).pathname;
+const stackDir =
+  process.env.TT_STACK_DIR ?? new URL('../../../../.stack', import.meta.url).pathname;
 
 /** The stand-in's pid and its -Xmx in bytes, from the stack's pid file and the process's command line. */
 function standIn(): { pid: number; heapBytes: number } {
@@ -44,7 +45,10 @@ function residentBytes(pid: number): number {
 }
 
 /** Runs `work` while sampling the process's resident memory; returns its result and the peak. */
-async function sampled<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
+async function sampled<T>(
+  pid: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; peak: number }> {
   let peak = residentBytes(pid);
   const timer = setInterval(() => (peak = Math.max(peak, residentBytes(pid))), 100);
   try {
@@ -56,15 +60,16 @@ async function sampled<T>(pid: number, work: () => Promise<T>): Promise<{ result
 }
 
 describe('the local database with 200,000 buckets in one partition', () => {
-  let stack: TestStack;
+  let stack: StoreStack;
+  let store: RollupStore;
   let db: Db;
   let server: { pid: number; heapBytes: number };
 
   beforeAll(async () => {
-    stack = await TestStack.open('volume');
-    db = stack.database();
+    stack = await StoreStack.open('volume');
+    ({ store, db } = await stack.fresh());
     server = standIn();
-    const writer = new RollupWriter(db, 'minute');
+    const writer = store.writer('minute');
     let offset = 0;
     let batch: FoldInput[] = [];
     for (let minute = 0; minute < MINUTES; minute++) {

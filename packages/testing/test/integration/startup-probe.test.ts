@@ -1,7 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { probeDependencies } from '@tickertape/clients';
 import { DependencyUnreachableError } from '@tickertape/errors';
+import { MongoClient } from 'mongodb';
 import { TestStack, freePort } from '../../src/index.js';
+
+/**
+ * What a service injects as its MongoDB probe (the store's probeMongo; this package may not
+ * depend on the store): connect, ping, close.
+ */
+async function probeMongo(uri: string, _logger: unknown, timeoutMs: number): Promise<void> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: timeoutMs });
+  try {
+    await client.connect();
+    await client.db('admin').command({ ping: 1 });
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
 
 describe('probeDependencies', () => {
   let stack: TestStack;
@@ -20,6 +35,7 @@ describe('probeDependencies', () => {
           KAFKA_BROKERS: stack.env.KAFKA_BROKERS,
           SCHEMA_REGISTRY_URL: stack.env.SCHEMA_REGISTRY_URL,
           MONGODB_URI: stack.env.MONGODB_URI,
+          probeMongo,
           REDIS_URL: stack.env.REDIS_URL,
         },
         stack.logger,
@@ -33,7 +49,7 @@ describe('probeDependencies', () => {
       'SCHEMA_REGISTRY_URL',
       (p: number) => ({ SCHEMA_REGISTRY_URL: `http://127.0.0.1:${p}/apis/ccompat/v7` }),
     ],
-    ['MONGODB_URI', (p: number) => ({ MONGODB_URI: `mongodb://127.0.0.1:${p}` })],
+    ['MONGODB_URI', (p: number) => ({ MONGODB_URI: `mongodb://127.0.0.1:${p}`, probeMongo })],
     ['REDIS_URL', (p: number) => ({ REDIS_URL: `redis://127.0.0.1:${p}` })],
   ])(
     'fails fast naming %s when it points nowhere',
@@ -53,7 +69,7 @@ describe('probeDependencies', () => {
 
   it('never puts a password from the address into its message', async () => {
     const err: unknown = await probeDependencies(
-      { MONGODB_URI: `mongodb://app:sup3rsecret@127.0.0.1:${port}/x` },
+      { MONGODB_URI: `mongodb://app:sup3rsecret@127.0.0.1:${port}/x`, probeMongo },
       stack.logger,
       2000,
     ).catch((e: unknown) => e);

@@ -6,7 +6,8 @@
  * in any order with MongoDB's operator semantics, equal the checker's bucket.
  */
 import { describe, expect, it } from '@jest/globals';
-import { foldBatch, guardedUpdate, LEVELS, type FoldInput } from '@tickertape/buckets';
+import { foldBatch, LEVELS, type FoldInput } from '@tickertape/buckets';
+import { guardedUpdate } from '@tickertape/store';
 import fc from 'fast-check';
 import { compareDocuments, expectedBuckets, type TruthTick } from '../../src/index.js';
 

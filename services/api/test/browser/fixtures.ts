@@ -1,6 +1,6 @@
 import { LEVELS, type FoldInput } from '@tickertape/buckets';
 import { SegmentWriter } from '@tickertape/segments';
-import { RollupWriter, advanceWatermarks } from '@tickertape/store';
+import { storesOf } from '@tickertape/store';
 import type { Db } from 'mongodb';
 
 const SECOND = 1000;
@@ -98,7 +98,10 @@ export function foldInputs(series: readonly SeededSeries[]): FoldInput[] {
  */
 export async function writeDashboardData(db: Db, data: DashboardData): Promise<void> {
   const inputs = foldInputs([data.gappy, data.steady, data.stock]);
-  for (const level of LEVELS) await new RollupWriter(db, level).apply(inputs);
-  await new SegmentWriter(db, { maxPoints: 100, writeOnlyOnChange: new Set() }).apply(inputs);
-  await advanceWatermarks(db, { minute: data.finalBefore }, Date.now());
+  for (const level of LEVELS) await (await storesOf(db)).rollups.writer(level).apply(inputs);
+  await new SegmentWriter((await storesOf(db)).segments, {
+    maxPoints: 100,
+    writeOnlyOnChange: new Set(),
+  }).apply(inputs);
+  await (await storesOf(db)).rollups.advanceWatermarks({ minute: data.finalBefore }, Date.now());
 }

@@ -4,6 +4,7 @@
  * Accept, an ETag per representation and 304 per format, `Vary: Accept` where Accept chose,
  * kept answers never crossing formats, and the media types in the OpenAPI document.
  */
+import { storesOf } from '@tickertape/store';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestStack } from '@tickertape/testing';
 import { tableFromIPC, type StructRowProxy } from 'apache-arrow';
@@ -166,7 +167,7 @@ describe('CSV and Arrow answers of the read routes', () => {
     stack = await TestStack.open('api-formats');
     const db = stack.database();
     await writeAnalystData(db);
-    api = await startTestApi(db, { reader: { now: () => ANALYST_NOW } });
+    api = await startTestApi(await storesOf(db), { reader: { now: () => ANALYST_NOW } });
   }, 120_000);
   afterAll(async () => {
     await api?.close();

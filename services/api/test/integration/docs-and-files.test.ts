@@ -1,3 +1,4 @@
+import { storesOf } from '@tickertape/store';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestStack } from '@tickertape/testing';
 import { readFile } from 'node:fs/promises';
@@ -53,7 +54,7 @@ describe('the OpenAPI document, the docs page, the dashboard files and /metrics'
 
   beforeAll(async () => {
     stack = await TestStack.open('api-docs');
-    api = await startTestApi(stack.database());
+    api = await startTestApi(await storesOf(stack.database()));
     const res = await api.get<OpenApiDoc>('/openapi.json', null);
     expect(res.status).toBe(200);
     doc = res.body;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { partitionOf, type Level } from '@tickertape/buckets';
 import { rebuild } from '@tickertape/history';
 import { createLogger } from '@tickertape/logger';
-import { advanceWatermarks } from '@tickertape/store';
+import { storesOf } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import { TIME_WINDOW_DEFAULTS } from '@tickertape/topology';
 import type { Db } from 'mongodb';
@@ -45,8 +45,11 @@ describe('HTTP caching by finality', () => {
     stack = await TestStack.open('api-http-caching');
     db = stack.database();
     await writeTicks(db, data.ticks);
-    await advanceWatermarks(db, MARKS, NOW);
-    api = await startTestApi(db, { reader: { now: () => NOW }, bucketCacheBytes: 16 << 20 });
+    await (await storesOf(db)).rollups.advanceWatermarks(MARKS, NOW);
+    api = await startTestApi(await storesOf(db), {
+      reader: { now: () => NOW },
+      bucketCacheBytes: 16 << 20,
+    });
   }, 120_000);
   afterAll(async () => {
     await api?.close();
@@ -159,7 +162,7 @@ describe('HTTP caching by finality', () => {
     // The rebuild of the hour from the minute level swaps the hour bucket: a new generation.
     const logger = createLogger({ name: 'test', level: 'silent' });
     await rebuild(
-      db,
+      (await storesOf(db)).rollups,
       {
         level: 'hour',
         source: 'minute',

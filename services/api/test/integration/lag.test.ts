@@ -1,3 +1,4 @@
+import { storesOf } from '@tickertape/store';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LEVELS } from '@tickertape/buckets';
 import { createKafka } from '@tickertape/clients';
@@ -54,7 +55,7 @@ describe('consumer lag per level, from the real Kafka', () => {
       groupPrefix: prefix,
       logger: stack.logger,
     });
-    const api = await startTestApi(db, { lag: lag.lag });
+    const api = await startTestApi(await storesOf(db), { lag: lag.lag });
     try {
       const expected = { minute: 3, hour: 20, day: 0 };
       const levels = await api.get<LevelsBody>('/api/v1/levels');
@@ -87,7 +88,7 @@ describe('consumer lag per level, from the real Kafka', () => {
       logger: stack.logger.child({}, { level: 'silent' }),
       timeoutMs: 1000,
     });
-    const api = await startTestApi(stack.database(), { lag: lag.lag });
+    const api = await startTestApi(await storesOf(stack.database()), { lag: lag.lag });
     try {
       let started = Date.now();
       const first = await api.get<LevelsBody>('/api/v1/levels');

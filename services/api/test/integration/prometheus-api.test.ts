@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestStack } from '@tickertape/testing';
-import { advanceWatermarks } from '@tickertape/store';
+import { storesOf } from '@tickertape/store';
 import { seriesKey } from '@tickertape/tick';
 import type { Db } from 'mongodb';
 import { readFileSync } from 'node:fs';
@@ -73,8 +73,10 @@ describe('the Prometheus query API', () => {
     ]);
     // Final up to 10:00 at the minute and hour levels; the day (2026-03-02) is still open.
     const mark = PROM_START + 60 * MINUTE;
-    await advanceWatermarks(db, { minute: mark, hour: mark, day: Date.UTC(2026, 2, 2) }, NOW);
-    api = await startTestApi(db, { reader: { now: () => NOW } });
+    await (
+      await storesOf(db)
+    ).rollups.advanceWatermarks({ minute: mark, hour: mark, day: Date.UTC(2026, 2, 2) }, NOW);
+    api = await startTestApi(await storesOf(db), { reader: { now: () => NOW } });
   }, 180_000);
   afterAll(async () => {
     await api?.close();
@@ -346,7 +348,7 @@ describe('the Prometheus query API', () => {
   });
 
   it('refuses a query over the document or series budget with 422 execution, before reading', async () => {
-    const small = await startTestApi(db, {
+    const small = await startTestApi(await storesOf(db), {
       reader: { now: () => NOW, limits: { maxDocuments: 10 } },
     });
     try {
@@ -362,7 +364,9 @@ describe('the Prometheus query API', () => {
     } finally {
       await small.close();
     }
-    const few = await startTestApi(db, { reader: { now: () => NOW, limits: { maxSeries: 3 } } });
+    const few = await startTestApi(await storesOf(db), {
+      reader: { now: () => NOW, limits: { maxSeries: 3 } },
+    });
     try {
       const answer = await few.get<PromBody>(
         `/prometheus/api/v1/query?${new URLSearchParams({ query: 'count(traffic_speed)', time: sec(end) }).toString()}`,

@@ -4,6 +4,7 @@
  * 10-minute average speed of 50 sensors — and gets the exact averages of the ticks; the
  * `prometheus-query` npm client reads a range, the labels and the series.
  */
+import { storesOf } from '@tickertape/store';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestStack, runProcess } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
@@ -56,7 +57,7 @@ describe('Prometheus clients against the /prometheus API', () => {
     stack = await TestStack.open('api-prometheus-clients');
     const db = stack.database();
     await writeTicks(db, ticks);
-    api = await startTestApi(db, { reader: { now: () => END + 10 * MINUTE } });
+    api = await startTestApi(await storesOf(db), { reader: { now: () => END + 10 * MINUTE } });
   }, 180_000);
   afterAll(async () => {
     await api?.close();

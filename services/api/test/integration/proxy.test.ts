@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Level } from '@tickertape/buckets';
-import { advanceWatermarks } from '@tickertape/store';
+import { storesOf } from '@tickertape/store';
 import { TestStack, waitFor } from '@tickertape/testing';
 import type { Db } from 'mongodb';
 import { DEFAULT_CACHING } from '../../src/app.js';
@@ -44,12 +44,12 @@ describe('the caching proxy in front of the API', () => {
     stack = await TestStack.open('api-proxy');
     db = stack.database();
     await writeTicks(db, data.ticks);
-    await advanceWatermarks(db, MARKS, NOW);
+    await (await storesOf(db)).rollups.advanceWatermarks(MARKS, NOW);
     // The API's clock runs from NOW in real time, so open answers age; hour budget 2 s, so an
     // open answer's max-age is 2 s and the test sees it expire.
     const started = Date.now();
     const now = () => NOW + (Date.now() - started);
-    api = await startTestApi(db, {
+    api = await startTestApi(await storesOf(db), {
       reader: { now },
       now,
       caching: { ...DEFAULT_CACHING, budgetsMs: { minute: 2_000, hour: 2_000, day: 2_000 } },

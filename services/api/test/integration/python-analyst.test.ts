@@ -6,6 +6,7 @@
  * docs/data-layout.md documents (and packages/store's layout test runs), and must skip the
  * shells' padding the data here has.
  */
+import { storesOf } from '@tickertape/store';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { runProcess, TestStack } from '@tickertape/testing';
 import { execFile } from 'node:child_process';
@@ -97,7 +98,7 @@ describe('pandas, pyarrow, pymongo and DuckDB read what the API answers', () => 
     stack = await TestStack.open('api-python-analyst');
     db = stack.database();
     await writeAnalystData(db);
-    api = await startTestApi(db, { reader: { now: () => ANALYST_NOW } });
+    api = await startTestApi(await storesOf(db), { reader: { now: () => ANALYST_NOW } });
     // A fresh machine installs the venv here (about 20 s from PyPI); later runs reuse it.
     const { stdout } = await promisify(execFile)('bash', [join(EXAMPLES, 'install.sh')], {
       timeout: 300_000,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { storesOf } from '@tickertape/store';
 import type { FoldInput } from '@tickertape/buckets';
 import { SegmentWriter, dayOf } from '@tickertape/segments';
 import { TestStack } from '@tickertape/testing';
@@ -103,13 +104,15 @@ describe('GET /api/v1/raw: exact points from the segment store, against the tick
   beforeAll(async () => {
     stack = await TestStack.open('api-raw');
     const db = stack.database();
-    const writer = new SegmentWriter(db, {
+    const writer = new SegmentWriter((await storesOf(db)).segments, {
       maxPoints: MAX_POINTS,
       writeOnlyOnChange: new Set(),
     });
     // In flushes, as a worker would make them.
     for (let i = 0; i < inputs.length; i += 2000) await writer.apply(inputs.slice(i, i + 2000));
-    api = await startTestApi(db, { reader: { now: () => NOW, limits: { maxDocuments: 40 } } });
+    api = await startTestApi(await storesOf(db), {
+      reader: { now: () => NOW, limits: { maxDocuments: 40 } },
+    });
   }, 120_000);
   afterAll(async () => {
     await api?.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LEVELS, LEVEL_SPECS, slotStart, type Level } from '@tickertape/buckets';
-import { advanceWatermarks } from '@tickertape/store';
+import { storesOf } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import type {
   CandlesBody,
@@ -50,8 +50,8 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
     stack = await TestStack.open('api-reads');
     const db = stack.database();
     await writeTicks(db, data.ticks);
-    await advanceWatermarks(db, MARKS, NOW);
-    api = await startTestApi(db, { reader: { now: () => NOW } });
+    await (await storesOf(db)).rollups.advanceWatermarks(MARKS, NOW);
+    api = await startTestApi(await storesOf(db), { reader: { now: () => NOW } });
   }, 120_000);
   afterAll(async () => {
     await api?.close();

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createMongoClient } from '@tickertape/clients';
-import { createLogger } from '@tickertape/logger';
+import { storesOf } from '@tickertape/store';
 import { TestStack, freePort } from '@tickertape/testing';
-import type { MongoClient } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import type { ErrorBody } from '../../src/api-error.js';
 import type { PointsBody } from '../../src/response-schemas.js';
 import { OTHER_TOKEN, TOKEN, qs, startTestApi, type RunningApi } from '../support/api.js';
@@ -31,7 +30,7 @@ describe('what the API refuses, and how', () => {
     const db = stack.database();
     await writeTicks(db, data.ticks);
     // Three series per window at most, so "too many series" needs a short URL.
-    api = await startTestApi(db, { reader: { limits: { maxSeries: 3 } } });
+    api = await startTestApi(await storesOf(db), { reader: { limits: { maxSeries: 3 } } });
   }, 120_000);
   afterAll(async () => {
     await api?.close();
@@ -311,13 +310,13 @@ describe('what the API refuses, and how', () => {
     let broken: RunningApi;
 
     beforeAll(async () => {
-      dead = createMongoClient({
-        uri: `mongodb://127.0.0.1:${await freePort()}`,
+      dead = new MongoClient(`mongodb://127.0.0.1:${await freePort()}`, {
         appName: 'api-dead',
-        logger: createLogger({ name: 'dead', level: 'silent' }),
-        serverSelectionTimeoutMs: 300,
+        serverSelectionTimeoutMS: 300,
       });
-      broken = await startTestApi(dead.db('gone'));
+      // No server to probe: the store is told what it would have found.
+      const gone = { server: 'gone', renamesSafely: false, causalReads: false };
+      broken = await startTestApi(await storesOf(dead.db('gone'), gone));
     });
     afterAll(async () => {
       await broken?.close();

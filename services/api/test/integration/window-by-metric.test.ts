@@ -3,6 +3,7 @@
  * metric and tags (`GET /api/v1/window?metric=…&tag=…&limit=50&field=speed&last=10m`), within the
  * read budget, with the same numbers as the request that lists all 50 series.
  */
+import { storesOf } from '@tickertape/store';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
@@ -50,7 +51,7 @@ describe('GET /api/v1/window by metric and tags', () => {
     stack = await TestStack.open('api-window-metric');
     const db = stack.database();
     await writeTicks(db, data);
-    api = await startTestApi(db, { reader: { now: () => NOW } });
+    api = await startTestApi(await storesOf(db), { reader: { now: () => NOW } });
   }, 120_000);
   afterAll(async () => {
     await api?.close();

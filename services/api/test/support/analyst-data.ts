@@ -1,6 +1,6 @@
-import { shellDocument, type Level, type ShellSeries } from '@tickertape/buckets';
+import type { Level } from '@tickertape/buckets';
 import { SegmentWriter } from '@tickertape/segments';
-import { advanceWatermarks, insertShells } from '@tickertape/store';
+import { storesOf, type ShellSeries } from '@tickertape/store';
 import { seriesKey } from '@tickertape/tick';
 import type { Db } from 'mongodb';
 import { SECOND, at, foldInputs, writeTicks, type RefTick } from './ticks.js';
@@ -66,13 +66,18 @@ export function analystTicks(): RefTick[] {
 export async function writeAnalystData(db: Db): Promise<RefTick[]> {
   const ticks = analystTicks();
   const hour = at('2026-01-01T01:00:00Z');
-  await insertShells(db, 'hour', [
-    ...SERIES.map((series) => shellDocument('hour', series, hour)),
-    shellDocument('hour', SHELL_ONLY, hour),
+  await (
+    await storesOf(db)
+  ).rollups.insertShells('hour', [
+    ...SERIES.map((series) => ({ series, start: hour, compact: false })),
+    { series: SHELL_ONLY, start: hour, compact: false },
   ]);
   await writeTicks(db, ticks);
-  const segments = new SegmentWriter(db, { maxPoints: 500, writeOnlyOnChange: new Set() });
+  const segments = new SegmentWriter((await storesOf(db)).segments, {
+    maxPoints: 500,
+    writeOnlyOnChange: new Set(),
+  });
   await segments.apply(foldInputs(ticks));
-  await advanceWatermarks(db, ANALYST_MARKS, ANALYST_NOW);
+  await (await storesOf(db)).rollups.advanceWatermarks(ANALYST_MARKS, ANALYST_NOW);
   return ticks;
 }

@@ -1,5 +1,5 @@
 import { LEVELS, type FoldInput } from '@tickertape/buckets';
-import { RollupWriter } from '@tickertape/store';
+import { storesOf } from '@tickertape/store';
 import { seriesKey } from '@tickertape/tick';
 import { prng } from '@tickertape/testing';
 import type { Db } from 'mongodb';
@@ -99,7 +99,7 @@ export function foldInputs(ticks: readonly RefTick[]): FoldInput[] {
 export async function writeTicks(db: Db, ticks: readonly RefTick[]): Promise<void> {
   const inputs = foldInputs(ticks);
   for (const level of LEVELS) {
-    const writer = new RollupWriter(db, level);
+    const writer = (await storesOf(db)).rollups.writer(level);
     for (let i = 0; i < inputs.length; i += 2000) await writer.apply(inputs.slice(i, i + 2000));
   }
 }

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LEVELS } from '@tickertape/buckets';
 import { SegmentWriter, type SegmentDocument } from '@tickertape/segments';
-import { advanceWatermarks, listRuns, RollupWriter } from '@tickertape/store';
+import { storesOf } from '@tickertape/store';
 import { prng, spawnNode, TestStack, waitFor } from '@tickertape/testing';
 import { seriesKey, type Tick } from '@tickertape/tick';
 import {
@@ -158,11 +158,11 @@ async function differences(
       ...compareBuckets(
         level,
         expectedBuckets(level, truth[level]),
-        await storedBuckets(db, level, WHOLE_TIME),
+        await storedBuckets((await storesOf(db)).rollups, level, WHOLE_TIME),
       ),
     );
   const want = expectedPoints(truth.segments, { writeOnChange: new Set() });
-  const have = await storedSegments(db, WHOLE_TIME);
+  const have = await storedSegments((await storesOf(db)).segments, WHOLE_TIME);
   for (const series of new Set([...want.keys(), ...have.keys()])) {
     const wanted = want.get(series) ?? new Map<number, ExpectedPoint[]>();
     const stored = have.get(series) ?? new Map<number, SegmentDocument[]>();
@@ -205,8 +205,11 @@ const isData = (name: string) => name.startsWith('rollup_') || name.startsWith('
 /** Writes `ticks` at Kafka partition 0 with the workers' own writers, as the live path does. */
 async function writeLive(db: Db, ticks: readonly Tick[]): Promise<TruthTick[]> {
   const inputs = ticks.map((tick, offset) => foldInputOf(tick, 0, offset));
-  for (const level of LEVELS) await new RollupWriter(db, level).apply(inputs);
-  await new SegmentWriter(db, { maxPoints: 500, writeOnlyOnChange: new Set() }).apply(inputs);
+  for (const level of LEVELS) await (await storesOf(db)).rollups.writer(level).apply(inputs);
+  await new SegmentWriter((await storesOf(db)).segments, {
+    maxPoints: 500,
+    writeOnlyOnChange: new Set(),
+  }).apply(inputs);
   return inputs.map((input) => ({ ...input, series: input.seriesKey, partition: 0 }));
 }
 
@@ -293,7 +296,9 @@ describe('tickertape backfill', () => {
     expect((await child.exited).signal).toBe('SIGKILL');
     const partial = await differences(db, everywhere(truthOf(set)));
     expect(partial.length).toBeGreaterThan(0);
-    expect((await storedBuckets(db, 'minute', WHOLE_TIME)).size).toBeGreaterThan(0);
+    expect(
+      (await storedBuckets((await storesOf(db)).rollups, 'minute', WHOLE_TIME)).size,
+    ).toBeGreaterThan(0);
 
     const rerun = await runCli(stack, ['backfill', '--database', db.databaseName, file]);
     expect(rerun.code).toBe(1);
@@ -359,7 +364,9 @@ describe('tickertape backfill', () => {
     const liveTruth = await writeLive(db, live);
     // The scheduler's part: the first half hour of the set is final for minute, the hour before
     // midnight for hour; nothing for day.
-    await advanceWatermarks(db, { minute: midnight + 10 * MINUTE, hour: midnight }, nowMs);
+    await (
+      await storesOf(db)
+    ).rollups.advanceWatermarks({ minute: midnight + 10 * MINUTE, hour: midnight }, nowMs);
     const run = await runCli(stack, ['backfill', '--database', db.databaseName, file]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/final slots went through 3 shadows/);
@@ -369,7 +376,7 @@ describe('tickertape backfill', () => {
     const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
     expect(names.filter((name) => name.startsWith('shadow_'))).toEqual([]);
     expect(names.filter((name) => name.startsWith('replaced_')).length).toBeGreaterThan(0);
-    const runs = await listRuns(db);
+    const runs = await (await storesOf(db)).rollups.listRuns();
     expect(runs.map((r) => [r.kind, r.level, r.state]).sort()).toEqual([
       ['backfill', 'hour', 'done'],
       ['backfill', 'minute', 'done'],

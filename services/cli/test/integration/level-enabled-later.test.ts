@@ -1,7 +1,8 @@
+import { storesOf } from '@tickertape/store';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { slotStart } from '@tickertape/buckets';
 import { consumerLag } from '@tickertape/clients';
-import { advanceWatermarks } from '@tickertape/store';
+
 import { TestStack, waitFor } from '@tickertape/testing';
 import {
   compareBuckets,
@@ -129,11 +130,9 @@ describe('a level enabled later', () => {
 
     // The past becomes final (here the test plays the scheduler: nothing more arrives).
     const tomorrow = slotStart('day', now) + DAY;
-    await advanceWatermarks(
-      stack.mongo.db(database),
-      { minute: tomorrow, hour: tomorrow, day: tomorrow },
-      now,
-    );
+    await (
+      await storesOf(stack.mongo.db(database))
+    ).rollups.advanceWatermarks({ minute: tomorrow, hour: tomorrow, day: tomorrow }, now);
 
     // Days wholly before the present's lateness reach come from hour; the rest from the topic.
     const split = slotStart('day', enabledAt - LATENESS);
@@ -172,7 +171,11 @@ describe('a level enabled later', () => {
     expect(fromTopic.stdout).toContain('0 differences');
 
     const want = expectedBuckets('day', [...history, ...before, ...after]);
-    const have = await storedBuckets(stack.mongo.db(database), 'day', WHOLE_TIME);
+    const have = await storedBuckets(
+      (await storesOf(stack.mongo.db(database))).rollups,
+      'day',
+      WHOLE_TIME,
+    );
     // The test's ticks do not carry the offsets the backfill and Kafka gave them, so the applied
     // marks and the offsets inside first/last are left out; every instant is distinct, so no
     // first or last depends on them.

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ceilTo, floorTo, partitionOf } from '@tickertape/buckets';
-import { advanceWatermarks } from '@tickertape/store';
+import { storesOf } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick';
 import { Partitioners } from 'kafkajs';
@@ -139,7 +139,7 @@ describe('the level policy', () => {
   it('refuses to rebuild the hour level from the minute level that skips a metric it keeps', async () => {
     const fromMs = floorTo(now - MINUTES * MINUTE, HOUR);
     const toMs = ceilTo(now, HOUR);
-    await advanceWatermarks(db, { minute: toMs, hour: toMs }, now);
+    await (await storesOf(db)).rollups.advanceWatermarks({ minute: toMs, hour: toMs }, now);
     const run = await runCli(stack, [
       'rebuild',
       '--database',

@@ -7,13 +7,9 @@
  * and a worker killed between write and commit gives the same documents, byte for byte.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { storesOf } from '@tickertape/store';
 import { bucketId, partitionOf } from '@tickertape/buckets';
-import {
-  dayOf,
-  readRawPoints,
-  segmentCollection,
-  type SegmentDocument,
-} from '@tickertape/segments';
+import { dayOf, segmentCollection, type SegmentDocument } from '@tickertape/segments';
 import { TestStack, waitFor } from '@tickertape/testing';
 import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick';
 import { Partitioners } from 'kafkajs';
@@ -147,8 +143,9 @@ describe('one series on two partitions (mixed partitioners)', () => {
       .find({ series: mixed })
       .toArray();
     expect(new Set(stored.map((s) => s.p))).toEqual(new Set([0, 1]));
-    const read = await readRawPoints(
-      db,
+    const read = await (
+      await storesOf(db)
+    ).segments.readPoints(
       { series: mixed, fromMs: start - MINUTE, toMs: start + 10 * MINUTE },
       { maxDocuments: 100 },
     );

@@ -13,7 +13,7 @@ import type {
   StatusResult,
   WindowResult,
 } from '@tickertape/query';
-import { RollupWriter } from '@tickertape/store';
+import { storesOf } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
 import { parse } from 'csv-parse/sync';
@@ -176,7 +176,8 @@ describe('tickertape query', () => {
     database = db.databaseName;
     const generated = generate();
     ticks = generated.ticks;
-    for (const level of LEVELS) await new RollupWriter(db, level).apply(generated.inputs);
+    for (const level of LEVELS)
+      await (await storesOf(db)).rollups.writer(level).apply(generated.inputs);
   }, 60_000);
   afterAll(() => stack.close());
 

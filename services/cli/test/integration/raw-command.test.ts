@@ -4,6 +4,7 @@
  * on each side marked as such (across midnight, from the other day's collection).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { storesOf } from '@tickertape/store';
 import type { FoldInput } from '@tickertape/buckets';
 import type { RawPointsResult } from '@tickertape/query';
 import { SegmentWriter } from '@tickertape/segments';
@@ -75,7 +76,10 @@ describe('tickertape query raw', () => {
     const db = stack.database();
     database = db.databaseName;
     // Segments far larger than a day's points here: one segment per day, so documents are countable.
-    await new SegmentWriter(db, { maxPoints: 1000, writeOnlyOnChange: new Set() }).apply(inputs);
+    await new SegmentWriter((await storesOf(db)).segments, {
+      maxPoints: 1000,
+      writeOnlyOnChange: new Set(),
+    }).apply(inputs);
   }, 60_000);
   afterAll(() => stack.close());
 

@@ -6,15 +6,8 @@
  * current (non-final) slots.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { parsePartitionName, withoutShellPadding, type Level } from '@tickertape/buckets';
-import {
-  advanceWatermarks,
-  listPartitionNames,
-  seedShadow,
-  shadowPlan,
-  startRun,
-  updateRun,
-} from '@tickertape/store';
+import { parsePartitionName, type Level } from '@tickertape/buckets';
+import { shadowPlan, storesOf, withoutShellPadding } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick';
 import { compareBuckets, type VerifyReport } from '@tickertape/verify';
@@ -35,7 +28,9 @@ type Bucket = Document & { _id: string; start: Date };
 /** Every bucket of `level` whose slot starts in `[fromMs, toMs)`, by `_id`. */
 async function buckets(db: Db, level: Level, fromMs: number, toMs: number) {
   const found = new Map<string, Bucket>();
-  for (const name of await listPartitionNames(db)) {
+  for (const name of await (
+    await (await storesOf(db)).rollups.listPartitions()
+  ).map((p) => p.name)) {
     if (parsePartitionName(name)?.level !== level) continue;
     for await (const doc of db.collection<Bucket>(name).find({
       start: { $gte: new Date(fromMs), $lt: new Date(toMs) },
@@ -128,7 +123,9 @@ describe('tickertape rebuild', () => {
     });
   };
   const dropHourPartitions = async () => {
-    for (const name of await listPartitionNames(db))
+    for (const name of await (
+      await (await storesOf(db)).rollups.listPartitions()
+    ).map((p) => p.name))
       if (parsePartitionName(name)?.level === 'hour') await db.collection(name).drop();
   };
 
@@ -175,7 +172,7 @@ describe('tickertape rebuild', () => {
     expect(caughtUp.differences).toEqual([]);
     await pipeline.stop();
     // The test plays the scheduler: everything before the current hour is final.
-    await advanceWatermarks(db, { minute: toMs, hour: toMs }, now);
+    await (await storesOf(db)).rollups.advanceWatermarks({ minute: toMs, hour: toMs }, now);
     lostHours = await buckets(db, 'hour', fromMs, toMs);
     expect(lostHours.size).toBe(SENSORS.length * 3);
   }, 120_000);
@@ -324,8 +321,9 @@ describe('tickertape rebuild', () => {
       const runId = 'killed-swap-1';
       const [part, ...more] = shadowPlan('hour', fromMs, toMs, runId);
       // Killed a minute ago, after its shadows were checked, before it swapped: they say n + 1000.
-      await startRun(
-        db,
+      await (
+        await storesOf(db)
+      ).rollups.startRun(
         {
           id: runId,
           kind: 'rebuild',
@@ -337,9 +335,9 @@ describe('tickertape rebuild', () => {
         },
         now - 60_000,
       );
-      await updateRun(db, runId, now - 60_000, { state: 'swapping' });
+      await (await storesOf(db)).rollups.updateRun(runId, now - 60_000, { state: 'swapping' });
       for (const p of [part!, ...more]) {
-        await seedShadow(db, p);
+        await (await storesOf(db)).rollups.seedShadow(p);
         await db.collection(p.shadow).updateMany({}, { $inc: { n: 1000 } });
       }
       const report = await rebuildJson(over('hour', fromMs, toMs));

@@ -5,9 +5,10 @@
  * those differences.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { foldBatch, guardedUpdate, partitionOf, type FoldInput } from '@tickertape/buckets';
+import { storesOf, guardedUpdate } from '@tickertape/store';
+import { foldBatch, partitionOf, type FoldInput } from '@tickertape/buckets';
 import { badInputs, type BadInput } from '@tickertape/producer';
-import { listSegmentDays, segmentCollection } from '@tickertape/segments';
+import { segmentCollection } from '@tickertape/segments';
 import { spawnService, TestStack, type ServiceProcess } from '@tickertape/testing';
 import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick';
 import type { VerifyReport } from '@tickertape/verify';
@@ -210,7 +211,7 @@ describe('tickertape verify', () => {
       .updateOne({ _id: day._id }, guardedUpdate(delta!).update);
 
     // 4. One raw point's value changed.
-    const [dayStamp] = await listSegmentDays(db);
+    const [dayStamp] = await (await storesOf(db)).segments.listDays();
     const segments = db.collection<Document & { _id: string }>(segmentCollection(dayStamp!));
     const segment = (
       await segments

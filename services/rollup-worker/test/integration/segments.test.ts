@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { storesOf } from '@tickertape/store';
 import { SegmentWriter } from '@tickertape/segments';
 import { TestStack, freePort, spawnService, waitFor } from '@tickertape/testing';
 import { seriesKey, type Tick } from '@tickertape/tick';
@@ -42,10 +43,11 @@ const meterReadings = (count: number): Tick[] => {
  * A second writer — a zombie that still believes it owns partition 0 — applies `ticks` at the
  * offsets from `firstOffset` before the worker sees them: the worker's cached segment is stale.
  */
-const zombieWrites = (db: Db, ticks: readonly Tick[], firstOffset: number) =>
-  new SegmentWriter(db, { maxPoints: 50, writeOnlyOnChange: new Set() }).apply(
-    ticks.map((t, i) => foldInput(t, 0, firstOffset + i)),
-  );
+const zombieWrites = async (db: Db, ticks: readonly Tick[], firstOffset: number) =>
+  new SegmentWriter((await storesOf(db)).segments, {
+    maxPoints: 50,
+    writeOnlyOnChange: new Set(),
+  }).apply(ticks.map((t, i) => foldInput(t, 0, firstOffset + i)));
 
 /**
  * Publishes `ticks` in one producer request — one record batch, so one fetch and one flush —

@@ -1,12 +1,13 @@
 import { partitionOf, type Level } from '@tickertape/buckets';
 import { consumerLag, rewindGroup } from '@tickertape/clients';
 import { createLogger } from '@tickertape/logger';
+import { storesOf } from '@tickertape/store';
 import type { TestStack } from '@tickertape/testing';
 import { waitFor } from '@tickertape/testing';
 import { TickCodec, valueSubject, type Tick } from '@tickertape/tick';
 import { Partitioners } from 'kafkajs';
 import { seriesKey } from '@tickertape/tick';
-import { listSegmentDays, segmentCollection, type SegmentDocument } from '@tickertape/segments';
+import { segmentCollection, type SegmentDocument } from '@tickertape/segments';
 import { BSON, type Db, type Document } from 'mongodb';
 import { parseWorkerEnv, type WorkerEnv, type WorkerMode } from '../../src/env.js';
 import { startWorker, type WorkerHandle, type WorkerHooks } from '../../src/worker.js';
@@ -92,7 +93,7 @@ export class Pipeline {
   /** Every segment document, in day then `_id` order, with the collection it was read from. */
   async segments(): Promise<(SegmentDocument & { collection: string })[]> {
     const out: (SegmentDocument & { collection: string })[] = [];
-    for (const day of await listSegmentDays(this.db)) {
+    for (const day of await (await storesOf(this.db)).segments.listDays()) {
       const collection = segmentCollection(day);
       const docs = await this.db
         .collection<SegmentDocument>(collection)
@@ -107,7 +108,7 @@ export class Pipeline {
   /** Every segment document as the bytes the server returns, by collection and id. */
   async rawSegments(): Promise<Map<string, Buffer>> {
     const out = new Map<string, Buffer>();
-    for (const day of await listSegmentDays(this.db)) {
+    for (const day of await (await storesOf(this.db)).segments.listDays()) {
       const collection = segmentCollection(day);
       const docs = (await this.db
         .collection(collection)

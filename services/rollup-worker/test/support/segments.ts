@@ -1,8 +1,8 @@
 import { expect } from '@jest/globals';
+import { storesOf } from '@tickertape/store';
 import type { FoldInput } from '@tickertape/buckets';
 import {
   dayOf,
-  readRawPoints,
   segmentCollection,
   type SegmentDocument,
   type SegmentPoint,
@@ -146,8 +146,9 @@ export async function checkRead(
   toMs: number,
   field?: string,
 ): Promise<void> {
-  const result = await readRawPoints(
-    db,
+  const result = await (
+    await storesOf(db)
+  ).segments.readPoints(
     field === undefined ? { series, fromMs, toMs } : { series, fromMs, toMs, field },
     { maxDocuments: 10_000 },
   );

@@ -1,12 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  bucketId,
-  foldBatch,
-  guardedUpdate,
-  slotStart,
-  type FoldInput,
-  type Level,
-} from '@tickertape/buckets';
+import { bucketId, foldBatch, slotStart, type FoldInput, type Level } from '@tickertape/buckets';
+import { guardedUpdate } from '@tickertape/store';
 import { applyGuarded, type Doc } from '@tickertape/testing';
 import fc from 'fast-check';
 import { flushCause, PartitionHold, room, type HoldLimits } from '../../src/held-ticks.js';

@@ -7,14 +7,8 @@ import {
   type FoldInput,
 } from '@tickertape/buckets';
 import { createLogger } from '@tickertape/logger';
-import {
-  PARTITION_INDEXES,
-  ensurePartition,
-  listPartitionNames,
-  readWatermarks,
-  RollupWriter,
-} from '@tickertape/store';
-import { SegmentWriter, listSegmentDays, readRawPoints } from '@tickertape/segments';
+import { storesOf } from '@tickertape/store';
+import { SegmentWriter } from '@tickertape/segments';
 import { TestStack, waitFor } from '@tickertape/testing';
 import type { Db, Document } from 'mongodb';
 import { parseSchedulerEnv, type SchedulerEnv } from '../../src/env.js';
@@ -76,13 +70,14 @@ describe('scheduler on the real stack', () => {
       ['minute', '2026-11-18T00:00:00Z'],
       ['hour', '2026-06-01T00:00:00Z'],
     ] as const) {
-      await ensurePartition(db, partitionOf(level, at(ts)));
+      await (await storesOf(db)).rollups.ensurePartition(partitionOf(level, at(ts)));
     }
     await start(env(db, stack.redisPrefix()), { now: () => now });
 
     const ahead = LEVELS.flatMap((level) => partitionsAhead(level, now, 2)).map((r) => r.name);
     let names: string[] = [];
-    const present = async () => (names = await listPartitionNames(db));
+    const present = async () =>
+      (names = (await (await storesOf(db)).rollups.listPartitions()).map((p) => p.name));
     await waitFor(
       async () => ahead.every((name) => names.includes(name)) || (await present(), false),
       {
@@ -94,20 +89,38 @@ describe('scheduler on the real stack', () => {
       const indexes = (await db.collection(name).listIndexes().toArray()).map(
         (i: { name?: unknown }) => String(i.name),
       );
-      expect(indexes).toEqual(expect.arrayContaining(PARTITION_INDEXES.map((i) => i.name)));
+      expect(indexes).toEqual(expect.arrayContaining(['start_1', 'metric_1_start_1_series_1']));
     }
 
     // Finality: the slot that ended a minute ago is not final; five minutes later it is, with no tick.
     const slot = at('2026-11-21T11:58:00Z');
-    await waitFor(async () => (await readWatermarks(db)).minute !== undefined, {
-      description: 'a minute watermark',
-    });
-    expect(isSlotFinal('minute', slot, (await readWatermarks(db)).minute!)).toBe(false);
+    await waitFor(
+      async () =>
+        (await (await storesOf(db)).rollups.readWatermarks()).finalBefore.minute !== undefined,
+      {
+        description: 'a minute watermark',
+      },
+    );
+    expect(
+      isSlotFinal(
+        'minute',
+        slot,
+        (await (await storesOf(db)).rollups.readWatermarks()).finalBefore.minute!,
+      ),
+    ).toBe(false);
     now += 5 * MINUTE;
-    await waitFor(async () => isSlotFinal('minute', slot, (await readWatermarks(db)).minute!), {
-      description: 'the slot to become final',
-      timeoutMs: 20_000,
-    });
+    await waitFor(
+      async () =>
+        isSlotFinal(
+          'minute',
+          slot,
+          (await (await storesOf(db)).rollups.readWatermarks()).finalBefore.minute!,
+        ),
+      {
+        description: 'the slot to become final',
+        timeoutMs: 20_000,
+      },
+    );
 
     // Retention (defaults: minute 7 days, hour 90 days) dropped the two expired partitions only.
     await waitFor(async () => !(await present()).includes('rollup_minute_20261101'), {
@@ -147,22 +160,31 @@ describe('scheduler on the real stack', () => {
       FINALITY_GRACE_MS: String(MINUTE),
     });
     await start(config, { now: () => now });
-    await waitFor(async () => (await readWatermarks(db)).minute !== undefined, {
-      description: 'a minute watermark',
-    });
-    const held = (await readWatermarks(db)).minute!;
+    await waitFor(
+      async () =>
+        (await (await storesOf(db)).rollups.readWatermarks()).finalBefore.minute !== undefined,
+      {
+        description: 'a minute watermark',
+      },
+    );
+    const held = (await (await storesOf(db)).rollups.readWatermarks()).finalBefore.minute!;
     // Unread: a record appended at `appended` may carry a tick one grace older, so nothing from
     // that minute on is final, whatever the clock says; the hour level (no group) follows it.
     expect(held).toBeLessThanOrEqual(appended - MINUTE);
     expect(held).toBeGreaterThan(appended - 3 * MINUTE);
-    expect((await readWatermarks(db)).hour).toBe(Math.floor((now - MINUTE) / HOUR) * HOUR);
+    expect((await (await storesOf(db)).rollups.readWatermarks()).finalBefore.hour).toBe(
+      Math.floor((now - MINUTE) / HOUR) * HOUR,
+    );
 
     await admin.setOffsets({ groupId: group, topic, partitions: [{ partition: 0, offset: '1' }] });
     const wall = Math.floor((now - MINUTE) / MINUTE) * MINUTE;
-    await waitFor(async () => (await readWatermarks(db)).minute === wall, {
-      description: 'the watermark to reach the clock once the group has read the record',
-      timeoutMs: 20_000,
-    });
+    await waitFor(
+      async () => (await (await storesOf(db)).rollups.readWatermarks()).finalBefore.minute === wall,
+      {
+        description: 'the watermark to reach the clock once the group has read the record',
+        timeoutMs: 20_000,
+      },
+    );
   }, 60_000);
 
   it('drops segment days past retention and the lateness bound, keeps the rest, and a dry run drops nothing', async () => {
@@ -181,9 +203,12 @@ describe('scheduler on the real stack', () => {
       kafkaPartition: 0,
       offset,
     }));
-    await new SegmentWriter(db, { maxPoints: 100, writeOnlyOnChange: new Set() }).apply(ticks);
+    await new SegmentWriter((await storesOf(db)).segments, {
+      maxPoints: 100,
+      writeOnlyOnChange: new Set(),
+    }).apply(ticks);
     const all = ['20261101', '20261113', '20261115', '20261120', '20261121'];
-    expect(await listSegmentDays(db)).toEqual(all);
+    expect(await (await storesOf(db)).segments.listDays()).toEqual(all);
 
     /** Runs a scheduler until its first retention run, returns that run's segment result, stops it. */
     async function retentionRun(overrides: Record<string, string>) {
@@ -215,7 +240,7 @@ describe('scheduler on the real stack', () => {
     });
     expect(dry.metrics).toMatch(/^tickertape_segment_days_expired 2$/m);
     expect(dry.metrics).toMatch(/^tickertape_segment_days_dropped_total 0$/m);
-    expect(await listSegmentDays(db)).toEqual(all);
+    expect(await (await storesOf(db)).segments.listDays()).toEqual(all);
 
     // For real: those two go; 20261115 (ended 5.5 days ago) and the two recent days stay.
     const real = await retentionRun({});
@@ -225,7 +250,11 @@ describe('scheduler on the real stack', () => {
     });
     expect(real.metrics).toMatch(/^tickertape_segment_days_dropped_total 2$/m);
     expect(real.metrics).toMatch(/^tickertape_segment_days_expired 0$/m);
-    expect(await listSegmentDays(db)).toEqual(['20261115', '20261120', '20261121']);
+    expect(await (await storesOf(db)).segments.listDays()).toEqual([
+      '20261115',
+      '20261120',
+      '20261121',
+    ]);
 
     // A retention shorter than the lateness bound: yesterday ended 12 h ago, a late tick (18 h
     // here) could still land there, so it stays while 20261115 goes.
@@ -235,11 +264,12 @@ describe('scheduler on the real stack', () => {
       FINALITY_GRACE_MS: String(18 * HOUR),
     });
     expect(short.segments.dropped).toEqual(['segments_20261115']);
-    expect(await listSegmentDays(db)).toEqual(['20261120', '20261121']);
+    expect(await (await storesOf(db)).segments.listDays()).toEqual(['20261120', '20261121']);
 
     // Readers see the dropped days as gone: the oldest kept point has no neighbour before it.
-    const read = await readRawPoints(
-      db,
+    const read = await (
+      await storesOf(db)
+    ).segments.readPoints(
       { series, fromMs: at('2026-11-20T00:00:00Z'), toMs: at('2026-11-21T00:00:00Z') },
       { maxDocuments: 100 },
     );
@@ -251,7 +281,7 @@ describe('scheduler on the real stack', () => {
   it('preallocates shells for the next slot of recently active series, on the levels configured', async () => {
     const db = stack.database();
     const now = at('2026-11-21T12:00:30Z');
-    await new RollupWriter(db, 'minute').apply([
+    await (await storesOf(db)).rollups.writer('minute').apply([
       {
         seriesKey: 'speed|sensor=s1',
         metric: 'speed',

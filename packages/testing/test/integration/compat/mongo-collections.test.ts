@@ -5,8 +5,14 @@
  * a stand-in; where it differs from real MongoDB the test asserts what it does and says so.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { BSON, MongoServerError, type Collection, type Db, type Document } from 'mongodb';
-import { createMongoClient } from '@tickertape/clients';
+import {
+  BSON,
+  MongoClient,
+  MongoServerError,
+  type Collection,
+  type Db,
+  type Document,
+} from 'mongodb';
 import { TestStack } from '../../../src/index.js';
 
 type Doc = Document & { _id: string };
@@ -283,7 +289,7 @@ describe('MongoDB collections, indexes and aggregation', () => {
     expect(await col.findOne({ _id: 'a' })).toEqual({ _id: 'a', n: 1 });
   });
 
-  it('collStats size is the documents\' BSON bytes after inserts, updates and deletes', async () => {
+  it("collStats size is the documents' BSON bytes after inserts, updates and deletes", async () => {
     const col = db.collection<Doc>('rollup_minute_20261124');
     await col.insertMany([
       { _id: 'a', n: 1 },
@@ -306,11 +312,7 @@ describe('MongoDB collections, indexes and aggregation', () => {
     // NamespaceExists, 48); the stand-in needs our launcher's serialised creation for it.
     const clients = await Promise.all(
       Array.from({ length: 4 }, () =>
-        createMongoClient({
-          uri: stack.env.MONGODB_URI,
-          appName: 'compat-race',
-          logger: stack.logger,
-        }).connect(),
+        new MongoClient(stack.env.MONGODB_URI, { appName: 'compat-race' }).connect(),
       ),
     );
     try {

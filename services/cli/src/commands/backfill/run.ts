@@ -1,6 +1,6 @@
 import type { Logger } from '@tickertape/logger';
 import { backfill, type BackfillOptions, type BackfillReport } from '@tickertape/history';
-import { openMongo } from '../../connect.js';
+import { openStores } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
 import { startProgress } from '../../progress.js';
 
@@ -46,9 +46,9 @@ export async function backfillCommand(
   logger: Logger,
   io: BackfillIo,
 ): Promise<BackfillReport> {
-  const mongo = await openMongo(env, logger, 'tickertape-backfill');
+  const stores = await openStores(env, logger, 'tickertape-backfill', options.database);
   try {
-    return await backfill(mongo.db(options.database), options, logger, {
+    return await backfill({ ...stores, database: options.database }, options, logger, {
       now: io.now,
       startProgress: (run) =>
         startProgress({
@@ -59,6 +59,6 @@ export async function backfillCommand(
         }),
     });
   } finally {
-    await mongo.close();
+    await stores.close();
   }
 }

@@ -7,14 +7,8 @@ import {
   type LevelPolicy,
 } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
-import {
-  changeLevelPolicy,
-  metricDensities,
-  readLevelPolicy,
-  type MetricDensity,
-} from '@tickertape/store';
-import type { Db } from 'mongodb';
-import { openMongo } from '../../connect.js';
+import type { MetricDensity, RollupStore } from '@tickertape/store';
+import { openStores } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
 import { formatTable } from '../../table.js';
 
@@ -113,20 +107,24 @@ export function formatSuggestions(suggestions: readonly Suggestion[], hours: num
   }`;
 }
 
-/** Opens the database of the rollups for one piece of work, and closes it. */
-async function withDb<T>(io: LevelsIo, database: string, work: (db: Db) => Promise<T>): Promise<T> {
+/** Opens the store of the rollups for one piece of work, and closes it. */
+async function withStore<T>(
+  io: LevelsIo,
+  database: string,
+  work: (store: RollupStore) => Promise<T>,
+): Promise<T> {
   const { env, logger } = io.ready();
-  const mongo = await openMongo(env, logger, 'tickertape-levels');
+  const stores = await openStores(env, logger, 'tickertape-levels', database);
   try {
-    return await work(mongo.db(database));
+    return await work(stores.rollups);
   } finally {
-    await mongo.close();
+    await stores.close();
   }
 }
 
 /** `tickertape levels`: the policy as it is. */
 export async function showPolicy(io: LevelsIo, database: string): Promise<string> {
-  return formatPolicy(await withDb(io, database, readLevelPolicy));
+  return formatPolicy(await withStore(io, database, (store) => store.readLevelPolicy()));
 }
 
 /** `tickertape levels suggest`: the measured densities and suggestions, applied on `apply`. */
@@ -135,14 +133,14 @@ export function suggestPolicy(
   options: { database: string; hours: number; apply: boolean },
 ): Promise<string> {
   const toMs = floorTo(io.now(), HOUR);
-  return withDb(io, options.database, async (db) => {
-    const densities = await metricDensities(db, 'hour', toMs - options.hours * HOUR, toMs);
-    const suggestions = suggest(densities, await readLevelPolicy(db));
+  return withStore(io, options.database, async (store) => {
+    const densities = await store.metricDensities('hour', toMs - options.hours * HOUR, toMs);
+    const suggestions = suggest(densities, await store.readLevelPolicy());
     let out = formatSuggestions(suggestions, options.hours);
     if (options.apply) {
       let policy: LevelPolicy | undefined;
       for (const [level, mode, metrics] of changesFor(suggestions))
-        policy = await changeLevelPolicy(db, level, metrics, mode, io.now());
+        policy = await store.changeLevelPolicy(level, metrics, mode, io.now());
       if (policy !== undefined) out += `applied:\n${formatPolicy(policy)}`;
     }
     return out;
@@ -155,7 +153,7 @@ export function changePolicy(
   database: string,
   change: { level: Level; metrics: string[]; mode: LevelMode },
 ): Promise<LevelPolicy> {
-  return withDb(io, database, (db) =>
-    changeLevelPolicy(db, change.level, change.metrics, change.mode, io.now()),
+  return withStore(io, database, (store) =>
+    store.changeLevelPolicy(change.level, change.metrics, change.mode, io.now()),
   );
 }

@@ -117,7 +117,7 @@ export async function queryRaw(io: QueryIo, options: RawOptions): Promise<void> 
   const { fromMs, toMs } = range(options, nowMs);
   await respond(io, options, nowMs, async (reader) =>
     rawAnswer(
-      await reader.raw({
+      await reader.rawPoints({
         series: options.series,
         fromMs,
         toMs,

@@ -7,8 +7,7 @@ import {
   type RebuildPlan,
   type RebuildReport,
 } from '@tickertape/history';
-import { cleanupReplaced } from '@tickertape/store';
-import { openKafka, openMongo, tickCodecFor } from '../../connect.js';
+import { openKafka, openStores, tickCodecFor } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
 import { startProgress } from '../../progress.js';
 
@@ -42,13 +41,13 @@ export async function rebuildCommand(
   io: RebuildIo,
 ): Promise<RebuildPlan | RebuildReport> {
   checkRebuildRange(options);
-  const mongo = await openMongo(env, logger, 'tickertape-rebuild');
+  const stores = await openStores(env, logger, 'tickertape-rebuild', options.database);
   try {
     const openTopic = async () => {
       const kafka = await openKafka(env, logger, 'tickertape-rebuild', { registry: true });
       return topicSources(kafka, await tickCodecFor(env, options.topic), options);
     };
-    return await rebuild(mongo.db(options.database), options, openTopic, logger, {
+    return await rebuild(stores.rollups, options, openTopic, logger, {
       now: io.now,
       startProgress: (run) =>
         startProgress({
@@ -58,7 +57,7 @@ export async function rebuildCommand(
         }),
     });
   } finally {
-    await mongo.close();
+    await stores.close();
   }
 }
 
@@ -69,13 +68,13 @@ export async function cleanupCommand(
   logger: Logger,
   now: () => number,
 ): Promise<string[]> {
-  const mongo = await openMongo(env, logger, 'tickertape-rebuild');
+  const stores = await openStores(env, logger, 'tickertape-rebuild', options.database);
   try {
-    return await cleanupReplaced(mongo.db(options.database), {
+    return await stores.rollups.cleanupReplaced({
       dryRun: options.dryRun,
       nowMs: now(),
     });
   } finally {
-    await mongo.close();
+    await stores.close();
   }
 }

@@ -7,7 +7,7 @@ import {
   type Difference,
   type VerifyReport,
 } from '@tickertape/verify';
-import { openKafka, openMongo, tickCodecFor } from '../../connect.js';
+import { openKafka, openStores, tickCodecFor } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
 import { isoTime } from '../../format/time.js';
 import { plural } from '../../plural.js';
@@ -54,7 +54,7 @@ export async function verifyCommand(
 ): Promise<VerifyReport> {
   const kafka = await openKafka(env, logger, 'tickertape-verify', { registry: true });
   const codec = await tickCodecFor(env, options.topic);
-  const mongo = await openMongo(env, logger, 'tickertape-verify');
+  const stores = await openStores(env, logger, 'tickertape-verify', options.database);
   try {
     const targets: CheckedTarget[] = options.stores.map((store) => ({
       store,
@@ -62,7 +62,7 @@ export async function verifyCommand(
     }));
     return await verify({
       kafka,
-      db: mongo.db(options.database),
+      stores,
       decode: (value) => codec.decode(value),
       topic: options.topic,
       dlqTopic: options.dlqTopic,
@@ -84,7 +84,7 @@ export async function verifyCommand(
       logger,
     });
   } finally {
-    await mongo.close();
+    await stores.close();
   }
 }
 

@@ -1,9 +1,9 @@
 import { SchemaType } from '@kafkajs/confluent-schema-registry';
-import { createKafka, createMongoClient, createRegistry, probePipeline } from '@tickertape/clients';
+import { createKafka, createRegistry, probePipeline } from '@tickertape/clients';
 import { bucketId, foldInputOf, partitionOf, slotStart } from '@tickertape/buckets';
 import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import { RollupWriter, bucketPartition } from '@tickertape/store';
+import { openMongoStores, probeMongo, type MongoStores } from '@tickertape/store';
 import { seriesKey } from '@tickertape/tick';
 import { Partitioners } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
@@ -38,7 +38,7 @@ export async function roundtrip(
   options: RoundtripOptions,
   logger: Logger,
 ): Promise<RoundtripResult> {
-  const { security, registryAt } = await probePipeline(env, logger);
+  const { security, registryAt } = await probePipeline(env, logger, probeMongo);
   const kafka = createKafka({
     ...security,
     brokers: env.KAFKA_BROKERS,
@@ -46,11 +46,6 @@ export async function roundtrip(
     logger,
   });
   const registry = createRegistry(registryAt);
-  const mongo = createMongoClient({
-    uri: env.MONGODB_URI,
-    appName: 'tickertape-roundtrip',
-    logger,
-  });
 
   const admin = kafka.admin();
   const producer = kafka.producer({
@@ -59,8 +54,19 @@ export async function roundtrip(
   });
   const runId = randomUUID();
   const consumer = kafka.consumer({ groupId: `tickertape-roundtrip-${runId}` });
+  let stores: MongoStores | undefined;
   try {
-    await Promise.all([admin.connect(), producer.connect(), consumer.connect(), mongo.connect()]);
+    [stores] = await Promise.all([
+      openMongoStores({
+        uri: env.MONGODB_URI,
+        database: options.database,
+        appName: 'tickertape-roundtrip',
+        logger,
+      }),
+      admin.connect(),
+      producer.connect(),
+      consumer.connect(),
+    ]);
     if (!(await admin.listTopics()).includes(options.topic)) {
       await admin.createTopics({
         topics: [{ topic: options.topic, numPartitions: 1 }],
@@ -105,15 +111,14 @@ export async function roundtrip(
 
     // The workers' write path: the minute level's writer folds the tick into its bucket (a
     // fresh series per run, through its run tag), and the store reads the bucket back.
-    const db = mongo.db(options.database);
     const key = seriesKey(got.tick.metric, got.tick.tags);
-    await new RollupWriter(db, 'minute').apply([
-      foldInputOf({ ...got.tick, strings: {} }, key, got.partition, Number(got.offset)),
-    ]);
+    await stores.rollups
+      .writer('minute')
+      .apply([foldInputOf({ ...got.tick, strings: {} }, key, got.partition, Number(got.offset))]);
     const slot = slotStart('minute', got.tick.ts);
     const collection = partitionOf('minute', slot).name;
     const id = bucketId('minute', key, slot);
-    const [document] = await bucketPartition(db, collection).byIds([id]);
+    const [document] = await stores.rollups.partition(collection).byIds([id]);
     if (!document) throw new Error(`bucket ${id} not found in ${collection} after the write`);
     return {
       tick: got.tick,
@@ -128,7 +133,7 @@ export async function roundtrip(
       consumer.disconnect(),
       producer.disconnect(),
       admin.disconnect(),
-      mongo.close(),
+      stores?.close(),
     ]);
   }
 }

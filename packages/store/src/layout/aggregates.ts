@@ -1,0 +1,30 @@
+import { LEVEL_SPECS, type Aggregate } from '@tickertape/buckets';
+import type { BucketPart, FieldSlot } from '../port/bucket-reads.js';
+
+/**
+ * A compact sub-slot as an aggregate: its count and sum; its mean for min, max, first and last
+ * (exact when it holds one tick), first and last dated at the sub-slot's start.
+ */
+function compactAggregate(t: number, sum: number, n: number): Aggregate {
+  const mean = { t, o: 0, v: sum / n };
+  return { n, sum, min: mean.v, max: mean.v, first: mean, last: mean };
+}
+
+/**
+ * The aggregates `part` of a decoded bucket holds (its totals, or its observed sub-slots of
+ * `part.sub`): what a window adds up. Compact sub-slots become mean aggregates; a legacy second's
+ * mark has no count and adds nothing (a window covers a minute bucket by its totals).
+ */
+export function aggregatesOf(part: BucketPart, slot: FieldSlot): Aggregate[] {
+  if (!part.sub) return slot.totals ? [slot.totals] : [];
+  const { from, to } = part.sub;
+  const { subSlotMs } = LEVEL_SPECS[part.level];
+  const aggregates: Aggregate[] = [];
+  for (const value of slot.subSlots) {
+    if (value.index < from || value.index >= to) continue;
+    if (value.kind === 'aggregate') aggregates.push(value.aggregate);
+    else if (value.kind === 'compact')
+      aggregates.push(compactAggregate(slot.start + value.index * subSlotMs, value.sum, value.n));
+  }
+  return aggregates;
+}

@@ -1,0 +1,134 @@
+import { LEVEL_SPECS } from '@tickertape/buckets';
+import type { Db, Document } from 'mongodb';
+import type { BucketScope, MetricRow, SeriesRow } from '../../port/bucket-reads.js';
+import { partitionsInRange } from './partitions-in-range.js';
+
+/**
+ * Buckets with ticks whose slot overlaps the scope's range, by metric and tags: an index range
+ * on `metric_1_start_1_series_1` when a metric is named.
+ */
+function scopeFilter(scope: BucketScope): Document {
+  const filter: Document = {
+    start: {
+      $gte: new Date(scope.fromMs - LEVEL_SPECS[scope.level].slotMs + 1),
+      $lt: new Date(scope.toMs),
+    },
+    n: { $gt: 0 },
+  };
+  if (scope.metric !== undefined) filter.metric = scope.metric;
+  for (const [key, value] of Object.entries(scope.tags ?? {})) filter[`tags.${key}`] = value;
+  return filter;
+}
+
+const partitionsOf = (db: Db, scope: BucketScope) =>
+  partitionsInRange(scope.level, scope.fromMs, scope.toMs).map((p) => db.collection(p.name));
+
+/** One count per partition (index-only on metric/start): what a discovery would examine. */
+export async function countBuckets(db: Db, scope: BucketScope): Promise<number> {
+  const filter = scopeFilter(scope);
+  const counts = await Promise.all(
+    partitionsOf(db, scope).map((partition) => partition.countDocuments(filter)),
+  );
+  return counts.reduce((total, count) => total + count, 0);
+}
+
+const fieldNames = { $map: { input: { $objectToArray: '$f' }, in: '$$this.k' } };
+
+/**
+ * Each partition groups its buckets by series on the server and returns its first `limit` keys
+ * in order with their field names (never the values): the first `limit` over all partitions are
+ * among them.
+ */
+export async function findSeries(db: Db, scope: BucketScope, limit: number): Promise<SeriesRow[]> {
+  const filter = scopeFilter(scope);
+  const found = new Map<string, SeriesRow & { fieldSet: Set<string> }>();
+  for (const partition of partitionsOf(db, scope)) {
+    const rows = await partition
+      .aggregate<{
+        _id: string;
+        metric: string;
+        tags: Record<string, string>;
+        lastStart: Date;
+        fields: string[];
+      }>([
+        { $match: filter },
+        { $project: { series: 1, metric: 1, tags: 1, start: 1, fields: fieldNames } },
+        { $unwind: '$fields' },
+        {
+          $group: {
+            _id: '$series',
+            metric: { $first: '$metric' },
+            tags: { $first: '$tags' },
+            lastStart: { $max: '$start' },
+            fields: { $addToSet: '$fields' },
+          },
+        },
+        { $sort: { _id: 1 } },
+        { $limit: limit },
+      ])
+      .toArray();
+    for (const row of rows) {
+      const seen = found.get(row._id) ?? {
+        series: row._id,
+        metric: row.metric,
+        tags: row.tags,
+        fields: [],
+        lastSlotMs: 0,
+        fieldSet: new Set<string>(),
+      };
+      for (const name of row.fields) seen.fieldSet.add(name);
+      seen.lastSlotMs = Math.max(seen.lastSlotMs, row.lastStart.getTime());
+      found.set(row._id, seen);
+    }
+  }
+  return [...found.values()]
+    .sort((a, b) => (a.series < b.series ? -1 : a.series > b.series ? 1 : 0))
+    .slice(0, limit)
+    .map(({ fieldSet, ...row }) => ({ ...row, fields: [...fieldSet].sort() }));
+}
+
+/**
+ * The metrics in the scope (distinct over `metric_1_start_1_series_1`), each with the field and
+ * tag names of up to `sample` of its buckets per partition.
+ */
+export async function listMetrics(
+  db: Db,
+  scope: BucketScope,
+  sample: number,
+): Promise<MetricRow[]> {
+  const filter = scopeFilter(scope);
+  const { metric: _named, ...sansMetric } = filter;
+  const found = new Map<string, { fields: Set<string>; tags: Set<string> }>();
+  for (const partition of partitionsOf(db, scope)) {
+    const metrics = await partition.distinct('metric', filter);
+    for (const metric of metrics) {
+      if (typeof metric !== 'string') continue;
+      const names = await partition
+        .aggregate<{ fields?: string[]; tags?: string[] }>([
+          { $match: { metric, ...sansMetric } },
+          { $limit: sample },
+          {
+            $project: {
+              _id: 0,
+              fields: fieldNames,
+              tags: { $map: { input: { $objectToArray: '$tags' }, in: '$$this.k' } },
+            },
+          },
+        ])
+        .toArray();
+      const entry = found.get(metric) ?? { fields: new Set<string>(), tags: new Set<string>() };
+      for (const row of names) {
+        for (const field of row.fields ?? []) entry.fields.add(field);
+        for (const tag of row.tags ?? []) entry.tags.add(tag);
+      }
+      found.set(metric, entry);
+    }
+  }
+  return [...found.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([metric, { fields, tags }]) => ({
+      metric,
+      fields: [...fields].sort(),
+      tags: [...tags].sort(),
+    }));
+}

@@ -1,0 +1,1 @@
+export { MongoSegmentStore, mongoSegmentStore } from './mongo-segment-store.js';

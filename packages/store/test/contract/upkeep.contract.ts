@@ -1,0 +1,178 @@
+import { describe, expect, it } from '@jest/globals';
+import { LEVELS, partitionOf, type FoldInput, type Level } from '@tickertape/buckets';
+import type { FieldSlot, RollupStore } from '../../src/port/index.js';
+import { storesFor, type OpenStore } from './open-store.js';
+import { SERIES, T0, tick } from './ticks.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const [S0] = SERIES.map((s) => s.seriesKey) as [string];
+const shellSeries = { seriesKey: S0, metric: 'spd', tags: { seg: 'I80_34' }, fields: ['speed', 'travel'] };
+
+/** Both details of a series' buckets of a level over two hours from T0. */
+async function readBoth(store: RollupStore, level: Level, field: string): Promise<FieldSlot[][]> {
+  const query = { level, series: S0, field, fromMs: T0, toMs: T0 + 2 * HOUR, limit: 100 };
+  return [
+    await store.readSlots({ ...query, detail: 'slot' }),
+    await store.readSlots({ ...query, detail: 'sub' }),
+  ];
+}
+
+const observed = (slots: FieldSlot[]) =>
+  slots.filter((slot) => slot.totals !== undefined || slot.subSlots.length > 0);
+
+export function upkeepContract(open: OpenStore): void {
+  const stores = storesFor(open);
+
+  describe('shells', () => {
+    it('read as no data, are inserted once, never over a bucket, and name recent series', async () => {
+      const store = await stores.use();
+      await store.writer('minute').apply([tick(0, T0 + 5_000, 0, { speed: 10 })]);
+      const shells = [T0, T0 + 60_000, T0 + 120_000].map((start) => ({
+        series: shellSeries,
+        start,
+        compact: false,
+      }));
+      // T0's bucket holds data already: only the two others go in.
+      expect(await store.insertShells('minute', shells)).toBe(2);
+      expect(await store.insertShells('minute', shells)).toBe(0);
+      expect(await store.insertShells('hour', [{ series: shellSeries, start: T0 + HOUR, compact: true }])).toBe(1);
+      expect(await store.insertShells('day', [{ series: shellSeries, start: T0 + HOUR, compact: false }])).toBe(1);
+
+      for (const level of LEVELS)
+        for (const field of ['speed', 'travel']) {
+          const [slots, subs] = await readBoth(store, level, field);
+          const data = level === 'minute' && field === 'speed' ? [T0] : [];
+          expect(observed(slots!).map((s) => s.start)).toEqual(data);
+          expect(observed(subs!).map((s) => s.start)).toEqual(data);
+        }
+      expect(await store.countBuckets({ level: 'minute', fromMs: T0, toMs: T0 + HOUR })).toBe(1);
+      expect(await store.countBuckets({ level: 'hour', fromMs: T0, toMs: T0 + 2 * HOUR })).toBe(0);
+      expect(await store.findSeries({ level: 'day', fromMs: T0, toMs: T0 + 2 * HOUR }, 10)).toEqual([]);
+      expect(await store.newestBucket('minute', S0, 5)).toEqual({ start: T0, lastTickMs: T0 + 5_000 });
+      expect(await store.newestBucket('hour', S0, 5)).toBeUndefined();
+      expect(
+        await store.readMetricPart({
+          part: { level: 'minute', start: T0 + 60_000 },
+          metric: 'spd',
+          tags: {},
+          field: 'speed',
+          whole: true,
+          limit: 10,
+        }),
+      ).toEqual([]);
+      expect(await store.metricDensities('minute', T0, T0 + HOUR)).toEqual([
+        { metric: 'spd', series: 1, buckets: 1, ticks: 1, perMinute: 1 },
+      ]);
+      expect(await store.recentSeries('minute', T0, T0 + 120_000)).toEqual([
+        { seriesKey: S0, metric: 'spd', tags: { seg: 'I80_34' }, fields: ['speed'] },
+      ]);
+      expect(await store.recentSeries('hour', T0, T0 + 2 * HOUR)).toEqual([]);
+    });
+
+    it.each([
+      ['minute', false],
+      ['hour', false],
+      ['hour', true],
+      ['day', false],
+    ] as const)('a %s shell (compact: %s) filled reads exactly as a bucket written without one', async (level, compact) => {
+      const [plain, shelled] = [await stores.use(), await stores.use()];
+      if (compact)
+        for (const store of [plain, shelled]) await store.changeLevelPolicy('hour', ['spd'], 'compact', T0);
+      const starts = level === 'day' ? [T0 - 23 * HOUR, T0 + HOUR] : [T0, T0 + HOUR];
+      expect(
+        await shelled.insertShells(level, starts.map((start) => ({ series: shellSeries, start, compact }))),
+      ).toBe(2);
+      const ticks: FoldInput[] = [
+        tick(0, T0 + 7_500, 0, { speed: 61 }),
+        tick(0, T0 + 3_000, 1, { speed: 58, travel: 9 }),
+        tick(0, T0 + 59_999, 2, { speed: 70 }),
+        tick(0, T0 + 600_000, 3, { speed: -4 }),
+      ];
+      for (const store of [plain, shelled]) await store.writer(level).apply(ticks);
+      for (const field of ['speed', 'travel']) {
+        const [a, b] = [await readBoth(plain, level, field), await readBoth(shelled, level, field)];
+        expect(b.map(observed)).toEqual(a.map(observed));
+        // The comparison is not vacuous: the ticks are there.
+        expect(observed(a[0]!).length).toBeGreaterThan(0);
+      }
+    });
+  });
+
+  describe('finality', () => {
+    it('watermarks move only forward; generations count changes to final buckets', async () => {
+      const store = await stores.use();
+      expect(await store.readWatermarks()).toEqual({
+        finalBefore: {},
+        generation: { minute: 0, hour: 0, day: 0 },
+      });
+      await store.bumpGeneration('day', T0);
+      expect(await store.readWatermarks()).toEqual({
+        finalBefore: {},
+        generation: { minute: 0, hour: 0, day: 1 },
+      });
+      await store.advanceWatermarks({ minute: T0, hour: T0 - HOUR }, T0 + 1);
+      await store.advanceWatermarks({ minute: T0 - 60_000, hour: T0 }, T0 + 2);
+      await store.bumpGeneration('hour', T0 + 3);
+      await store.bumpGeneration('hour', T0 + 4);
+      expect(await store.readWatermarks()).toEqual({
+        finalBefore: { minute: T0, hour: T0 },
+        generation: { minute: 0, hour: 2, day: 1 },
+      });
+      const session = store.beginReads();
+      if (store.capabilities.causalReads) expect(session).toBeDefined();
+      else expect(session).toBeUndefined();
+      expect((await store.readWatermarks(session)).finalBefore).toEqual({ minute: T0, hour: T0 });
+      await session?.end();
+    });
+  });
+
+  describe('retention', () => {
+    it('drops final partitions past retention (dry runs only report), bumping the generation', async () => {
+      const store = await stores.use();
+      const old = partitionOf('minute', T0 - 30 * DAY);
+      const recent = partitionOf('minute', T0);
+      const oldHour = partitionOf('hour', T0 - 400 * DAY);
+      for (const range of [old, recent, oldHour]) await store.ensurePartition(range);
+      await store.advanceWatermarks({ minute: T0 - HOUR, hour: T0 - HOUR, day: T0 - DAY }, T0);
+      const policy = {
+        retentionMs: { minute: 7 * DAY, hour: 90 * DAY, day: 5 * 365 * DAY },
+        latenessMs: 6 * HOUR,
+      };
+      const dry = await store.applyRetention(T0, policy, true);
+      expect(dry.dryRun).toBe(true);
+      expect(dry.dropped).toEqual([]);
+      expect(dry.verdicts.filter((v) => v.drop).map((v) => v.range.name).sort()).toEqual(
+        [old.name, oldHour.name].sort(),
+      );
+      expect(dry.verdicts.find((v) => v.range.name === recent.name)).toMatchObject({
+        drop: false,
+        reason: 'within-retention',
+      });
+      const run = await store.applyRetention(T0, policy, false);
+      expect([...run.dropped].sort()).toEqual([old.name, oldHour.name].sort());
+      expect((await store.listPartitions()).map((p) => p.name)).toEqual([recent.name]);
+      expect((await store.readWatermarks()).generation).toEqual({ minute: 1, hour: 1, day: 0 });
+    });
+  });
+
+  describe('level policy', () => {
+    it('is stored per level, checked whole, and a refused change keeps nothing', async () => {
+      const store = await stores.use();
+      expect((await store.readLevelPolicy()).isEmpty).toBe(true);
+      await store.changeLevelPolicy('hour', ['spd', 'px'], 'compact', T0);
+      await store.changeLevelPolicy('minute', ['spd'], 'skip', T0);
+      await store.changeLevelPolicy('hour', ['px'], 'full', T0);
+      const policy = await store.readLevelPolicy();
+      expect(policy.spec()).toEqual({
+        minute: { skip: ['spd'], compact: [] },
+        hour: { skip: [], compact: ['spd'] },
+        day: { skip: [], compact: [] },
+      });
+      await store.changeLevelPolicy('hour', ['spd'], 'skip', T0);
+      await expect(store.changeLevelPolicy('day', ['spd'], 'skip', T0)).rejects.toThrow(/every level/);
+      await expect(store.changeLevelPolicy('day', ['spd'], 'compact', T0)).rejects.toThrow(/compact/);
+      expect((await store.readLevelPolicy()).mode('day', 'spd')).toBe('full');
+    });
+  });
+}

@@ -141,7 +141,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
   const startedAt = Date.now();
   const run = await openRunResources(env, logger, settings.keep);
   try {
-    const machine = await describeMachine(run.stores.rollups);
+    const machine = describeMachine(run.stores.rollups);
     const stack = StackMeter.locate(env);
     logger.info({ stack: stack.lookup }, 'stack processes for the CPU figures');
     const step: Step = { run, settings, env, logger, stack };

@@ -71,7 +71,7 @@ export function compareBson(a: unknown, b: unknown): number {
   if (a === undefined || a === null) return 0;
   if (typeof a === 'number') return compareNumbers(a, b as number);
   if (typeof a === 'string') return Math.sign(compareBytes(a, b as string));
-  if (typeof a === 'boolean') return Number(a) - Number(b as boolean);
+  if (typeof a === 'boolean') return Number(a) - Number(b);
   if (isDate(a)) return Math.sign(a.getTime() - (b as Date).getTime());
   if (Array.isArray(a)) {
     const y = b as unknown[];

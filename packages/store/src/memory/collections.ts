@@ -88,6 +88,23 @@ export class Collections {
   }
 }
 
+/** `items` as an asynchronous stream (what the port's scans hand out). */
+function streamOf<T>(items: readonly T[]): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator]() {
+      let next = 0;
+      return {
+        next: (): Promise<IteratorResult<T>> =>
+          Promise.resolve(
+            next < items.length
+              ? { value: items[next++]!, done: false }
+              : { value: undefined, done: true },
+          ),
+      };
+    },
+  };
+}
+
 /** A collection seen whole through the port. */
 export class MemoryPartitionBuckets implements PartitionBuckets {
   constructor(
@@ -99,9 +116,9 @@ export class MemoryPartitionBuckets implements PartitionBuckets {
     return Promise.resolve(this.collections.records(this.name, span).length);
   }
 
-  async *scan(span?: BucketSpan, _options?: { inIdOrder?: boolean }): AsyncIterable<BucketRecord> {
-    // Always in `_id` order: asked for or not, an order is allowed.
-    for (const record of this.collections.records(this.name, span)) yield copy(record);
+  /** Always in `_id` order: asked for or not, an order is allowed. Read when called. */
+  scan(span?: BucketSpan, _options?: { inIdOrder?: boolean }): AsyncIterable<BucketRecord> {
+    return streamOf(this.collections.records(this.name, span).map(copy));
   }
 
   byIds(ids: readonly string[]): Promise<BucketRecord[]> {

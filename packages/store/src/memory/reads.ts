@@ -37,13 +37,16 @@ function partitionsInRange(level: Level, fromMs: number, toMs: number): Partitio
 
 const byKey = (a: string, b: string) => compareBson(a, b);
 
-function hasTags(record: BucketRecord, tags: Readonly<Record<string, string>> | undefined): boolean {
+function hasTags(
+  record: BucketRecord,
+  tags: Readonly<Record<string, string>> | undefined,
+): boolean {
   const own = (record.tags ?? {}) as Record<string, unknown>;
   return Object.entries(tags ?? {}).every(([key, value]) => own[key] === value);
 }
 
 function fieldNames(record: BucketRecord): string[] {
-  return Object.keys((record.f ?? {}) as Record<string, unknown>);
+  return Object.keys(record.f ?? {});
 }
 
 /** What a part of a field decodes (as the Mongo reads decode it): whole, its totals, or its sub-slots. */
@@ -100,9 +103,7 @@ export class MemoryBucketReads implements BucketReads {
       .filter((record) => {
         const start = startOf(record);
         return (
-          record.series === query.series &&
-          start > query.fromMs - slotMs &&
-          start < query.toMs
+          record.series === query.series && start > query.fromMs - slotMs && start < query.toMs
         );
       })
       .sort((a, b) => startOf(a) - startOf(b))
@@ -181,8 +182,7 @@ export class MemoryBucketReads implements BucketReads {
       if (taken >= sample) continue;
       sampled.set(key, taken + 1);
       for (const name of fieldNames(record)) entry.fields.add(name);
-      for (const tag of Object.keys((record.tags ?? {}) as Record<string, unknown>))
-        entry.tags.add(tag);
+      for (const tag of Object.keys(record.tags ?? {})) entry.tags.add(tag);
     }
     return Promise.resolve(
       [...found]
@@ -195,7 +195,11 @@ export class MemoryBucketReads implements BucketReads {
     );
   }
 
-  newestBucket(level: Level, series: string, partitions: number): Promise<NewestBucket | undefined> {
+  newestBucket(
+    level: Level,
+    series: string,
+    partitions: number,
+  ): Promise<NewestBucket | undefined> {
     const searched = this.state.collections
       .names()
       .map((name) => parsePartitionName(name))

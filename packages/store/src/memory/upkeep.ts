@@ -31,7 +31,7 @@ export class MemoryUpkeep implements Upkeep {
           fields: [],
           fieldSet: new Set<string>(),
         };
-        for (const field of Object.keys((record.f ?? {}) as object)) seen.fieldSet.add(field);
+        for (const field of Object.keys(record.f ?? {})) seen.fieldSet.add(field);
         found.set(series, seen);
       }
     }

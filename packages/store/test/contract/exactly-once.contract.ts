@@ -62,7 +62,12 @@ function expected(level: Level, records: readonly FoldInput[], field: string) {
 }
 
 /** Replays everything from offset 0, in batches of `size` per Kafka partition. */
-async function replayFromZero(store: RollupStore, level: Level, records: readonly FoldInput[], size: number) {
+async function replayFromZero(
+  store: RollupStore,
+  level: Level,
+  records: readonly FoldInput[],
+  size: number,
+) {
   const writer = store.writer(level);
   for (const p of [0, 1]) {
     const own = records.filter((r) => r.kafkaPartition === p).sort((a, b) => a.offset - b.offset);
@@ -147,7 +152,7 @@ export function exactlyOnceContract(open: OpenStore, options: ContractOptions): 
       expect(await snapshot(store)).toEqual(before);
     });
 
-    it('an overlapping flush adds only the records past each bucket\'s applied offset', async () => {
+    it("an overlapping flush adds only the records past each bucket's applied offset", async () => {
       const store = await stores.use();
       const writer = store.writer('hour');
       const ticks = [10, 20, 30, 40].map((speed, offset) =>

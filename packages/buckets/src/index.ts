@@ -49,7 +49,7 @@ export {
   type RetentionVerdict,
 } from './schedule.js';
 export { timeVerdict, type TimeBounds, type Timeliness } from './time-verdict.js';
-export { rollUp, type CoarseLevel, type StoredBucket } from './roll-up.js';
+export { rollUp, type CoarseLevel, type FinerBucket } from './roll-up.js';
 export {
   COMPACT_LEVELS,
   KEEP_EVERYTHING,

@@ -6,8 +6,8 @@ import { bucketId, slotStart, subSlot } from './slots.js';
 /** The levels a roll-up can make: each from the level below (minute → hour → day). */
 export type CoarseLevel = Exclude<Level, 'minute'>;
 
-/** A bucket document as stored (or read back), of any level; only the fields a roll-up reads. */
-export type StoredBucket = Readonly<Record<string, unknown>>;
+/** A finer level's bucket document as stored (or read back): only the fields a roll-up reads. */
+export type FinerBucket = Readonly<Record<string, unknown>>;
 
 interface FieldDoc extends Aggregate {
   [sub: string]: unknown;
@@ -48,7 +48,7 @@ function merge(into: Aggregate, add: Aggregate): void {
   into.last = later(into.last, add.last);
 }
 
-function building(level: CoarseLevel, finer: StoredBucket, start: number): Building {
+function building(level: CoarseLevel, finer: FinerBucket, start: number): Building {
   const series = finer.series as string;
   return {
     _id: bucketId(level, series, start),
@@ -64,7 +64,7 @@ function building(level: CoarseLevel, finer: StoredBucket, start: number): Build
   };
 }
 
-function addBucket(level: CoarseLevel, doc: Building, finer: StoredBucket, at: number): void {
+function addBucket(level: CoarseLevel, doc: Building, finer: FinerBucket, at: number): void {
   const { subKey } = LEVEL_SPECS[level];
   const index = String(subSlot(level, at));
   doc.n += finer.n as number;
@@ -107,7 +107,7 @@ function addBucket(level: CoarseLevel, doc: Building, finer: StoredBucket, at: n
  */
 export function rollUp(
   level: CoarseLevel,
-  finer: Iterable<StoredBucket>,
+  finer: Iterable<FinerBucket>,
 ): Map<string, Record<string, unknown>> {
   const built = new Map<string, Building>();
   for (const bucket of finer) {

@@ -9,12 +9,6 @@ export interface ReadScope {
   end(): Promise<void>;
 }
 
-interface Read {
-  view: FinalityView;
-  /** The session the watermarks were read in: the queries' sessions start causally after it. */
-  anchor?: ReadSession;
-}
-
 /**
  * The watermarks a reader judges finality by, re-read at most every `refreshMs` (0: per query)
  * and shared by the queries in between: the seed's hot question then costs no round trip for
@@ -24,12 +18,12 @@ interface Read {
  *
  * Reading away from the primary (the store's `causalReads`: `READ_PREFERENCE` secondary/nearest),
  * a member may lag the one that served the watermarks, and a slot would be called final before
- * that member has its last writes. So the watermarks are then read in a session of the store's,
- * and every query reads in a session causally after it: its reads wait until their member has
- * caught up to the watermarks.
+ * that member has its last writes. So every query then reads in a session of the store's,
+ * causally after the watermarks the store has read: its reads wait until their member has caught
+ * up to them.
  */
 export class FinalitySource {
-  private cached: { at: number; read: Promise<Read> } | undefined;
+  private cached: { at: number; view: Promise<FinalityView> } | undefined;
 
   constructor(
     private readonly store: RollupStore,
@@ -37,38 +31,28 @@ export class FinalitySource {
     private readonly now: () => number,
   ) {}
 
-  async current(): Promise<FinalityView> {
-    return (await this.latest()).view;
+  current(): Promise<FinalityView> {
+    if (this.refreshMs <= 0) return this.read();
+    const t = this.now();
+    if (this.cached && t - this.cached.at < this.refreshMs) return this.cached.view;
+    const view = this.read();
+    const entry = { at: t, view };
+    this.cached = entry;
+    // A failed read is not kept: the next query tries again.
+    view.catch(() => {
+      if (this.cached === entry) this.cached = undefined;
+    });
+    return view;
   }
 
   async begin(): Promise<ReadScope> {
-    const { view, anchor } = await this.latest();
-    const session = anchor === undefined ? undefined : this.store.beginReads(anchor);
+    const view = await this.current();
+    const session = this.store.beginReads();
     if (session === undefined) return { view, end: async () => {} };
     return { view, session, end: () => session.end() };
   }
 
-  private latest(): Promise<Read> {
-    if (this.refreshMs <= 0) return this.read();
-    const t = this.now();
-    if (this.cached && t - this.cached.at < this.refreshMs) return this.cached.read;
-    const read = this.read();
-    const entry = { at: t, read };
-    this.cached = entry;
-    // A failed read is not kept: the next query tries again.
-    read.catch(() => {
-      if (this.cached === entry) this.cached = undefined;
-    });
-    return read;
-  }
-
-  private async read(): Promise<Read> {
-    const anchor = this.store.beginReads();
-    if (anchor === undefined) return { view: FinalityView.of(await this.store.readWatermarks()) };
-    try {
-      return { view: FinalityView.of(await this.store.readWatermarks(anchor)), anchor };
-    } finally {
-      await anchor.end();
-    }
+  private async read(): Promise<FinalityView> {
+    return FinalityView.of(await this.store.readWatermarks());
   }
 }

@@ -3,6 +3,7 @@ export {
   candleOf,
   type AutoQuery,
   type CacheOptions,
+  type SegmentOptions,
   type Candle,
   type CandleResult,
   type LevelQuery,

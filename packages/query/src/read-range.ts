@@ -51,7 +51,8 @@ function pointsOfSlot(
   fromMs: number,
   toMs: number,
 ): Point[] {
-  if (detail === 'slot') return slot.totals ? [pointOfAggregate(slot.start, slot.totals, final)] : [];
+  if (detail === 'slot')
+    return slot.totals ? [pointOfAggregate(slot.start, slot.totals, final)] : [];
   const { subSlotMs } = LEVEL_SPECS[slot.level];
   const points: Point[] = [];
   // A sub-slot written on both sides of a level-policy change comes twice (full and compact):

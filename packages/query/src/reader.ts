@@ -1,6 +1,11 @@
 import type { Level, LevelPolicy } from '@tickertape/buckets';
 import { LevelPolicySource, type RollupStore } from '@tickertape/store';
-import { isSegmentBudgetError, readRawPoints, type RawPointsResult } from '@tickertape/segments';
+import {
+  isSegmentBudgetError,
+  type RawPointsResult,
+  type SegmentStore,
+} from '@tickertape/segments';
+import { TickertapeError } from '@tickertape/errors';
 import {
   checkLevel,
   checkName,
@@ -33,6 +38,11 @@ export interface CacheOptions {
   finalityRefreshMs?: number;
   /** Final buckets kept in memory for windows. */
   cache?: FinalBucketCache;
+}
+
+/** Where `rawPoints` reads: the segment store of exact raw points (none: it refuses). */
+export interface SegmentOptions {
+  segments?: SegmentStore;
 }
 
 export interface AutoQuery extends RangeQuery {
@@ -90,10 +100,13 @@ export class RollupReader {
   /** The watermarks reads judge by, shared by the queries of `finalityRefreshMs`. */
   readonly finality: FinalitySource;
 
+  private readonly segments: SegmentStore | undefined;
+
   constructor(
     private readonly store: RollupStore,
-    options: ReaderOptions & CacheOptions = {},
+    options: ReaderOptions & CacheOptions & SegmentOptions = {},
   ) {
+    this.segments = options.segments;
     const base = readerContext(options);
     this.finality = new FinalitySource(store, options.finalityRefreshMs ?? 0, base.now);
     this.ctx = {
@@ -185,10 +198,11 @@ export class RollupReader {
   }
 
   /**
-   * Exact raw points of one series from the segment store, with the nearest point on each side
-   * of the range (for charts that draw to the edges). `field` narrows the values returned.
+   * Exact raw points of one series from the segment store (not the rollups: the name says so),
+   * with the nearest point on each side of the range (for charts that draw to the edges).
+   * `field` narrows the values returned.
    */
-  async raw(query: {
+  async rawPoints(query: {
     series: string;
     fromMs: number;
     toMs: number;
@@ -197,8 +211,14 @@ export class RollupReader {
     checkRange(query.fromMs, query.toMs);
     checkSeries(query.series);
     if (query.field !== undefined) checkName('field', query.field);
+    if (this.segments === undefined)
+      throw new TickertapeError(
+        'QUERY_NO_SEGMENT_STORE',
+        'this reader was made without a segment store: raw points cannot be read',
+        { retriable: false },
+      );
     try {
-      return await readRawPoints(this.store, query, { maxDocuments: this.ctx.limits.maxDocuments });
+      return await this.segments.readPoints(query, { maxDocuments: this.ctx.limits.maxDocuments });
     } catch (err) {
       // The segment store's refusal is the query's: the same code and 4xx as every read budget.
       if (isSegmentBudgetError(err))

@@ -139,7 +139,7 @@ export function sumPieces(
   series: readonly string[],
   finality: FinalityView,
 ): WindowResult {
-  const { field, pieces } = window;
+  const { pieces } = window;
   const rows = new Map<string, { aggregate?: Aggregate; final: boolean }>(
     series.map((key) => [key, { final: true }]),
   );
@@ -165,7 +165,17 @@ export function sumPieces(
     rows: series.map((key) => {
       const { aggregate: a, final } = rows.get(key)!;
       if (!a)
-        return { series: key, n: 0, sum: 0, avg: null, min: null, max: null, first: null, last: null, final };
+        return {
+          series: key,
+          n: 0,
+          sum: 0,
+          avg: null,
+          min: null,
+          max: null,
+          first: null,
+          last: null,
+          final,
+        };
       return {
         series: key,
         n: a.n,

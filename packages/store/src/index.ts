@@ -33,13 +33,9 @@ export {
   withoutShellPadding,
   type ShellDocument,
 } from './layout/shells.js';
-export {
-  isObservedAggregate,
-  isObservedMark,
-  type StoredBucket,
-  type StoredField,
-} from './layout/stored-bucket.js';
+// The one decoder's pure part: a window's aggregates of a decoded bucket part.
 export { aggregatesOf } from './layout/aggregates.js';
-export { MongoBucketReads } from './mongo/bucket-reads.js';
+// Until the CLI's `levels suggest` reads through the store (store-consumers).
+export { metricDensities } from './mongo/reads/metric-densities.js';
 export { mongoSegmentStore } from './mongo/segments/index.js';
 export { createMemoryStore } from './memory/memory-store.js';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { MongoClient } from 'mongodb';
+import type { CommandEvent } from '@tickertape/store';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 /**
@@ -96,15 +96,8 @@ export function cacheObserver(
   };
 }
 
-/** Counts every command the client sends and the documents its cursors return (needs monitorCommands). */
-export function countDatabaseCommands(metrics: ApiMetrics, client: MongoClient): void {
-  client.on('commandStarted', (event) =>
-    metrics.databaseCommands.inc({ command: event.commandName }),
-  );
-  client.on('commandSucceeded', (event) => {
-    const cursor = (event.reply as { cursor?: { firstBatch?: unknown[]; nextBatch?: unknown[] } })
-      .cursor;
-    const batch = cursor?.firstBatch ?? cursor?.nextBatch;
-    if (batch) metrics.databaseDocuments.inc(batch.length);
-  });
+/** Counts a command the store sent and the documents its cursor returned (the store's `onCommand`). */
+export function countDatabaseCommand(metrics: ApiMetrics, event: CommandEvent): void {
+  metrics.databaseCommands.inc({ command: event.name });
+  if (event.documents !== undefined) metrics.databaseDocuments.inc(event.documents);
 }

@@ -1,17 +1,12 @@
-import {
-  createKafka,
-  createMongoClient,
-  kafkaSecurity,
-  probeDependencies,
-} from '@tickertape/clients';
+import { createKafka, kafkaSecurity, probeDependencies } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
 import { FinalBucketCache, RollupReader } from '@tickertape/query';
-import type { MongoClientOptions } from 'mongodb';
+import { openMongoStores, type MongoStoreOptions } from '@tickertape/store';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { buildApp, type ApiApp } from './app.js';
 import type { ApiEnv } from './env.js';
 import { kafkaLagSource } from './lag.js';
-import { cacheObserver, countDatabaseCommands, createApiMetrics } from './metrics.js';
+import { cacheObserver, countDatabaseCommand, createApiMetrics } from './metrics.js';
 
 export interface ApiHandle {
   app: ApiApp;
@@ -25,22 +20,20 @@ export interface ApiHandle {
  */
 export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> {
   await probeDependencies({ MONGODB_URI: env.MONGODB_URI }, logger, env.STARTUP_TIMEOUT_MS);
-  const mongo = createMongoClient({
-    uri: env.MONGODB_URI,
-    appName: 'tickertape-api',
-    logger,
-    driverOptions: {
-      ...readPreferenceOptions(env),
-      ...(env.COUNT_DATABASE_COMMANDS ? { monitorCommands: true } : {}),
-    },
-  });
-  const db = mongo.db(env.MONGODB_DATABASE);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const metrics = createApiMetrics(registry);
-  // What each read costs the database, in /metrics (tickertape_api_database_*).
-  if (env.COUNT_DATABASE_COMMANDS) countDatabaseCommands(metrics, mongo);
-  await mongo.connect();
+  const stores = await openMongoStores({
+    uri: env.MONGODB_URI,
+    database: env.MONGODB_DATABASE,
+    appName: 'tickertape-api',
+    logger,
+    ...readPreferenceOptions(env),
+    // What each read costs the database, in /metrics (tickertape_api_database_*).
+    ...(env.COUNT_DATABASE_COMMANDS
+      ? { onCommand: (event) => countDatabaseCommand(metrics, event) }
+      : {}),
+  });
   const buckets: FinalBucketCache | undefined =
     env.BUCKET_CACHE_BYTES > 0
       ? new FinalBucketCache({
@@ -48,7 +41,8 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
           observe: cacheObserver(metrics, 'buckets', () => buckets?.bytes ?? 0),
         })
       : undefined;
-  const reader = new RollupReader(db, {
+  const reader = new RollupReader(stores.rollups, {
+    segments: stores.segments,
     levels: env.LEVELS,
     limits: {
       maxDocuments: env.MAX_DOCUMENTS,
@@ -87,7 +81,7 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
       budgetsMs: env.FRESHNESS_BUDGETS,
     },
     lag: lag.lag,
-    health: () => db.command({ ping: 1 }),
+    health: () => stores.rollups.ping(),
   });
   await app.listen({ port: env.HTTP_PORT, host: env.HOST });
   const address = app.server.address();
@@ -112,14 +106,16 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
       // In-flight requests finish; new connections are refused from here on.
       await app.close();
       await lag.close();
-      await mongo.close();
+      await stores.close();
       logger.info('api stopped');
     },
   };
 }
 
-/** The driver's read preference from READ_PREFERENCE, READ_PREFERENCE_TAGS and MAX_STALENESS_SECONDS. */
-export function readPreferenceOptions(env: ApiEnv): MongoClientOptions {
+/** Where reads go, from READ_PREFERENCE, READ_PREFERENCE_TAGS and MAX_STALENESS_SECONDS. */
+export function readPreferenceOptions(
+  env: ApiEnv,
+): Pick<MongoStoreOptions, 'readPreference' | 'readPreferenceTags' | 'maxStalenessSeconds'> {
   if (env.READ_PREFERENCE === 'primary') return {};
   return {
     readPreference: env.READ_PREFERENCE,

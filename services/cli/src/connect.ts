@@ -12,6 +12,7 @@ import { topicPartitions } from '@tickertape/producer';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
 import type { MongoClient } from 'mongodb';
+import { openMongoStores, type MongoStores } from '@tickertape/store';
 import type { CliEnv } from './env.js';
 
 /**
@@ -92,4 +93,27 @@ export async function openMongo(
     throw dependencyFailure('MONGODB_URI', env.MONGODB_URI, err);
   }
   return mongo;
+}
+
+/**
+ * The stores of `database` on one connected client. A server that does not answer within
+ * STARTUP_TIMEOUT_MS stops the command naming MONGODB_URI, as `openMongo` does.
+ */
+export async function openStores(
+  env: CliEnv,
+  logger: Logger,
+  appName: string,
+  database: string,
+): Promise<MongoStores> {
+  try {
+    return await openMongoStores({
+      uri: env.MONGODB_URI,
+      database,
+      appName,
+      logger,
+      serverSelectionTimeoutMs: env.STARTUP_TIMEOUT_MS,
+    });
+  } catch (err) {
+    throw dependencyFailure('MONGODB_URI', env.MONGODB_URI, err);
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { rollUp, shellDocument, type StoredBucket } from '../../src/index.js';
+import { rollUp, shellDocument, type FinerBucket } from '../../src/index.js';
 
 const at = (iso: string) => Date.parse(iso);
 const mark = <V>(iso: string, o: number, v: V) => ({ t: at(iso), o, v });
@@ -15,7 +15,7 @@ const agg = (n: number, sum: number, min: number, max: number, first: unknown, l
 const SERIES = { series: 'px|sym=ACME', metric: 'px', tags: { sym: 'ACME' } };
 
 /** A minute bucket as the workers store it (per-second values are not read by a roll-up). */
-function minute(iso: string, rest: Record<string, unknown>): StoredBucket {
+function minute(iso: string, rest: Record<string, unknown>): FinerBucket {
   const start = new Date(iso);
   return { _id: `px|sym=ACME:${iso}`, ...SERIES, level: 'minute', start, ...rest };
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LEVELS, type FoldInput } from '@tickertape/buckets';
-import { RollupWriter, changeLevelPolicy } from '@tickertape/store';
+import type { MongoStores, RollupStore } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
-import type { Db } from 'mongodb';
 import { QueryErrorCode, RollupReader } from '../../src/index.js';
+import { openTestStores } from './stores.js';
 
 const M = 60_000;
 const T0 = Date.parse('2026-11-21T10:00:00Z');
@@ -42,33 +42,43 @@ function ticks(): FoldInput[] {
 
 describe('readers follow the level policy', () => {
   let stack: TestStack;
-  let db: Db;
+  let stores: MongoStores;
+  let store: RollupStore;
   let reader: RollupReader;
 
   beforeAll(async () => {
     stack = await TestStack.open('query-level-policy');
-    db = stack.database();
-    await changeLevelPolicy(db, 'minute', ['mms.cpu'], 'skip', T0);
-    await changeLevelPolicy(db, 'hour', ['mms.cpu'], 'compact', T0);
-    for (const level of LEVELS) await new RollupWriter(db, level).apply(ticks());
-    reader = new RollupReader(db, { now: () => T0 + 3 * 60 * M });
+    stores = await openTestStores(stack);
+    store = stores.rollups;
+    await store.changeLevelPolicy('minute', ['mms.cpu'], 'skip', T0);
+    await store.changeLevelPolicy('hour', ['mms.cpu'], 'compact', T0);
+    for (const level of LEVELS) await store.writer(level).apply(ticks());
+    reader = new RollupReader(store, { now: () => T0 + 3 * 60 * M });
   });
-  afterAll(() => stack.close());
+  afterAll(async () => {
+    await stores.close();
+    await stack.close();
+  });
 
   it('stores no minute bucket of the skipped metric, and compact hours of it', async () => {
-    const minute = db.collection('rollup_minute_20261121');
-    expect(await minute.countDocuments({ series: SPARSE })).toBe(0);
-    expect(await minute.countDocuments({ series: DENSE })).toBe(120);
+    const scan = async (name: string) => {
+      const records = [];
+      for await (const record of store.partition(name).scan()) records.push(record);
+      return records;
+    };
+    const minutes = await scan('rollup_minute_20261121');
+    expect(minutes.filter((doc) => doc.series === SPARSE)).toHaveLength(0);
+    expect(minutes.filter((doc) => doc.series === DENSE)).toHaveLength(120);
     type HourDoc = { f: { value: Record<string, unknown> } };
-    const hours = db.collection<HourDoc>('rollup_hour_202611');
-    const hour = await hours.findOne({ series: SPARSE });
+    const hours = (await scan('rollup_hour_202611')) as unknown as (HourDoc & { series: string })[];
+    const hour = hours.find((doc) => doc.series === SPARSE);
     expect(hour).toMatchObject({
       n: 60,
       f: { value: { n: 60, sum: 1770, min: 0, max: 59, msum: { '0': 0, '1': 1, '59': 59 } } },
       c: { value: { '0': 1, '59': 1 } },
     });
     expect(hour!.f.value.m).toBeUndefined();
-    const dense = await hours.findOne({ series: DENSE });
+    const dense = hours.find((doc) => doc.series === DENSE);
     expect(dense!.f.value.m).toMatchObject({ '0': { n: 12, sum: 12 } });
   });
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { LEVELS, shellDocument } from '@tickertape/buckets';
-import { advanceWatermarks, insertShells, RollupWriter } from '@tickertape/store';
+import { LEVELS } from '@tickertape/buckets';
+import type { MongoStores, RollupStore } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
-import type { Db } from 'mongodb';
 import { QueryErrorCode, RollupReader, type Point } from '../../src/index.js';
+import { openTestStores } from './stores.js';
 import {
   expectedOf,
   expectedPoints,
@@ -31,17 +31,19 @@ const totals = (p: Point) => ({
 
 describe('RollupReader on buckets written by the real write path', () => {
   let stack: TestStack;
-  let db: Db;
+  let stores: MongoStores;
+  let store: RollupStore;
   let scenario: Scenario;
   let reader: RollupReader;
   const ticksOf = (key: string) => scenario.ticks.filter((t) => t.seriesKey === key);
 
   beforeAll(async () => {
     stack = await TestStack.open('query-reader');
-    db = stack.database();
+    stores = await openTestStores(stack);
+    store = stores.rollups;
     scenario = newYearScenario();
     for (const level of LEVELS) {
-      const writer = new RollupWriter(db, level);
+      const writer = store.writer(level);
       // Several flushes, as a worker applies them.
       for (let i = 0; i < scenario.ticks.length; i += 3000)
         await writer.apply(scenario.ticks.slice(i, i + 3000));
@@ -56,19 +58,20 @@ describe('RollupReader on buckets written by the real write path', () => {
         fields: Object.keys(tick.fields),
       };
     });
-    await insertShells(
-      db,
+    await store.insertShells(
       'minute',
-      series.map((s) => shellDocument('minute', s, scenario.toMs)),
+      series.map((s) => ({ series: s, start: scenario.toMs, compact: false })),
     );
-    await insertShells(
-      db,
+    await store.insertShells(
       'hour',
-      series.map((s) => shellDocument('hour', s, at('2027-01-01T01:00:00Z'))),
+      series.map((s) => ({ series: s, start: at('2027-01-01T01:00:00Z'), compact: false })),
     );
-    reader = new RollupReader(db, { now: () => NOW });
+    reader = new RollupReader(store, { now: () => NOW });
   }, 120_000);
-  afterAll(() => stack.close());
+  afterAll(async () => {
+    await stores.close();
+    await stack.close();
+  });
 
   describe('window aggregates: the 10-minute average speed of 50 sensors', () => {
     const sensors = Array.from({ length: 50 }, (_, i) => sensorKey(i));
@@ -217,27 +220,29 @@ describe('RollupReader on buckets written by the real write path', () => {
       // The layout before issue 15: the last value of each second as a {t, o, v} mark.
       const key = 'legacy|sensor=1';
       const start = at('2026-12-31T23:50:00Z');
-      await db.collection('rollup_minute_20261231').insertOne({
-        _id: `${key}:202612312350` as never,
-        series: key,
-        metric: 'legacy',
-        tags: { sensor: '1' },
-        level: 'minute',
-        start: new Date(start),
-        n: 2,
-        f: {
-          speed: {
-            n: 2,
-            sum: 90,
-            min: 40,
-            max: 50,
-            first: { t: start + 3_100, o: 1, v: 40 },
-            last: { t: start + 3_900, o: 2, v: 50 },
-            v: { '3': { t: start + 3_900, o: 2, v: 50 }, '4': { t: Number.NEGATIVE_INFINITY } },
+      await store.partition('rollup_minute_20261231').replace([
+        {
+          _id: `${key}:202612312350`,
+          series: key,
+          metric: 'legacy',
+          tags: { sensor: '1' },
+          level: 'minute',
+          start: new Date(start),
+          n: 2,
+          f: {
+            speed: {
+              n: 2,
+              sum: 90,
+              min: 40,
+              max: 50,
+              first: { t: start + 3_100, o: 1, v: 40 },
+              last: { t: start + 3_900, o: 2, v: 50 },
+              v: { '3': { t: start + 3_900, o: 2, v: 50 }, '4': { t: Number.NEGATIVE_INFINITY } },
+            },
           },
+          ap: { '0': 2 },
         },
-        ap: { '0': 2 },
-      });
+      ]);
       const result = await reader.range({
         series: key,
         field: 'speed',
@@ -378,7 +383,7 @@ describe('RollupReader on buckets written by the real write path', () => {
         before.levels.map((l) => [l.level, l.freshnessMs, l.finalBefore, l.latestFinal]),
       ).toEqual(LEVELS.map((level) => [level, newest, null, false]));
       expect(before.levels[0]!.latestSlotMs).toBe(at('2027-01-01T00:19:00Z')); // the shell at 00:20 is not data
-      await advanceWatermarks(db, { minute: at('2027-01-01T00:10:00Z') }, NOW);
+      await store.advanceWatermarks({ minute: at('2027-01-01T00:10:00Z') }, NOW);
       const range = await reader.range({
         series: key,
         field: 'speed',
@@ -448,7 +453,7 @@ describe('RollupReader on buckets written by the real write path', () => {
       [
         'too many series',
         () =>
-          new RollupReader(db, { limits: { maxSeries: 10 } }).window({
+          new RollupReader(store, { limits: { maxSeries: 10 } }).window({
             ...base,
             series: Array.from({ length: 11 }, (_, i) => sensorKey(i)),
           }),
@@ -457,7 +462,7 @@ describe('RollupReader on buckets written by the real write path', () => {
       [
         'a read over budget',
         () =>
-          new RollupReader(db, { limits: { maxDocuments: 30 } }).range({
+          new RollupReader(store, { limits: { maxDocuments: 30 } }).range({
             ...base,
             level: 'minute',
             detail: 'slot',
@@ -467,7 +472,7 @@ describe('RollupReader on buckets written by the real write path', () => {
       [
         'a window over budget',
         () =>
-          new RollupReader(db, { limits: { maxDocuments: 99 } }).window({
+          new RollupReader(store, { limits: { maxDocuments: 99 } }).window({
             ...base,
             series: Array.from({ length: 50 }, (_, i) => sensorKey(i)),
             fromMs: at('2026-12-31T23:55:00Z'),
@@ -478,7 +483,7 @@ describe('RollupReader on buckets written by the real write path', () => {
       [
         'a discovery that would scan more documents than allowed',
         () =>
-          new RollupReader(db, { limits: { maxDocuments: 100 } }).series({
+          new RollupReader(store, { limits: { maxDocuments: 100 } }).series({
             fromMs: scenario.fromMs,
             toMs: scenario.toMs,
             limit: 5,
@@ -488,7 +493,7 @@ describe('RollupReader on buckets written by the real write path', () => {
       [
         'a discovery over budget',
         () =>
-          new RollupReader(db, { limits: { maxDocuments: 10 } }).series({
+          new RollupReader(store, { limits: { maxDocuments: 10 } }).series({
             fromMs: at('2026-01-01T00:00:00Z'),
             toMs: at('2027-01-01T00:00:00Z'),
             limit: 5,

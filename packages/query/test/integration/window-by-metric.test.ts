@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LEVELS, type FoldInput } from '@tickertape/buckets';
-import { RollupWriter } from '@tickertape/store';
+import type { MongoStores } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
-import type { Db } from 'mongodb';
 import { QueryErrorCode, RollupReader } from '../../src/index.js';
+import { openTestStores } from './stores.js';
 import { random } from './ticks.js';
 
 const at = (iso: string) => Date.parse(iso);
@@ -66,7 +66,7 @@ function probes(): { probes: Probe[]; ticks: FoldInput[] } {
 
 describe('RollupReader.windowByMetric', () => {
   let stack: TestStack;
-  let db: Db;
+  let stores: MongoStores;
   let reader: RollupReader;
   const data = probes();
   const withData = (keep: (p: Probe) => boolean) =>
@@ -77,11 +77,14 @@ describe('RollupReader.windowByMetric', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('query-window-metric');
-    db = stack.database();
-    for (const level of LEVELS) await new RollupWriter(db, level).apply(data.ticks);
-    reader = new RollupReader(db, { now: () => NOW });
+    stores = await openTestStores(stack);
+    for (const level of LEVELS) await stores.rollups.writer(level).apply(data.ticks);
+    reader = new RollupReader(stores.rollups, { now: () => NOW });
   }, 120_000);
-  afterAll(() => stack.close());
+  afterAll(async () => {
+    await stores.close();
+    await stack.close();
+  });
 
   it.each([1, 2, 3, 5, 8, 13, 16, 40])(
     'limit %i: the listed window of the first series by key, within pieces × (limit + 1)',

@@ -1,10 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  FinalBucketCache,
-  type CacheEvent,
-  type CachedBucket,
-  type SlotRead,
-} from '../../src/final-bucket-cache.js';
+import type { FieldSlot } from '@tickertape/store';
+import { FinalBucketCache, type CacheEvent, type SlotRead } from '../../src/final-bucket-cache.js';
 
 const slot: SlotRead = {
   level: 'hour',
@@ -12,9 +8,12 @@ const slot: SlotRead = {
   field: 'v',
   generation: 0,
 };
-const bucket = (series: string, n = 1): CachedBucket => ({
+const bucket = (series: string, n = 1): FieldSlot => ({
   series,
-  f: { v: { n, sum: n, min: 1, max: 1, first: { t: 0, o: 0, v: 1 }, last: { t: 0, o: 0, v: 1 } } },
+  level: slot.level,
+  start: slot.start,
+  totals: { n, sum: n, min: 1, max: 1, first: { t: 0, o: 0, v: 1 }, last: { t: 0, o: 0, v: 1 } },
+  subSlots: [],
 });
 
 function setup(maxBytes = 1 << 20) {
@@ -34,7 +33,7 @@ function setup(maxBytes = 1 << 20) {
   return { cache, events, asked, read };
 }
 
-const sorted = (docs: readonly CachedBucket[]) => docs.map((d) => d.series).sort();
+const sorted = (docs: readonly FieldSlot[]) => docs.map((d) => d.series).sort();
 
 describe('FinalBucketCache', () => {
   it('reads only the series it does not hold, and remembers absent ones', async () => {

@@ -1,4 +1,4 @@
-import type { Level } from '@tickertape/buckets';
+import type { Level, PartitionRange } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
 import type {
   BucketReads,
@@ -14,6 +14,7 @@ import type {
 } from '../port/bucket-reads.js';
 import type { ReadSession } from '../port/read-session.js';
 import { countBuckets, findSeries, listMetrics } from './reads/discovery.js';
+import { listPartitions } from './partitions.js';
 import { metricDensities } from './reads/metric-densities.js';
 import { newestBucket } from './reads/newest-bucket.js';
 import { readMetricPart, readPart, readSlots } from './reads/slot-reads.js';
@@ -24,7 +25,20 @@ import { readMetricPart, readPart, readSlots } from './reads/slot-reads.js';
  * one decoder (`layout/field-slot.ts`). MongoRollupStore delegates its BucketReads here.
  */
 export class MongoBucketReads implements BucketReads {
+  private listing: Promise<PartitionRange[]> | undefined;
+
   constructor(private readonly db: Db) {}
+
+  /**
+   * The partitions present, one listing shared by the calls that ask while it is under way: a
+   * series' status asks every level's newest bucket at once, and lists the partitions once.
+   */
+  private partitions(): Promise<PartitionRange[]> {
+    this.listing ??= listPartitions(this.db).finally(() => {
+      this.listing = undefined;
+    });
+    return this.listing;
+  }
 
   readSlots(query: SlotRangeQuery, session?: ReadSession): Promise<FieldSlot[]> {
     return readSlots(this.db, query, session);
@@ -50,8 +64,12 @@ export class MongoBucketReads implements BucketReads {
     return listMetrics(this.db, scope, sample);
   }
 
-  newestBucket(level: Level, series: string, partitions: number): Promise<NewestBucket | undefined> {
-    return newestBucket(this.db, level, series, partitions);
+  newestBucket(
+    level: Level,
+    series: string,
+    partitions: number,
+  ): Promise<NewestBucket | undefined> {
+    return newestBucket(this.db, () => this.partitions(), level, series, partitions);
   }
 
   metricDensities(level: Level, fromMs: number, toMs: number): Promise<MetricDensity[]> {

@@ -1,10 +1,12 @@
 import type { Logger } from '@tickertape/logger';
+import type { SegmentStore } from '@tickertape/segments';
 import type { MongoClient, MongoClientOptions } from 'mongodb';
 import type { StoreCapabilities } from '../port/capabilities.js';
 import type { RollupStore } from '../port/rollup-store.js';
 import { probeCapabilities } from './capabilities.js';
 import { createMongoClient } from './client.js';
 import { MongoRollupStore } from './mongo-rollup-store.js';
+import { mongoSegmentStore } from './segments/index.js';
 
 export type ReadPreferenceMode =
   'primary' | 'primaryPreferred' | 'secondary' | 'secondaryPreferred' | 'nearest';
@@ -14,6 +16,8 @@ export interface CommandEvent {
   name: string;
   durationMs: number;
   failed: boolean;
+  /** Documents a read returned in this round trip (a cursor's batch); absent for other commands. */
+  documents?: number;
 }
 
 export interface MongoStoreOptions {
@@ -44,10 +48,9 @@ export interface MongoStoreOptions {
 
 export interface MongoStores {
   rollups: RollupStore;
-  // TODO(store-segments): `segments: SegmentStore` (@tickertape/segments) on the same database,
-  // here and in `database(name)`; the store-segments branch adds it.
+  segments: SegmentStore;
   /** The stores of another database on the same connection (tests, tools spanning databases). */
-  database(name: string): Promise<{ rollups: RollupStore }>;
+  database(name: string): Promise<{ rollups: RollupStore; segments: SegmentStore }>;
   dropDatabase(name: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -72,9 +75,17 @@ function driverOptionsOf(options: MongoStoreOptions): MongoClientOptions {
 }
 
 function reportCommands(client: MongoClient, onCommand: (event: CommandEvent) => void): void {
-  client.on('commandSucceeded', (event) =>
-    onCommand({ name: event.commandName, durationMs: event.duration, failed: false }),
-  );
+  client.on('commandSucceeded', (event) => {
+    const cursor = (event.reply as { cursor?: { firstBatch?: unknown[]; nextBatch?: unknown[] } })
+      .cursor;
+    const batch = cursor?.firstBatch ?? cursor?.nextBatch;
+    onCommand({
+      name: event.commandName,
+      durationMs: event.duration,
+      failed: false,
+      ...(batch ? { documents: batch.length } : {}),
+    });
+  });
   client.on('commandFailed', (event) =>
     onCommand({ name: event.commandName, durationMs: event.duration, failed: true }),
   );
@@ -108,11 +119,13 @@ export async function openMongoStores(options: MongoStoreOptions): Promise<Mongo
     await client.close().catch(() => undefined);
     throw err;
   }
-  const rollupsOf = (name: string): RollupStore =>
-    new MongoRollupStore(client, client.db(name), capabilities);
+  const storesOf = (name: string): { rollups: RollupStore; segments: SegmentStore } => ({
+    rollups: new MongoRollupStore(client, client.db(name), capabilities),
+    segments: mongoSegmentStore(client.db(name)),
+  });
   return {
-    rollups: rollupsOf(options.database),
-    database: (name) => Promise.resolve({ rollups: rollupsOf(name) }),
+    ...storesOf(options.database),
+    database: (name) => Promise.resolve(storesOf(name)),
     async dropDatabase(name) {
       await client.db(name).dropDatabase();
     },

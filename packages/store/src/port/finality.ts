@@ -14,10 +14,6 @@ export interface Finality {
   advanceWatermarks(marks: Readonly<Partial<Record<Level, number>>>, nowMs: number): Promise<void>;
   /** Records that final buckets of `level` changed (a swap, a retention drop). */
   bumpGeneration(level: Level, nowMs: number): Promise<void>;
-  /**
-   * A session for one query's reads when `capabilities.causalReads`; `undefined` otherwise. With
-   * `after` (the session the watermarks were read in, ended or not), its reads are causally after
-   * `after`'s: how a reader shares one watermark read between many queries.
-   */
-  beginReads(after?: ReadSession): ReadSession | undefined;
+  /** A session for one query's reads when `capabilities.causalReads`; `undefined` otherwise. */
+  beginReads(): ReadSession | undefined;
 }

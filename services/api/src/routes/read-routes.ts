@@ -194,7 +194,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     },
     async (request, reply) => {
       const { series, from, to, field } = request.query;
-      const result = await reader.raw({
+      const result = await reader.rawPoints({
         series,
         fromMs: from,
         toMs: to ?? now(),

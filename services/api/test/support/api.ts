@@ -5,7 +5,7 @@ import {
   type CacheOptions,
   type ReaderOptions,
 } from '@tickertape/query';
-import type { Db } from 'mongodb';
+import type { MongoStores } from '@tickertape/store';
 import { Registry } from 'prom-client';
 import { buildApp, type ApiApp, type BuildAppOptions } from '../../src/app.js';
 import { cacheObserver, createApiMetrics } from '../../src/metrics.js';
@@ -45,7 +45,7 @@ export interface RunningApi {
  * unless a test overrides a part.
  */
 export async function startTestApi(
-  db: Db,
+  stores: Pick<MongoStores, 'rollups' | 'segments'>,
   options: {
     reader?: ReaderOptions & Omit<CacheOptions, 'cache'>;
     /** Bytes of final buckets the reader keeps (as BUCKET_CACHE_BYTES); none by default. */
@@ -69,9 +69,13 @@ export async function startTestApi(
           observe: cacheObserver(metrics, 'buckets', () => cache?.bytes ?? 0),
         });
   const app = buildApp({
-    reader: new RollupReader(db, { ...readerOptions, ...(cache ? { cache } : {}) }),
+    reader: new RollupReader(stores.rollups, {
+      ...readerOptions,
+      segments: stores.segments,
+      ...(cache ? { cache } : {}),
+    }),
     tokens: [TOKEN, OTHER_TOKEN],
-    health: () => db.command({ ping: 1 }),
+    health: () => stores.rollups.ping(),
     ...rest,
     logger,
     registry,

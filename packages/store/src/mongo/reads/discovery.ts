@@ -91,8 +91,13 @@ export async function findSeries(db: Db, scope: BucketScope, limit: number): Pro
  * The metrics in the scope (distinct over `metric_1_start_1_series_1`), each with the field and
  * tag names of up to `sample` of its buckets per partition.
  */
-export async function listMetrics(db: Db, scope: BucketScope, sample: number): Promise<MetricRow[]> {
+export async function listMetrics(
+  db: Db,
+  scope: BucketScope,
+  sample: number,
+): Promise<MetricRow[]> {
   const filter = scopeFilter(scope);
+  const { metric: _named, ...sansMetric } = filter;
   const found = new Map<string, { fields: Set<string>; tags: Set<string> }>();
   for (const partition of partitionsOf(db, scope)) {
     const metrics = await partition.distinct('metric', filter);
@@ -100,7 +105,7 @@ export async function listMetrics(db: Db, scope: BucketScope, sample: number): P
       if (typeof metric !== 'string') continue;
       const names = await partition
         .aggregate<{ fields?: string[]; tags?: string[] }>([
-          { $match: { ...filter, metric } },
+          { $match: { metric, ...sansMetric } },
           { $limit: sample },
           {
             $project: {

@@ -1,8 +1,7 @@
-import { parsePartitionName, type Level } from '@tickertape/buckets';
+import type { Level, PartitionRange } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
 import { isObservedAggregate, type StoredBucket } from '../../layout/stored-bucket.js';
 import type { NewestBucket } from '../../port/bucket-reads.js';
-import { listPartitionNames } from '../partitions.js';
 
 /**
  * A series' newest bucket with ticks at `level`, newest partition first, one `_id` range probe
@@ -11,19 +10,19 @@ import { listPartitionNames } from '../partitions.js';
  */
 export async function newestBucket(
   db: Db,
+  present: () => Promise<PartitionRange[]>,
   level: Level,
   series: string,
   partitions: number,
 ): Promise<NewestBucket | undefined> {
-  const own = (await listPartitionNames(db))
-    .map((name) => parsePartitionName(name))
-    .filter((range) => range !== undefined && range.level === level)
-    .sort((a, b) => b!.startMs - a!.startMs)
+  const own = (await present())
+    .filter((range) => range.level === level)
+    .sort((a, b) => b.startMs - a.startMs)
     .slice(0, partitions);
   for (const partition of own) {
     // ':' is escaped inside keys, so [key + ':', key + ';') holds exactly this series' buckets.
     const [newest] = await db
-      .collection<StoredBucket>(partition!.name)
+      .collection<StoredBucket>(partition.name)
       .find({ _id: { $gte: `${series}:`, $lt: `${series};` }, n: { $gt: 0 } })
       .sort({ _id: -1 })
       .limit(1)

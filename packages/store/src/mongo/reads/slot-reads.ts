@@ -42,13 +42,18 @@ export async function readSlots(
     }),
   );
   const part = { totals: detail === 'slot', ...(detail === 'sub' ? { sub: 'all' as const } : {}) };
-  return batches.flat().map((doc) =>
-    fieldSlotOf({ series, level, start: doc.start.getTime() }, doc, field, part),
-  );
+  return batches
+    .flat()
+    .map((doc) => fieldSlotOf({ series, level, start: doc.start.getTime() }, doc, field, part));
 }
 
 /** The decoded part of what was read for `part` (whole: every part the bucket can serve). */
-function decode(part: BucketPart, field: string, whole: boolean, docs: readonly Read[]): FieldSlot[] {
+function decode(
+  part: BucketPart,
+  field: string,
+  whole: boolean,
+  docs: readonly Read[],
+): FieldSlot[] {
   const decoded = whole
     ? { totals: true, sub: 'all' as const }
     : part.sub
@@ -98,7 +103,8 @@ export async function readMetricPart(
     start: new Date(part.start),
     n: { $gt: 0 },
   };
-  for (const [key, value] of Object.entries(query.tags)) (filter as Document)[`tags.${key}`] = value;
+  for (const [key, value] of Object.entries(query.tags))
+    (filter as Document)[`tags.${key}`] = value;
   const docs = await db
     .collection<StoredBucket>(partitionOf(part.level, part.start).name)
     .find<Read>(filter, {

@@ -221,7 +221,7 @@ export function addQueryCommands(program: Command, io: QueryIo): void {
     const { fromMs, toMs } = range(options, nowMs);
     await respond(io, options, nowMs, async (reader) =>
       rawAnswer(
-        await reader.raw({
+        await reader.rawPoints({
           series: options.series,
           fromMs,
           toMs,

@@ -1,7 +1,7 @@
 import type { Logger } from '@tickertape/logger';
 import { RollupReader } from '@tickertape/query';
 import { type Command, Option } from 'commander';
-import { openMongo } from '../../connect.js';
+import { openStores } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
 import { OUTPUT_FORMATS, render, type Answer, type OutputFormat } from '../../format/render.js';
 import { parseInstant, TIME_HELP } from '../../format/time.js';
@@ -46,12 +46,14 @@ export async function respond(
   work: (reader: RollupReader) => Promise<Answer>,
 ): Promise<void> {
   const { env, logger } = io.ready();
-  const mongo = await openMongo(env, logger, 'tickertape-query');
+  const stores = await openStores(env, logger, 'tickertape-query', options.database);
   let result: Answer;
   try {
-    result = await work(new RollupReader(mongo.db(options.database), { now: () => nowMs }));
+    result = await work(
+      new RollupReader(stores.rollups, { now: () => nowMs, segments: stores.segments }),
+    );
   } finally {
-    await mongo.close();
+    await stores.close();
   }
   const output = render(options.format, result);
   io.stdout(output.stdout);

@@ -1,12 +1,11 @@
-import { LEVELS, parsePartitionName, slotStart, type Level } from '@tickertape/buckets';
+import { LEVELS, slotStart, type Level } from '@tickertape/buckets';
 import { consumerLag } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { lastMinutes, RollupReader, type Candle } from '@tickertape/query';
-import { bucketPartition, listPartitionNames } from '@tickertape/store';
+import type { RollupStore } from '@tickertape/store';
 import type { Admin } from 'kafkajs';
-import type { Db } from 'mongodb';
-import { openKafka, openMongo } from '../../../connect.js';
+import { openKafka, openStores } from '../../../connect.js';
 import type { CliEnv } from '../../../env.js';
 import { describeResolution } from '../../../format/answers.js';
 
@@ -78,12 +77,10 @@ export function readCounters(text: string, url: string): WorkerFigures {
   return figures;
 }
 
-async function bucketsByLevel(db: Db): Promise<Record<Level, number>> {
+async function bucketsByLevel(store: RollupStore): Promise<Record<Level, number>> {
   const counts = Object.fromEntries(LEVELS.map((level) => [level, 0])) as Record<Level, number>;
-  for (const name of await listPartitionNames(db)) {
-    const range = parsePartitionName(name);
-    if (range) counts[range.level] += await bucketPartition(db, name).count();
-  }
+  for (const range of await store.listPartitions())
+    counts[range.level] += await store.partition(range.name).count();
   return counts;
 }
 
@@ -151,16 +148,19 @@ export interface SummaryOptions {
 }
 
 /** What the demo prints: what the workers did, what the database holds, and a few answers read from the rollups. */
-export async function summarize(db: Db, options: SummaryOptions): Promise<SummaryReport> {
+export async function summarize(
+  store: RollupStore,
+  options: SummaryOptions,
+): Promise<SummaryReport> {
   const workers = await Promise.all(
     options.workerUrls.map(async (url) =>
       readCounters(await (await fetch(`${url.replace(/\/$/, '')}/metrics`)).text(), url),
     ),
   );
-  const reader = new RollupReader(db, { now: () => options.nowMs });
+  const reader = new RollupReader(store, { now: () => options.nowMs });
   return {
     workers,
-    bucketsByLevel: await bucketsByLevel(db),
+    bucketsByLevel: await bucketsByLevel(store),
     averages: await windowAverages(reader, options.nowMs, options.windowMinutes, options.limit),
     candles: await hourCandles(reader, slotStart('hour', options.nowMs), options.limit),
     windowMinutes: options.windowMinutes,
@@ -223,15 +223,15 @@ export async function summaryCommand(
       await admin.disconnect();
     }
   }
-  const mongo = await openMongo(env, logger, 'tickertape-summary');
+  const stores = await openStores(env, logger, 'tickertape-summary', options.database);
   try {
-    return await summarize(mongo.db(options.database), {
+    return await summarize(stores.rollups, {
       workerUrls: options.workers.split(',').filter((url) => url !== ''),
       nowMs: now(),
       windowMinutes: options.windowMinutes,
       limit: options.limit,
     });
   } finally {
-    await mongo.close();
+    await stores.close();
   }
 }

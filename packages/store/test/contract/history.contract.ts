@@ -134,7 +134,10 @@ export function historyContract(open: OpenStore): void {
       expect(ids(await all(store, part.live))).toEqual(ids(after));
     });
 
-    it('a whole partition swapped in as the server allows (renamed where it renames safely)', async () => {
+    it.each([
+      ['as the server allows', undefined],
+      ['bucket by bucket when asked', 'documents'],
+    ] as const)('a whole partition swapped in %s', async (_how, forced) => {
       const store = await stores.use();
       const yearStart = Date.UTC(2026, 0, 1);
       await store.writer('day').apply([tick(0, T0, 0, { speed: 1 }), tick(1, T0, 1, { speed: 2 })]);
@@ -145,8 +148,8 @@ export function historyContract(open: OpenStore): void {
       await store
         .writer('day', { target: (p) => (p === part.live ? part.shadow : p) })
         .apply([tick(2, T0, 7, { price: 9 })]);
-      const swap = await store.swapShadow(part);
-      const method = store.capabilities.renamesSafely ? 'rename' : 'documents';
+      const swap = await store.swapShadow(part, forced === undefined ? {} : { method: forced });
+      const method = forced ?? (store.capabilities.renamesSafely ? 'rename' : 'documents');
       expect(swap).toMatchObject({ method, written: 1, saved: 2, resumed: false });
       expect(swap.deleted).toBe(method === 'rename' ? 0 : 2);
       expect(ids(await all(store, part.live))).toEqual([`${S2}:20261121`]);

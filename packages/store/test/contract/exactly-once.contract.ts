@@ -110,21 +110,13 @@ export function exactlyOnceContract(open: OpenStore, options: ContractOptions): 
     );
 
     it.each(FORMS)(
-      '%s buckets are stored as the very records the reference store holds for the same flushes and shells',
+      '%s buckets are stored as the very records the reference store holds for the same flushes',
       async (_form, level, compact) => {
         await fc.assert(
           fc.asyncProperty(deliveredArb, async ({ flushes }) => {
             const [store, reference] = [await stores.use(), createMemoryStore()];
             for (const each of [store, reference]) {
               if (compact) await each.changeLevelPolicy('hour', ['spd', 'px'], 'compact', T0);
-              // A shell under some of the buckets: written into, it must end as the reference's.
-              await each.insertShells(level, [
-                {
-                  series: { ...SERIES[0], fields: ['speed', 'travel'] },
-                  start: T0 - (T0 % slotMs(level)),
-                  compact,
-                },
-              ]);
               const writer = each.writer(level);
               for (const flush of flushes) await writer.apply(flush);
             }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { LEVELS, partitionOf, type FoldInput, type Level } from '@tickertape/buckets';
 import type { FieldSlot, RollupStore } from '../../src/port/index.js';
-import { storesFor, type OpenStore } from './open-store.js';
+import { createMemoryStore } from '../../src/memory/memory-store.js';
+import { snapshot, storesFor, type OpenStore } from './open-store.js';
 import { SERIES, T0, tick } from './ticks.js';
 
 const HOUR = 3_600_000;
@@ -123,6 +124,15 @@ export function upkeepContract(open: OpenStore): void {
           // The comparison is not vacuous: the ticks are there.
           expect(observed(a[0]!).length).toBeGreaterThan(0);
         }
+        // And the filled shells are the reference store's very records (padding included).
+        const reference = createMemoryStore();
+        if (compact) await reference.changeLevelPolicy('hour', ['spd'], 'compact', T0);
+        await reference.insertShells(
+          level,
+          starts.map((start) => ({ series: shellSeries, start, compact })),
+        );
+        await reference.writer(level).apply(ticks);
+        expect(await snapshot(shelled)).toEqual(await snapshot(reference));
       },
     );
   });

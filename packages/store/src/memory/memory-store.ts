@@ -69,7 +69,8 @@ export function createMemoryStore(): RollupStore {
           .filter((range): range is PartitionRange => range !== undefined),
       ),
     listNames: () => Promise.resolve(state.collections.names()),
-    partition: (name: string): PartitionBuckets => new MemoryPartitionBuckets(state.collections, name),
+    partition: (name: string): PartitionBuckets =>
+      new MemoryPartitionBuckets(state.collections, name),
 
     readWatermarks: (session) => finality.readWatermarks(session),
     advanceWatermarks: (marks, nowMs) => finality.advanceWatermarks(marks, nowMs),
@@ -88,7 +89,7 @@ export function createMemoryStore(): RollupStore {
     listRuns: () => history.listRuns(),
     prepareShadow: (part) => history.prepareShadow(part),
     seedShadow: (part) => history.seedShadow(part),
-    swapShadow: (part) => history.swapShadow(part),
+    swapShadow: (part, options) => history.swapShadow(part, options),
     cleanupReplaced: (options) => history.cleanupReplaced(options),
   };
 }

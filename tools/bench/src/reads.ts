@@ -1,3 +1,4 @@
+import { MODEL_LEVELS } from '@tickertape/capacity';
 import { RollupReader } from '@tickertape/query';
 import type { Db, Document } from 'mongodb';
 import { TICKS_COLLECTION } from './designs.js';
@@ -49,7 +50,7 @@ export async function measureReads(options: {
   const { shape, runs } = options;
   const reader = new RollupReader(options.rollupDb, {
     // Only these two levels ran; the reader must not plan reads from day buckets.
-    levels: ['minute', 'hour'],
+    levels: [...MODEL_LEVELS],
     now: () => shape.endMs,
   });
   const ticks = options.perTickDb.collection<Document>(TICKS_COLLECTION);

@@ -1,4 +1,4 @@
-import { foldInputOf, type FoldInput } from '@tickertape/buckets';
+import { foldInputOf, LEVELS, type FoldInput } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
 import { SeededRandom } from '@tickertape/producer';
 import { RollupWriter, advanceWatermarks } from '@tickertape/store';
@@ -40,7 +40,7 @@ export async function seedReadData(
   const started = Date.now();
   const currentHour = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
   const finalHourMs = currentHour - 2 * HOUR_MS;
-  const writer = new RollupWriter(db, 'hour');
+  const writer = new RollupWriter(db, LEVELS[1]);
   const random = new SeededRandom(1);
   // Design C's documents, only where its questions look: the final hour and the last 15 minutes.
   const perTick = await perTickCollection(db, true);

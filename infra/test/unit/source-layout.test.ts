@@ -3,13 +3,17 @@
  * imports itself back through others, type-only imports included (a cycle of types is still two
  * files that cannot be understood apart); only the store's MongoDB folder (the segment store's
  * MongoDB implementation included) and the bench's baseline designs import the driver and open
- * collections (issue 35); and no test reaches into another package's source (issue 35): it tests
- * what that package exports, through its exports map, or it lives in that package.
+ * collections (issue 35); no test reaches into another package's source (issue 35): it tests
+ * what that package exports, through its exports map, or it lives in that package; and the level
+ * names are spelt out in at most two source files (issue 35): everything else takes them from
+ * the table of levels.
  */
 import { describe, expect, it } from '@jest/globals';
+import { LEVELS } from '@tickertape/buckets';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -111,6 +115,33 @@ function importsOf(file: string): string[] {
   return targets;
 }
 
+/**
+ * The level names a file spells out as string literals (`'minute'`, `"hour"`, `` `day` ``, in
+ * values and in types alike); comments, prose inside longer strings and identifiers do not count.
+ * Read through the compiler's parser, so a quote inside a comment or a regex fools nothing.
+ */
+function levelLiterals(file: string, text: string): string[] {
+  const names: readonly string[] = LEVELS;
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (
+      (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) &&
+      names.includes(node.text)
+    )
+      found.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS));
+  return found;
+}
+
+/**
+ * The source files allowed to spell out level names, and why: the table itself, and the fault
+ * suite's schedules, which are data (which worker to scale or replay, when), not restated
+ * structure. Partition spans ('day' in `PartitionSpan`) live in the table too.
+ */
+const LEVEL_NAME_OWNERS = ['packages/buckets/src/levels.ts', 'tools/faults/src/schedule.ts'];
+
 /** Every cycle found by a depth-first walk, each as the files around it. */
 function cycles(graph: Map<string, string[]>): string[][] {
   const state = new Map<string, 'open' | 'done'>();
@@ -166,6 +197,14 @@ describe('the source tree', () => {
     expect(reaching).toEqual([]);
   });
 
+  it('spells out the level names in at most two source files', () => {
+    const spelling = files
+      .map((file) => relative(root, file))
+      .filter((file) => levelLiterals(file, readFileSync(join(root, file), 'utf8')).length > 0);
+    expect(LEVEL_NAME_OWNERS.length).toBeLessThanOrEqual(2);
+    expect(spelling.filter((file) => !LEVEL_NAME_OWNERS.includes(file))).toEqual([]);
+  });
+
   it('finds a cycle and an opened collection when there is one (the checks can fail)', () => {
     expect(
       cycles(
@@ -176,6 +215,20 @@ describe('the source tree', () => {
         ]),
       ),
     ).toEqual([['a', 'b', 'a']]);
+    // Built at run time, so this file's own text spells no level name.
+    const [finest, next, coarsest] = LEVELS;
+    expect(
+      levelLiterals(
+        'sample.ts',
+        [
+          `const a = '${finest}';`,
+          `type B = Exclude<Level, "${next}">;`,
+          `const c = \`${coarsest}\`;`,
+          `// the ${finest} level, '${next}' in a comment`,
+          `const d = 'the ${finest}s of ${next} buckets'; const ${finest}Ms = 1;`,
+        ].join('\n'),
+      ),
+    ).toEqual([finest, next, coarsest]);
     expect(/\.collection\s*[<(]/.test("db.collection<Bucket>('x')")).toBe(true);
     const driver = "'mongodb'";
     expect(importsDriver(`import type { Db } from ${driver};`)).toBe(true);

@@ -1,4 +1,4 @@
-import { LEVELS, type Level } from './levels.js';
+import { LEVELS, LEVEL_SPECS, type Level } from './levels.js';
 
 /**
  * How a level stores a metric:
@@ -11,8 +11,14 @@ import { LEVELS, type Level } from './levels.js';
  */
 export type LevelMode = 'full' | 'compact' | 'skip';
 
-/** Levels that have a compact form: a minute bucket is always compact (sums per second). */
-export const COMPACT_LEVELS: readonly Level[] = ['hour'];
+/**
+ * Levels whose compact form is the policy's choice: a level with no sums map has none, and one
+ * whose sums map is its sub-slot map (minute buckets' per-second sums) is always compact.
+ */
+export const COMPACT_LEVELS: readonly Level[] = LEVELS.filter((level) => {
+  const { subKey, sumsKey } = LEVEL_SPECS[level];
+  return sumsKey !== undefined && sumsKey !== subKey;
+});
 
 /** What a level stores of a metric, by metric; metrics not named are `full`. */
 export type LevelPolicySpec = Readonly<

@@ -59,6 +59,8 @@ export interface LevelSpec {
    * the level's newest buckets (docs/freshness.md; the workers' FRESHNESS_BUDGET_MS).
    */
   readonly freshnessBudgetMs: number;
+  /** The indefinite article before the level's name in messages: `an hour boundary`. */
+  readonly article: 'a' | 'an';
 }
 
 const SECOND = 1000;
@@ -79,6 +81,7 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
     stampLength: 12,
     retentionMs: 7 * DAY,
     freshnessBudgetMs: 5 * SECOND,
+    article: 'a',
   },
   hour: {
     level: 'hour',
@@ -92,6 +95,7 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
     stampLength: 10,
     retentionMs: 90 * DAY,
     freshnessBudgetMs: MINUTE,
+    article: 'an',
   },
   day: {
     level: 'day',
@@ -107,6 +111,7 @@ export const LEVEL_SPECS: Readonly<Record<Level, LevelSpec>> = {
     // Not longer: a level's lag counts what it holds, and past a minute the held records would
     // cross TickertapeLevelBehind's 120 s (infra/prometheus/tickertape-alerts.yml).
     freshnessBudgetMs: MINUTE,
+    article: 'a',
   },
 };
 

@@ -1,4 +1,4 @@
-import { LEVELS, LEVEL_SPECS, type Level } from './levels.js';
+import { LEVELS, LEVEL_SPECS, type Level, type PartitionSpan } from './levels.js';
 import { stamp } from './slots.js';
 
 /**
@@ -14,39 +14,55 @@ export interface PartitionRange {
   endMs: number;
 }
 
-const STAMP_LENGTH = { day: 8, month: 6, year: 4 } as const;
 const PREFIX = 'rollup_';
 
-function rangeStart(level: Level, ts: number): number {
+/**
+ * What each partition span means in UTC: how many `YYYYMMDD` characters its name keeps, where
+ * the span holding a date starts, and where the next one does.
+ */
+const SPANS: Readonly<
+  Record<
+    PartitionSpan,
+    {
+      stampLength: number;
+      start: (year: number, month: number, date: number) => number;
+      next: (year: number, month: number, date: number) => number;
+    }
+  >
+> = {
+  day: {
+    stampLength: 8,
+    start: (year, month, date) => Date.UTC(year, month, date),
+    next: (year, month, date) => Date.UTC(year, month, date + 1),
+  },
+  month: {
+    stampLength: 6,
+    start: (year, month) => Date.UTC(year, month, 1),
+    next: (year, month) => Date.UTC(year, month + 1, 1),
+  },
+  year: {
+    stampLength: 4,
+    start: (year) => Date.UTC(year, 0, 1),
+    next: (year) => Date.UTC(year + 1, 0, 1),
+  },
+};
+
+function spanAt(level: Level, ts: number, edge: 'start' | 'next'): number {
   const d = new Date(ts);
-  const year = d.getUTCFullYear();
-  switch (LEVEL_SPECS[level].partitionSpan) {
-    case 'day':
-      return Date.UTC(year, d.getUTCMonth(), d.getUTCDate());
-    case 'month':
-      return Date.UTC(year, d.getUTCMonth(), 1);
-    case 'year':
-      return Date.UTC(year, 0, 1);
-  }
+  return SPANS[LEVEL_SPECS[level].partitionSpan][edge](
+    d.getUTCFullYear(),
+    d.getUTCMonth(),
+    d.getUTCDate(),
+  );
 }
 
-function nextRangeStart(level: Level, start: number): number {
-  const d = new Date(start);
-  const year = d.getUTCFullYear();
-  switch (LEVEL_SPECS[level].partitionSpan) {
-    case 'day':
-      return Date.UTC(year, d.getUTCMonth(), d.getUTCDate() + 1);
-    case 'month':
-      return Date.UTC(year, d.getUTCMonth() + 1, 1);
-    case 'year':
-      return Date.UTC(year + 1, 0, 1);
-  }
-}
+const rangeStart = (level: Level, ts: number) => spanAt(level, ts, 'start');
+const nextRangeStart = (level: Level, start: number) => spanAt(level, start, 'next');
 
 /** The partition of `level` that holds instant `ts`. */
 export function partitionOf(level: Level, ts: number): PartitionRange {
   const startMs = rangeStart(level, ts);
-  const name = `${PREFIX}${level}_${stamp(startMs).slice(0, STAMP_LENGTH[LEVEL_SPECS[level].partitionSpan])}`;
+  const name = `${PREFIX}${level}_${stamp(startMs).slice(0, SPANS[LEVEL_SPECS[level].partitionSpan].stampLength)}`;
   return { level, name, startMs, endMs: nextRangeStart(level, startMs) };
 }
 

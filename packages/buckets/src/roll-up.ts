@@ -1,10 +1,10 @@
 import type { Aggregate } from './aggregate.js';
-import { LEVEL_SPECS, type Level } from './levels.js';
+import { LEVEL_SPECS, type LEVELS, type Level } from './levels.js';
 import { earlier, later, type Mark } from './marks.js';
 import { bucketId, slotStart, subSlot } from './slots.js';
 
-/** The levels a roll-up can make: each from the level below (minute → hour → day). */
-export type CoarseLevel = Exclude<Level, 'minute'>;
+/** The levels a roll-up can make (all but the finest): each from the level below (minute → hour → day). */
+export type CoarseLevel = Exclude<Level, (typeof LEVELS)[0]>;
 
 /** A finer level's bucket document as stored (or read back): only the fields a roll-up reads. */
 export type FinerBucket = Readonly<Record<string, unknown>>;

@@ -148,22 +148,25 @@ export function bucketDocument(
 
 /**
  * Every bucket of `level` the ticks make, by `_id`. A record appears once in `ticks` (the caller
- * reads each offset once), so each tick counts once by construction. `compactHour` names the
- * metrics the level policy keeps compact at the hour level.
+ * reads each offset once), so each tick counts once by construction. `compactByPolicy` names the
+ * metrics the level policy keeps compact at `level` (asked only of a level whose compact form
+ * is the policy's choice).
  */
 export function expectedBuckets(
   level: Level,
   ticks: readonly TruthTick[],
-  compactHour: (metric: string) => boolean = () => false,
+  compactByPolicy: (metric: string) => boolean = () => false,
 ): Map<string, Record<string, unknown>> {
-  const { slotMs } = LEVEL_SPECS[level];
+  const { slotMs, subKey, sumsKey } = LEVEL_SPECS[level];
   const buckets = new Map<string, Record<string, unknown>>();
   for (const [key, group] of groupBy(
     ticks,
     (tick) => `${Math.floor(tick.ts / slotMs) * slotMs}\u0000${tick.series}`,
   )) {
     const start = Number(key.slice(0, key.indexOf('\u0000')));
-    const compact = level === 'minute' || (level === 'hour' && compactHour(group[0]!.metric));
+    // Always compact when the sums map is the sub-slot map (minute buckets), never without one.
+    const compact =
+      sumsKey === subKey || (sumsKey !== undefined && compactByPolicy(group[0]!.metric));
     buckets.set(
       bucketId(level, group[0]!.series, start),
       expectedBucket(level, start, group, compact),

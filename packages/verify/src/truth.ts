@@ -1,3 +1,5 @@
+import type { Level } from '@tickertape/buckets';
+
 /**
  * A tick as the checker sees it: decoded from the topic, with the Kafka position that orders it.
  * The checker folds these itself; it shares no fold code with the workers.
@@ -17,7 +19,7 @@ export interface TruthTick {
 export type DifferenceKind = 'missing' | 'extra' | 'wrong';
 
 /** The stores the checker compares: each rollup level, the segment store and the DLQ. */
-export type CheckedStore = 'minute' | 'hour' | 'day' | 'segments' | 'dead-letters';
+export type CheckedStore = Level | 'segments' | 'dead-letters';
 
 export interface Difference {
   store: CheckedStore;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FORMATS } from '@tickertape/answers';
+import { LEVELS } from '@tickertape/buckets';
 import { parseInstant, parseLastMinutes } from './instant.js';
 
 /**
@@ -135,7 +136,7 @@ export const pointsQuerySchema = z
       .optional()
       .meta({
         description: 'Explicit level read instead of automatic resolution',
-        examples: ['minute', 'hour', 'day'],
+        examples: [...LEVELS],
       }),
     detail: z.enum(['slot', 'sub']).optional().meta({
       description:
@@ -150,7 +151,7 @@ export const pointsQuerySchema = z
         code: 'custom',
         input: detail,
         path: ['detail'],
-        message: 'applies only with level=minute|hour|day',
+        message: `applies only with level=${LEVELS.join('|')}`,
       });
     if (level !== undefined && maxPoints !== undefined)
       ctx.issues.push({

@@ -27,7 +27,7 @@ function addCommand(parent: Command, definition: CommandDefinition, ctx: Command
             command.error(`error: ${message}`, exitCode === undefined ? {} : { exitCode }),
         },
         command.optsWithGlobals(),
-        ...command.processedArgs,
+        ...(command.processedArgs as never[]),
       );
       if (typeof code === 'number' && code !== 0) ctx.io.setExitCode(code);
     });

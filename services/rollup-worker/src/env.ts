@@ -61,9 +61,9 @@ export const workerEnvSchema = z
     /**
      * Every level sees every bad record; only the workers of this level dead-letter them, so each
      * bad record lands in the DLQ once. The others (and the segment workers, whatever this says)
-     * count and skip.
+     * count and skip. The finest level by default.
      */
-    DLQ_OWNER_LEVEL: z.enum(LEVELS).default('minute'),
+    DLQ_OWNER_LEVEL: z.enum(LEVELS).default(LEVELS[0]),
     /** Tick schema version this worker reads into (it decodes any registered version). */
     TICK_SCHEMA_VERSION: z.coerce
       .number()

@@ -1,3 +1,4 @@
+import { MODEL_LEVELS } from '@tickertape/capacity';
 import type { BenchReport } from './bench-report.js';
 import { design } from './report.js';
 
@@ -16,8 +17,7 @@ function levelCpu(report: BenchReport, level: string): number | undefined {
 export function beforeAfterSection(report: BenchReport): string[] {
   const a = design(report, 'A');
   const aCpu = (a.cpuSeconds * 1e6) / a.ticks;
-  const minute = levelCpu(report, 'minute');
-  const hour = levelCpu(report, 'hour');
+  const [minute, hour] = MODEL_LEVELS.map((level) => levelCpu(report, level));
   const now = (value: number | undefined) => (value === undefined ? '—' : num(value, 1));
   const ratio = (value: number | undefined) =>
     value === undefined ? '—' : `${num(value / aCpu, 2)} × A`;

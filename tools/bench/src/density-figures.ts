@@ -1,4 +1,4 @@
-import { MODEL_LEVELS, type ModelLevel } from '@tickertape/capacity';
+import { isModelLevel, MODEL_LEVELS, type ModelLevel } from '@tickertape/capacity';
 import { parsePartitionName } from '@tickertape/buckets';
 import { TICKS_COLLECTION } from './designs.js';
 import type { AppliedModes } from './level-policy.js';
@@ -85,11 +85,7 @@ export function splitStored(stored: Stored): Record<DensityLevel | 'perTick', St
     if (collection.kind === 'store') continue;
     const level = parsePartitionName(collection.name)?.level;
     const part =
-      collection.name === TICKS_COLLECTION
-        ? 'perTick'
-        : level === 'minute' || level === 'hour'
-          ? level
-          : undefined;
+      collection.name === TICKS_COLLECTION ? 'perTick' : isModelLevel(level) ? level : undefined;
     if (part === undefined) {
       throw new Error(`density probe: unexpected collection ${collection.name} in its database`);
     }

@@ -1,4 +1,5 @@
 import { LEVEL_SPECS, slotStart, type Level } from '@tickertape/buckets';
+import { MODEL_LEVELS } from '@tickertape/capacity';
 import type { ShellRequest } from '@tickertape/store';
 import { parseSeriesKey } from '@tickertape/tick';
 import type { DesignKey, DesignRun } from './bench-report.js';
@@ -10,7 +11,7 @@ import type { LevelRun } from './workers.js';
 
 /* A design's measured run, from what its consumer or its workers reported. */
 
-const SHELL_LEVELS: readonly Level[] = ['minute', 'hour'];
+const SHELL_LEVELS: readonly Level[] = MODEL_LEVELS;
 
 export function fromConsume(
   key: DesignKey,

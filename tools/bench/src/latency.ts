@@ -1,4 +1,4 @@
-import { bucketId, partitionOf, slotStart } from '@tickertape/buckets';
+import { bucketId, LEVELS, partitionOf, slotStart } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
 import {
   InFlight,
@@ -100,8 +100,8 @@ export async function measureLatency(options: {
     const tags = { marker: String(markers.length) };
     const key = seriesKey(MARKER_METRIC, tags);
     markers.push({
-      id: bucketId('minute', key, slotStart('minute', ts)),
-      collection: partitionOf('minute', ts).name,
+      id: bucketId(LEVELS[0], key, slotStart(LEVELS[0], ts)),
+      collection: partitionOf(LEVELS[0], ts).name,
       sentAt: performance.now(),
     });
     track(

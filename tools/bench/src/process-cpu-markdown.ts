@@ -1,5 +1,5 @@
 import { markdownTable } from '@tickertape/answers';
-import { fmt } from '@tickertape/capacity';
+import { fmt, MODEL_LEVELS } from '@tickertape/capacity';
 import { boundSentence, designCpu, type ProcessCpu } from './process-cpu.js';
 import type { BenchReport } from './bench-report.js';
 import { STACK_PARTS, STACK_PART_NAMES } from './stack-cpu.js';
@@ -22,8 +22,7 @@ export function processCpuSection(report: BenchReport): string[] {
     const worker = (level: string) => cpu.workers.find((w) => w.level === level)?.cpu;
     const named = [
       cpu.harness,
-      worker('minute'),
-      worker('hour'),
+      ...MODEL_LEVELS.map((level) => worker(level)),
       ...STACK_PARTS.map((part) => cpu.stack?.[part]),
     ];
     for (const part of STACK_PARTS) {

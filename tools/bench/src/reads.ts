@@ -1,3 +1,4 @@
+import { MODEL_LEVELS } from '@tickertape/capacity';
 import { RollupReader } from '@tickertape/query';
 import type { RollupStore } from '@tickertape/store';
 import type { PerTickReads } from './design-databases.js';
@@ -51,7 +52,7 @@ export async function measureReads(options: {
     { rollups: options.rollups },
     {
       // Only these two levels ran; the reader must not plan reads from day buckets.
-      levels: ['minute', 'hour'],
+      levels: [...MODEL_LEVELS],
       now: () => shape.endMs,
     },
   );

@@ -1,4 +1,5 @@
 import type { Level } from '@tickertape/buckets';
+import { MODEL_LEVELS } from '@tickertape/capacity';
 import type { Logger } from '@tickertape/logger';
 import type { Admin } from 'kafkajs';
 import type { BenchEnv } from './env.js';
@@ -37,7 +38,7 @@ export interface LevelRun {
   cpuSeconds: number;
 }
 
-export const LEVELS_RUN: readonly Level[] = ['minute', 'hour'];
+export const LEVELS_RUN: readonly Level[] = MODEL_LEVELS;
 
 /**
  * The catch-up rounds (B, F, the profiled round) and the produce → visible step at half of B's

@@ -3,6 +3,7 @@ import type { BenchJson, BenchJsonDesign } from './input.js';
 import {
   MODEL_LEVELS,
   designOf,
+  keyedByMinute,
   type BucketPoint,
   type Inputs,
   type ModelLevel,
@@ -38,7 +39,7 @@ export function probeBuckets(reg: FigureRegistry, json: BenchJson) {
           `${fmt.int(bytes / part.documents)} B`,
         ),
       };
-      if (level === 'hour') {
+      if (keyedByMinute(level)) {
         const minutes = (d.series * d.durationMs) / 60_000 / part.documents;
         point.minutesPerBucket = reg.add(
           `density probe at ${raw(d.perSecond)}/s: minutes of data per hour bucket`,
@@ -94,7 +95,7 @@ export function benchBuckets(reg: FigureRegistry, json: BenchJson, b: BenchJsonD
         `${fmt.int(bytes / documents)} B`,
       ),
     };
-    if (level === 'hour') {
+    if (keyedByMinute(level)) {
       const minutes = (series * spanS) / 60 / documents;
       point.minutesPerBucket = reg.add(
         'benchmark B: minutes of data per hour bucket',

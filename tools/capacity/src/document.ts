@@ -1,6 +1,7 @@
 import { format, resolveConfig } from 'prettier';
 import { parseBenchJson, type BenchJson } from './input.js';
 import { liveCheckSection } from './live-check.js';
+import { isModelLevel, MODEL_LEVELS } from './input-types.js';
 import { modelInputs } from './inputs.js';
 import { parseReadsJson, readSideSection, type ReadsJson } from './read-side.js';
 import {
@@ -21,12 +22,12 @@ import {
 
 const grouped = (n: number) => n.toLocaleString('en-US');
 
-const CHART_LEVEL = /from (minute|hour) buckets/;
+const CHART_LEVEL = new RegExp(`from (${MODEL_LEVELS.join('|')}) buckets`);
 
 /** The slot of the level the benchmark's one-day chart was read from. */
 function chartSlotSeconds(json: BenchJson): number {
   const level = CHART_LEVEL.exec(json.reads.chart.resolution)?.[1];
-  if (level !== 'minute' && level !== 'hour') {
+  if (!isModelLevel(level)) {
     throw new Error(`the chart's resolution names no level: ${json.reads.chart.resolution}`);
   }
   return SLOT_SECONDS[level];

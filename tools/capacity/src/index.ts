@@ -5,7 +5,13 @@ export {
   type DocumentOptions,
 } from './document.js';
 export { parseBenchJson, type BenchJson, type BenchJsonDesign } from './input.js';
-export { MODEL_LEVELS, type BucketPoint, type Inputs, type ModelLevel } from './input-types.js';
+export {
+  isModelLevel,
+  MODEL_LEVELS,
+  type BucketPoint,
+  type Inputs,
+  type ModelLevel,
+} from './input-types.js';
 export { modelInputs } from './inputs.js';
 export { liveCheckSection } from './live-check.js';
 export {

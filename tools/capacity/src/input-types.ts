@@ -1,3 +1,4 @@
+import { LEVELS, LEVEL_SPECS } from '@tickertape/buckets';
 import type { Figure, FigureRegistry } from './figures.js';
 import type { BenchJson, BenchJsonDesign } from './input.js';
 
@@ -6,9 +7,25 @@ import type { BenchJson, BenchJsonDesign } from './input.js';
  * read-inputs.ts), so those import these and not each other.
  */
 
-/** The levels the benchmark's workers (and its density probe) run: the model's levels. */
-export const MODEL_LEVELS = ['minute', 'hour'] as const;
+const [finest, aboveFinest] = LEVELS;
+/** The levels the benchmark's workers (and its density probe) run, the two finest: the model's levels. */
+export const MODEL_LEVELS = [finest, aboveFinest] as const;
 export type ModelLevel = (typeof MODEL_LEVELS)[number];
+
+export function isModelLevel(text: string | undefined): text is ModelLevel {
+  return (MODEL_LEVELS as readonly (string | undefined)[]).includes(text);
+}
+
+/** One value per model level, finest first. */
+export function byModelLevel<T>(value: (level: ModelLevel) => T): Record<ModelLevel, T> {
+  return Object.fromEntries(MODEL_LEVELS.map((level) => [level, value(level)])) as Record<
+    ModelLevel,
+    T
+  >;
+}
+
+/** A level whose buckets are keyed by minute (hour buckets): its points say how many minutes a bucket held. */
+export const keyedByMinute = (level: ModelLevel) => LEVEL_SPECS[level].subSlotMs === 60_000;
 
 /** What one level's worker measured in the benchmark's B design. */
 export interface LevelInputs {

@@ -1,6 +1,12 @@
 import { FigureRegistry, raw } from './figures.js';
 import type { BenchJson, BenchJsonDesign } from './input.js';
-import { designOf, type Inputs, type LevelInputs, type ModelLevel } from './input-types.js';
+import {
+  byModelLevel,
+  designOf,
+  type Inputs,
+  type LevelInputs,
+  type ModelLevel,
+} from './input-types.js';
 import { benchBuckets, probeBuckets } from './bucket-inputs.js';
 import { readInputs } from './read-inputs.js';
 import { fmt } from './figures-format.js';
@@ -56,10 +62,7 @@ export function modelInputs(json: BenchJson): Inputs {
     json.load.bytes / json.load.ticks,
     `${fmt.fixed(json.load.bytes / json.load.ticks, 1)} B`,
   );
-  const levels = {
-    minute: levelInputs(reg, b, 'minute'),
-    hour: levelInputs(reg, b, 'hour'),
-  };
+  const levels = byModelLevel((level) => levelInputs(reg, b, level));
   const { shape, partitions } = json.load;
   const series = shape.stockSeries.length + shape.trafficSeries.length;
   const spanS = (shape.endMs - shape.startMs) / 1000;

@@ -1,18 +1,17 @@
 import { LEVEL_SPECS } from '@tickertape/buckets';
 import { FETCH_DEFAULTS, FRESHNESS_BUDGET_DEFAULTS, HOLD_DEFAULTS } from '@tickertape/topology';
 import type { Figure } from './figures.js';
-import { MODEL_LEVELS, type BucketPoint, type Inputs, type ModelLevel } from './input-types.js';
+import {
+  byModelLevel,
+  MODEL_LEVELS,
+  type BucketPoint,
+  type Inputs,
+  type ModelLevel,
+} from './input-types.js';
 
 /** The operator's questions: these total rates, over these series counts. */
 export const SCENARIO_RATES = [10_000, 100_000, 1_000_000] as const;
 export const SCENARIO_SERIES = [10_000, 1_000_000] as const;
-
-function byModelLevel(value: (level: ModelLevel) => number): Readonly<Record<ModelLevel, number>> {
-  return Object.fromEntries(MODEL_LEVELS.map((level) => [level, value(level)])) as Record<
-    ModelLevel,
-    number
-  >;
-}
 
 /**
  * Choices of the model, not measurements. The flush settings are the rollup workers' defaults,
@@ -200,12 +199,9 @@ export function planScenario(inputs: Inputs, scenario: Scenario, chart: ChartSha
   const { rate, series, perSecond } = scenario;
   const workersOf = (level: ModelLevel) =>
     workersFor(rate, inputs.levels[level].cpuPerTick.value, ASSUMPTIONS.utilisation);
-  const workers: Record<ModelLevel, number> = {
-    minute: workersOf('minute'),
-    hour: workersOf('hour'),
-  };
+  const workers = byModelLevel(workersOf);
   const partitions = partitionsFor(
-    Math.max(workers.minute, workers.hour),
+    Math.max(...MODEL_LEVELS.map((level) => workers[level])),
     ASSUMPTIONS.minPartitions,
   );
   const levelPlan = (level: ModelLevel): LevelPlan => {
@@ -237,7 +233,7 @@ export function planScenario(inputs: Inputs, scenario: Scenario, chart: ChartSha
   const windowS = reads.windowMinutes.value * 60;
   return {
     ...scenario,
-    levels: { minute: levelPlan('minute'), hour: levelPlan('hour') },
+    levels: byModelLevel(levelPlan),
     cores: MODEL_LEVELS.reduce((sum, level) => sum + workers[level], 0),
     partitions,
     perTickBytesPerDay: rate * DAY_S * perTick.bytesPerTick.value,

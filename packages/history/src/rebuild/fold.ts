@@ -77,7 +77,7 @@ export async function foldIntoShadows(
       const want = expectedBuckets(
         options.level,
         read.ticks.filter((tick) => !policy.skips(options.level, tick.metric)),
-        (metric) => policy.compacts('hour', metric),
+        (metric) => policy.compacts(options.level, metric),
       );
       return {
         read: {

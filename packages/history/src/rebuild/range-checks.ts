@@ -25,11 +25,11 @@ export function checkSource(level: Level, source: RebuildSource): void {
 }
 
 function alignedOrRefused(level: Level, ms: number, option: string): void {
-  const { slotMs } = LEVEL_SPECS[level];
+  const { slotMs, article } = LEVEL_SPECS[level];
   if (ms % slotMs === 0) return;
   throw new RebuildError(
     RebuildErrorCode.Misaligned,
-    `${option} ${isoTime(ms)} is not on ${level === 'hour' ? 'an' : 'a'} ${level} boundary: the nearest are ${isoTime(floorTo(ms, slotMs))} and ${isoTime(ceilTo(ms, slotMs))}`,
+    `${option} ${isoTime(ms)} is not on ${article} ${level} boundary: the nearest are ${isoTime(floorTo(ms, slotMs))} and ${isoTime(ceilTo(ms, slotMs))}`,
   );
 }
 

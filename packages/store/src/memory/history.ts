@@ -113,8 +113,11 @@ export class MemoryHistory implements History {
     });
   }
 
-  swapShadow(part: ShadowPartition): Promise<SwapResult> {
-    return settle(() => this.swap(part));
+  swapShadow(
+    part: ShadowPartition,
+    options: { method?: SwapResult['method'] } = {},
+  ): Promise<SwapResult> {
+    return settle(() => this.swap(part, options.method));
   }
 
   cleanupReplaced(options: CleanupOptions = {}): Promise<string[]> {
@@ -171,7 +174,7 @@ export class MemoryHistory implements History {
     if (record) record.state = 'swapped';
   }
 
-  private swap(part: ShadowPartition): SwapResult {
+  private swap(part: ShadowPartition, forced: SwapResult['method'] | undefined): SwapResult {
     const replaced = replacedOf(part);
     const record = this.state.swaps.get(part.shadow);
     const alreadySwapped = (done: SwapRecord): SwapResult => {
@@ -199,7 +202,8 @@ export class MemoryHistory implements History {
       this.state.collections.drop(part.shadow);
       return alreadySwapped(record);
     }
-    const method = record?.method ?? (part.whole && this.renames ? 'rename' : 'documents');
+    const method =
+      forced ?? record?.method ?? (part.whole && this.renames ? 'rename' : 'documents');
     const result =
       method === 'rename' && part.whole
         ? this.swapByRename(part, replaced, record)

@@ -91,7 +91,7 @@ export function createMemoryStore(): RollupStore {
     listRuns: () => history.listRuns(),
     prepareShadow: (part) => history.prepareShadow(part),
     seedShadow: (part) => history.seedShadow(part),
-    swapShadow: (part) => history.swapShadow(part),
+    swapShadow: (part, options) => history.swapShadow(part, options),
     cleanupReplaced: (options) => history.cleanupReplaced(options),
   };
 }

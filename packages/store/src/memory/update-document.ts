@@ -74,12 +74,10 @@ export function applyUpdate(doc: Document, update: UpdateOperators, inserting: b
   }
   for (const [path, value] of Object.entries(update.$min ?? {})) {
     const [node, key] = parentOf(doc, path);
-    if (node[key] === undefined || compareBson(value, node[key]) < 0)
-      node[key] = copy(value);
+    if (node[key] === undefined || compareBson(value, node[key]) < 0) node[key] = copy(value);
   }
   for (const [path, value] of Object.entries(update.$max ?? {})) {
     const [node, key] = parentOf(doc, path);
-    if (node[key] === undefined || compareBson(value, node[key]) > 0)
-      node[key] = copy(value);
+    if (node[key] === undefined || compareBson(value, node[key]) > 0) node[key] = copy(value);
   }
 }

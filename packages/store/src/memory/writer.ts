@@ -43,7 +43,10 @@ export class MemoryRollupWriter implements RollupWriter {
     return { ...stats, skipped: inputs.length - kept.length };
   }
 
-  private applyFlush(inputs: readonly FoldInput[], compact: (metric: string) => boolean): ApplyStats {
+  private applyFlush(
+    inputs: readonly FoldInput[],
+    compact: (metric: string) => boolean,
+  ): ApplyStats {
     const deltas = foldBatch(this.level, inputs, compact);
     const stats: ApplyStats = {
       buckets: deltas.size,

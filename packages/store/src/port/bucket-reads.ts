@@ -44,7 +44,7 @@ export interface SlotRangeQuery {
   field: string;
   fromMs: number;
   toMs: number;
-  /** `slot`: totals only; `sub`: the sub-slots too. */
+  /** `slot`: the totals; `sub`: every observed sub-slot (the totals are not read then). */
   detail: 'slot' | 'sub';
   /** Most buckets returned (the planned count: the query's budget). */
   limit: number;

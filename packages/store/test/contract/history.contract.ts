@@ -109,11 +109,18 @@ export function historyContract(open: OpenStore): void {
         resumed: false,
       });
       const after = await all(store, part.live);
-      expect(ids(after)).toEqual([`${S0}:2026112122`, `${S0}:2026112123`, `${S2}:2026112123`].sort());
+      expect(ids(after)).toEqual(
+        [`${S0}:2026112122`, `${S0}:2026112123`, `${S2}:2026112123`].sort(),
+      );
       expect(canonical(after.filter((r) => r._id.endsWith('23')))).toEqual(canonical(shadowed));
-      expect(ids(await all(store, swap.replacedCollection))).toEqual([`${S0}:2026112123`, `${S1}:2026112123`]);
+      expect(ids(await all(store, swap.replacedCollection))).toEqual([
+        `${S0}:2026112123`,
+        `${S1}:2026112123`,
+      ]);
       expect(await store.listNames()).not.toContain(part.shadow);
-      expect((await store.readWatermarks()).generation.hour).toBeGreaterThan(before.generation.hour);
+      expect((await store.readWatermarks()).generation.hour).toBeGreaterThan(
+        before.generation.hour,
+      );
       const [slot] = await store.readPart({
         part: { level: 'hour', start: T0 },
         series: [S0],
@@ -127,7 +134,10 @@ export function historyContract(open: OpenStore): void {
       expect(ids(await all(store, part.live))).toEqual(ids(after));
     });
 
-    it('a whole partition swapped in as the server allows (renamed where it renames safely)', async () => {
+    it.each([
+      ['as the server allows', undefined],
+      ['bucket by bucket when asked', 'documents'],
+    ] as const)('a whole partition swapped in %s', async (_how, forced) => {
       const store = await stores.use();
       const yearStart = Date.UTC(2026, 0, 1);
       await store.writer('day').apply([tick(0, T0, 0, { speed: 1 }), tick(1, T0, 1, { speed: 2 })]);
@@ -138,24 +148,29 @@ export function historyContract(open: OpenStore): void {
       await store
         .writer('day', { target: (p) => (p === part.live ? part.shadow : p) })
         .apply([tick(2, T0, 7, { price: 9 })]);
-      const swap = await store.swapShadow(part);
-      const method = store.capabilities.renamesSafely ? 'rename' : 'documents';
+      const swap = await store.swapShadow(part, forced === undefined ? {} : { method: forced });
+      const method = forced ?? (store.capabilities.renamesSafely ? 'rename' : 'documents');
       expect(swap).toMatchObject({ method, written: 1, saved: 2, resumed: false });
       expect(swap.deleted).toBe(method === 'rename' ? 0 : 2);
       expect(ids(await all(store, part.live))).toEqual([`${S2}:20261121`]);
-      expect(ids(await all(store, swap.replacedCollection))).toEqual([`${S0}:20261121`, `${S1}:20261121`]);
+      expect(ids(await all(store, swap.replacedCollection))).toEqual([
+        `${S0}:20261121`,
+        `${S1}:20261121`,
+      ]);
       expect(await store.listNames()).not.toContain(part.shadow);
       expect((await store.listPartitions()).map((p) => p.name)).toEqual([part.live]);
     });
 
     it('a shadow that never existed is refused', async () => {
       const store = await stores.use();
-      await expect(store.swapShadow(shadowOf('run-x', 'hour', T0, T0 + HOUR))).rejects.toMatchObject({
+      await expect(
+        store.swapShadow(shadowOf('run-x', 'hour', T0, T0 + HOUR)),
+      ).rejects.toMatchObject({
         code: 'SHADOW_MISSING',
       });
     });
 
-    it('cleanup drops replaced copies and shadows of runs that are over, and keeps live runs\' ones', async () => {
+    it("cleanup drops replaced copies and shadows of runs that are over, and keeps live runs' ones", async () => {
       const store = await stores.use();
       await store.writer('hour').apply([tick(0, T0 + 5, 0, { speed: 1 })]);
       await store.startRun(start('done-1', T0, T0 + HOUR), T0);

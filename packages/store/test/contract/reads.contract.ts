@@ -32,7 +32,9 @@ const one = (t: number, o: number, v: number) => ({
   last: mark(t, o, v),
 });
 const bySeries = (slots: FieldSlot[]) =>
-  [...slots].sort((a, b) => (a.series < b.series ? -1 : a.series > b.series ? 1 : a.start - b.start));
+  [...slots].sort((a, b) =>
+    a.series < b.series ? -1 : a.series > b.series ? 1 : a.start - b.start,
+  );
 const inRange = (slot: FieldSlot, from: number, to: number) =>
   slot.subSlots.filter((s) => s.index >= from && s.index < to);
 
@@ -46,26 +48,49 @@ export function readsContract(open: OpenStore): void {
       await writeFixture(store);
     });
 
-    it('readSlots: a series\' buckets over a range, in slot order, totals at slot detail', async () => {
-      const query = { level: 'minute', series: S0, field: 'speed', fromMs: T0, toMs: T0 + 2 * HOUR } as const;
+    it("readSlots: a series' buckets over a range, in slot order, totals at slot detail", async () => {
+      const query = {
+        level: 'minute',
+        series: S0,
+        field: 'speed',
+        fromMs: T0,
+        toMs: T0 + 2 * HOUR,
+      } as const;
       const slots = await store.readSlots({ ...query, detail: 'slot', limit: 100 });
       expect(slots.map((s) => [s.series, s.level, s.start, s.totals])).toEqual([
         [S0, 'minute', T0, one(T0 + 5_000, 0, 10)],
         [S0, 'minute', T0 + 60_000, one(T0 + 65_000, 1, 20)],
         [S0, 'minute', T0 + HOUR, one(T0 + HOUR + 10_000, 2, 30)],
       ]);
-      const limited = await store.readSlots({ ...query, toMs: T0 + HOUR, detail: 'slot', limit: 1 });
+      const limited = await store.readSlots({
+        ...query,
+        toMs: T0 + HOUR,
+        detail: 'slot',
+        limit: 1,
+      });
       expect(limited.map((s) => s.start)).toEqual([T0]);
       // A field the bucket does not hold reads as no data.
-      const travel = await store.readSlots({ ...query, field: 'travel', detail: 'slot', limit: 100 });
+      const travel = await store.readSlots({
+        ...query,
+        field: 'travel',
+        detail: 'slot',
+        limit: 100,
+      });
       expect(travel.filter((s) => s.totals !== undefined).map((s) => s.start)).toEqual([T0]);
       expect(travel.every((s) => s.subSlots.length === 0)).toBe(true);
     });
 
     it('readSlots at sub detail: seconds as counts and sums, minutes and hours as aggregates', async () => {
       const base = { series: S0, field: 'speed', detail: 'sub', limit: 100 } as const;
-      const minute = await store.readSlots({ ...base, level: 'minute', fromMs: T0, toMs: T0 + 60_000 });
-      expect(minute.map((s) => s.subSlots)).toEqual([[{ index: 5, kind: 'compact', n: 1, sum: 10 }]]);
+      const minute = await store.readSlots({
+        ...base,
+        level: 'minute',
+        fromMs: T0,
+        toMs: T0 + 60_000,
+      });
+      expect(minute.map((s) => s.subSlots)).toEqual([
+        [{ index: 5, kind: 'compact', n: 1, sum: 10 }],
+      ]);
       const hour = await store.readSlots({ ...base, level: 'hour', fromMs: T0, toMs: T0 + HOUR });
       expect(hour.map((s) => s.subSlots)).toEqual([
         [
@@ -80,7 +105,7 @@ export function readsContract(open: OpenStore): void {
       ]);
     });
 
-    it('readPart: listed series\' totals, a run of sub-slots, or the whole field; absent buckets left out', async () => {
+    it("readPart: listed series' totals, a run of sub-slots, or the whole field; absent buckets left out", async () => {
       const part = { level: 'hour', start: T0 } as const;
       const series = [S1, S0, 'spd|seg=nowhere'];
       const totals = bySeries(await store.readPart({ part, series, field: 'speed', whole: false }));
@@ -89,7 +114,12 @@ export function readsContract(open: OpenStore): void {
         [S1, 2, 90],
       ]);
       const sub = bySeries(
-        await store.readPart({ part: { ...part, sub: { from: 1, to: 3 } }, series, field: 'speed', whole: false }),
+        await store.readPart({
+          part: { ...part, sub: { from: 1, to: 3 } },
+          series,
+          field: 'speed',
+          whole: false,
+        }),
       );
       expect(sub.map((s) => inRange(s, 1, 3).map((v) => v.index))).toEqual([[1], [2]]);
       const whole = bySeries(await store.readPart({ part, series, field: 'speed', whole: true }));
@@ -106,14 +136,22 @@ export function readsContract(open: OpenStore): void {
       expect(minute.map((s) => s.totals)).toEqual([one(T0 + 5_000, 0, 10)]);
     });
 
-    it('readMetricPart: a metric\'s buckets of one part, by series key, tags equal, at most limit', async () => {
-      const query = { part: { level: 'hour', start: T0 }, metric: 'spd', tags: {}, field: 'speed', whole: false } as const;
+    it("readMetricPart: a metric's buckets of one part, by series key, tags equal, at most limit", async () => {
+      const query = {
+        part: { level: 'hour', start: T0 },
+        metric: 'spd',
+        tags: {},
+        field: 'speed',
+        whole: false,
+      } as const;
       const two = await store.readMetricPart({ ...query, limit: 5 });
       expect(two.map((s) => [s.series, s.totals?.sum])).toEqual([
         [S0, 30],
         [S1, 90],
       ]);
-      expect((await store.readMetricPart({ ...query, limit: 1 })).map((s) => s.series)).toEqual([S0]);
+      expect((await store.readMetricPart({ ...query, limit: 1 })).map((s) => s.series)).toEqual([
+        S0,
+      ]);
       const tagged = await store.readMetricPart({ ...query, tags: { seg: 'I80_35' }, limit: 5 });
       expect(tagged.map((s) => s.series)).toEqual([S1]);
       const none = await store.readMetricPart({ ...query, metric: 'nothing', limit: 5 });
@@ -124,40 +162,66 @@ export function readsContract(open: OpenStore): void {
       const scope = { level: 'minute', fromMs: T0, toMs: T0 + HOUR } as const;
       expect(await store.countBuckets(scope)).toBe(5);
       expect(await store.countBuckets({ ...scope, metric: 'spd' })).toBe(4);
-      expect(await store.countBuckets({ ...scope, metric: 'spd', tags: { seg: 'I80_35' } })).toBe(2);
+      expect(await store.countBuckets({ ...scope, metric: 'spd', tags: { seg: 'I80_35' } })).toBe(
+        2,
+      );
       // The day bucket of the 21st overlaps a range that starts inside it.
-      expect(await store.countBuckets({ level: 'day', fromMs: T0 + 1_000, toMs: T0 + 2_000 })).toBe(3);
+      expect(await store.countBuckets({ level: 'day', fromMs: T0 + 1_000, toMs: T0 + 2_000 })).toBe(
+        3,
+      );
     });
 
     it('findSeries: the series in a scope by key, with their fields and newest slot', async () => {
       const scope = { level: 'hour', fromMs: T0, toMs: T0 + 2 * HOUR } as const;
       expect(await store.findSeries(scope, 10)).toEqual([
         { series: S2, metric: 'px', tags: { sym: 'ACME' }, fields: ['price'], lastSlotMs: T0 },
-        { series: S0, metric: 'spd', tags: { seg: 'I80_34' }, fields: ['speed', 'travel'], lastSlotMs: T0 + HOUR },
+        {
+          series: S0,
+          metric: 'spd',
+          tags: { seg: 'I80_34' },
+          fields: ['speed', 'travel'],
+          lastSlotMs: T0 + HOUR,
+        },
         { series: S1, metric: 'spd', tags: { seg: 'I80_35' }, fields: ['speed'], lastSlotMs: T0 },
       ]);
       expect((await store.findSeries(scope, 2)).map((row) => row.series)).toEqual([S2, S0]);
-      const tagged = await store.findSeries({ ...scope, metric: 'spd', tags: { seg: 'I80_35' } }, 10);
+      const tagged = await store.findSeries(
+        { ...scope, metric: 'spd', tags: { seg: 'I80_35' } },
+        10,
+      );
       expect(tagged.map((row) => row.series)).toEqual([S1]);
     });
 
     it('listMetrics: the metrics in a scope with their field and tag names', async () => {
-      expect(await store.listMetrics({ level: 'day', fromMs: T0, toMs: T0 + 2 * HOUR }, 50)).toEqual([
+      expect(
+        await store.listMetrics({ level: 'day', fromMs: T0, toMs: T0 + 2 * HOUR }, 50),
+      ).toEqual([
         { metric: 'px', fields: ['price'], tags: ['sym'] },
         { metric: 'spd', fields: ['speed', 'travel'], tags: ['seg'] },
       ]);
-      expect(await store.listMetrics({ level: 'day', fromMs: T0 - 30 * 86_400_000, toMs: T0 - 86_400_000 }, 50)).toEqual([]);
+      expect(
+        await store.listMetrics(
+          { level: 'day', fromMs: T0 - 30 * 86_400_000, toMs: T0 - 86_400_000 },
+          50,
+        ),
+      ).toEqual([]);
     });
 
-    it('newestBucket: a series\' newest bucket with ticks among the newest partitions', async () => {
+    it("newestBucket: a series' newest bucket with ticks among the newest partitions", async () => {
       expect(await store.newestBucket('minute', S0, 5)).toEqual({
         start: T0 + HOUR,
         lastTickMs: T0 + HOUR + 10_000,
       });
-      expect(await store.newestBucket('hour', S1, 5)).toEqual({ start: T0, lastTickMs: T0 + 125_000 });
+      expect(await store.newestBucket('hour', S1, 5)).toEqual({
+        start: T0,
+        lastTickMs: T0 + 125_000,
+      });
       // S1's minute buckets are all in the 21st's partition; the newest is the 22nd's.
       expect(await store.newestBucket('minute', S1, 1)).toBeUndefined();
-      expect(await store.newestBucket('minute', S1, 2)).toEqual({ start: T0 + 120_000, lastTickMs: T0 + 125_000 });
+      expect(await store.newestBucket('minute', S1, 2)).toEqual({
+        start: T0 + 120_000,
+        lastTickMs: T0 + 125_000,
+      });
       expect(await store.newestBucket('minute', 'spd|seg=nowhere', 5)).toBeUndefined();
     });
 

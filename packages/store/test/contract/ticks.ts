@@ -99,7 +99,8 @@ function partitionFlushes(count: number) {
         flushes.push([...offsets, ...offsets.slice(0, step.dupes)]);
         cursor = Math.max(cursor, to);
       }
-      if (cursor < count) flushes.push(Array.from({ length: count - cursor }, (_, i) => cursor + i));
+      if (cursor < count)
+        flushes.push(Array.from({ length: count - cursor }, (_, i) => cursor + i));
       return flushes;
     });
 }
@@ -123,7 +124,8 @@ export const deliveredArb = recordsArb.chain((records) => {
       const queues = [f0.map((o) => o.map((i) => p0[i]!)), f1.map((o) => o.map((i) => p1[i]!))];
       const flushes: FoldInput[][] = [];
       for (let i = 0; queues[0]!.length + queues[1]!.length > 0; i++) {
-        const from = queues[0]!.length === 0 ? 1 : queues[1]!.length === 0 ? 0 : picks[i % 16] ? 1 : 0;
+        const from =
+          queues[0]!.length === 0 ? 1 : queues[1]!.length === 0 ? 0 : picks[i % 16] ? 1 : 0;
         flushes.push(shuffled(queues[from]!.shift()!, seed + i));
       }
       return { records, flushes };

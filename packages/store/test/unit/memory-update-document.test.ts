@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { compareBson } from '../../src/memory/bson-order.js';
 import { applyUpdate, matchesGuard } from '../../src/memory/update-document.js';
 
-describe('the memory store\'s BSON order', () => {
+describe("the memory store's BSON order", () => {
   it.each([
     ['numbers', 1, 2, -1],
     ['-Infinity below every number', -Infinity, -1e308, -1],
@@ -13,8 +13,8 @@ describe('the memory store\'s BSON order', () => {
     ['marks by t first', { t: 1, o: 9, v: 9 }, { t: 2, o: 0, v: 0 }, -1],
     ['marks by o on equal t', { t: 1, o: 1, v: 9 }, { t: 1, o: 2, v: 0 }, -1],
     ['marks by v on equal t and o', { t: 1, o: 1, v: 3 }, { t: 1, o: 1, v: 2 }, 1],
-    ['a shell\'s first above any mark', { t: Infinity }, { t: 1e15, o: 0, v: 0 }, 1],
-    ['a shell\'s last below any mark', { t: -Infinity }, { t: -1e15, o: 0, v: 0 }, -1],
+    ["a shell's first above any mark", { t: Infinity }, { t: 1e15, o: 0, v: 0 }, 1],
+    ["a shell's last below any mark", { t: -Infinity }, { t: -1e15, o: 0, v: 0 }, -1],
     ['a prefix first', { t: 1 }, { t: 1, o: 0 }, -1],
     ['Dates by time', new Date(2), new Date(1), 1],
   ])('%s', (_case, a, b, sign) => {
@@ -23,7 +23,7 @@ describe('the memory store\'s BSON order', () => {
   });
 });
 
-describe('the memory store\'s update documents', () => {
+describe("the memory store's update documents", () => {
   it('applies $inc, $min, $max on dotted paths and $setOnInsert only on insert', () => {
     const doc: Record<string, unknown> = { _id: 'a' };
     const update = {
@@ -33,7 +33,11 @@ describe('the memory store\'s update documents', () => {
       $setOnInsert: { series: 's' },
     };
     applyUpdate(doc, update, true);
-    applyUpdate(doc, { ...update, $min: { 'f.x.first': { t: 4, o: 9, v: 1 } }, $setOnInsert: { series: 'x' } }, false);
+    applyUpdate(
+      doc,
+      { ...update, $min: { 'f.x.first': { t: 4, o: 9, v: 1 } }, $setOnInsert: { series: 'x' } },
+      false,
+    );
     expect(doc).toEqual({
       _id: 'a',
       series: 's',

@@ -1,5 +1,5 @@
 import { candlesTable, pointsTable, type Cell } from '@tickertape/answers';
-import { LEVEL_SPECS } from '@tickertape/buckets';
+import { LEVELS, LEVEL_SPECS, type Level } from '@tickertape/buckets';
 import type { CandleResult, Gap, RangeResult, Resolution } from '@tickertape/query';
 import { plural } from '../plural.js';
 import type { QueryAnswer } from './render.js';
@@ -11,12 +11,14 @@ export const orEmpty = (ms: number | null): Cell => (ms === null ? null : isoTim
 
 export const examinedLine = (examined: number) => `examined ${plural(examined, 'document')}`;
 
-const SUB_UNIT = { sec: 'second', m: 'minute', h: 'hour' } as const;
+/** What a level's sub-slot is called: the level whose slot it is (an hour's minutes), or a second. */
+const subUnit = (level: Level) =>
+  LEVELS.find((finer) => LEVEL_SPECS[finer].slotMs === LEVEL_SPECS[level].subSlotMs) ?? 'second';
 
 /** `5m points from the minutes of hour buckets`: the width, and which documents were read. */
 export function describeResolution(resolution: Resolution): string {
   const { level, detail } = resolution.source;
-  const parts = detail === 'sub' ? `the ${SUB_UNIT[LEVEL_SPECS[level].subKey]}s of ` : '';
+  const parts = detail === 'sub' ? `the ${subUnit(level)}s of ` : '';
   return `${formatSpan(resolution.stepMs)} points from ${parts}${level} buckets`;
 }
 

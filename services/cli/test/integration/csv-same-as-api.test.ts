@@ -1,14 +1,14 @@
 /**
  * The CLI's `--format csv` and the API's `format=csv` are one writer over one table: for the
  * same read of the same database, `tickertape query …` prints exactly the bytes
- * `GET /api/v1/…?format=csv` answers. Ticks are written by the real write path (RollupWriter,
- * one per level, as the workers do); the API is built as its main builds it and asked over HTTP.
+ * `GET /api/v1/…?format=csv` answers. Ticks are written by the real write path (the store's
+ * writer, one per level, as the workers do); the API is built as its main builds it and asked over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { buildApp, type ApiApp } from '@tickertape/api';
 import { LEVELS, type FoldInput } from '@tickertape/buckets';
 import { RollupReader } from '@tickertape/query';
-import { RollupWriter } from '@tickertape/store';
+import { storesOf } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
 import { Registry } from 'prom-client';
@@ -58,9 +58,10 @@ describe('CSV: tickertape query and the API give the same bytes', () => {
     const db = stack.database();
     database = db.databaseName;
     const ticks = inputs();
-    for (const level of LEVELS) await new RollupWriter(db, level).apply(ticks);
+    const stores = await storesOf(db);
+    for (const level of LEVELS) await stores.rollups.writer(level).apply(ticks);
     app = buildApp({
-      reader: new RollupReader(db, { now: () => NOW }),
+      reader: new RollupReader(stores, { now: () => NOW }),
       tokens: [TOKEN],
       logger: stack.logger,
       registry: new Registry(),

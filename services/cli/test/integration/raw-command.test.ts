@@ -111,19 +111,22 @@ describe('tickertape query raw', () => {
     expect(examined).toBe(2);
   });
 
-  it('--format csv: a position column before|in|after, empty cells for missing values, cost on stderr', async () => {
+  it('--format csv: the API’s raw table (instants, series and tags, a position column before|in|after, empty cells for missing values), cost on stderr', async () => {
     const run = await query([...range, '--format', 'csv']);
     expect(run.code).toBe(0);
-    expect(run.stdout.split('\n')[0]).toBe('time,count,speed,position');
+    expect(run.stdout.split('\r\n')[0]).toBe('time,time_ms,series,sensor,position,count,speed');
     const records = parse<Record<string, string>>(run.stdout, { columns: true });
     const want = expected(from, to);
     const all = [want.before!, ...want.points, want.after!];
     expect(records).toEqual(
       all.map((point, i) => ({
-        time: iso(point.t),
+        time: new Date(point.t).toISOString(),
+        time_ms: String(point.t),
+        series: SERIES,
+        sensor: 's1',
+        position: i === 0 ? 'before' : i === all.length - 1 ? 'after' : 'in',
         count: point.v.count === undefined ? '' : String(point.v.count),
         speed: String(point.v.speed),
-        position: i === 0 ? 'before' : i === all.length - 1 ? 'after' : 'in',
       })),
     );
     expect(run.stderr).toMatch(/^60 points; the nearest before at 2026-11-19T23:54:50.250Z, /m);
@@ -157,7 +160,7 @@ describe('tickertape query raw', () => {
     expect(rest).toEqual(expected(at('2026-11-19T23:55:00Z'), at('2026-11-19T23:56:00Z'), 'speed'));
     expect(examined).toBe(1);
     const csv = await query([...narrow, '--field', 'speed', '--format', 'csv']);
-    expect(csv.stdout.split('\n')[0]).toBe('time,speed,position');
+    expect(csv.stdout.split('\r\n')[0]).toBe('time,time_ms,series,sensor,position,speed');
   });
 
   it('reads the last hour by default, from the clock: the newest point has no neighbour after it', async () => {

@@ -28,9 +28,7 @@ type Bucket = Document & { _id: string; start: Date };
 /** Every bucket of `level` whose slot starts in `[fromMs, toMs)`, by `_id`. */
 async function buckets(db: Db, level: Level, fromMs: number, toMs: number) {
   const found = new Map<string, Bucket>();
-  for (const name of await (
-    await (await storesOf(db)).rollups.listPartitions()
-  ).map((p) => p.name)) {
+  for (const { name } of await (await storesOf(db)).rollups.listPartitions()) {
     if (parsePartitionName(name)?.level !== level) continue;
     for await (const doc of db.collection<Bucket>(name).find({
       start: { $gte: new Date(fromMs), $lt: new Date(toMs) },
@@ -123,9 +121,7 @@ describe('tickertape rebuild', () => {
     });
   };
   const dropHourPartitions = async () => {
-    for (const name of await (
-      await (await storesOf(db)).rollups.listPartitions()
-    ).map((p) => p.name))
+    for (const { name } of await (await storesOf(db)).rollups.listPartitions())
       if (parsePartitionName(name)?.level === 'hour') await db.collection(name).drop();
   };
 

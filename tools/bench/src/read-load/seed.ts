@@ -1,4 +1,4 @@
-import { foldInputOf, type FoldInput } from '@tickertape/buckets';
+import { foldInputOf, LEVELS, type FoldInput } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
 import { SeededRandom } from '@tickertape/producer';
 import { seriesKey } from '@tickertape/tick';
@@ -39,7 +39,7 @@ export async function seedReadData(
   const started = Date.now();
   const currentHour = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
   const finalHourMs = currentHour - 2 * HOUR_MS;
-  const writer = db.rollups.writer('hour');
+  const writer = db.rollups.writer(LEVELS[1]);
   const random = new SeededRandom(1);
   // Design C's documents, only where its questions look: the final hour and the last 15 minutes.
   const perTick = await perTickCollection(db.designDb, true);

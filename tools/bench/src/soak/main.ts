@@ -7,7 +7,7 @@
  * sampling the database process's resident memory throughout. SOAK_READ_ONLY runs the reads alone
  * on what an interrupted run loaded. Prints a Markdown table of what it measured.
  */
-import type { FoldInput } from '@tickertape/buckets';
+import { LEVELS, type FoldInput } from '@tickertape/buckets';
 import { createLogger } from '@tickertape/logger';
 import { RollupReader } from '@tickertape/query';
 import { openMongoStores } from '@tickertape/store';
@@ -85,7 +85,7 @@ function bucketCounts(loaded: number): string {
   const per = { minute: loaded, hour: env.SOAK_SERIES * env.SOAK_HOURS, day: env.SOAK_SERIES };
   return env.SOAK_LEVELS.map(
     (level) =>
-      `${per[level].toLocaleString('en')} ${level}${level === 'minute' ? ' buckets in one partition' : ''}`,
+      `${per[level].toLocaleString('en')} ${level}${level === LEVELS[0] ? ' buckets in one partition' : ''}`,
   ).join(', ');
 }
 
@@ -148,7 +148,7 @@ const end = DAY + env.SOAK_HOURS * 3_600_000;
 const reader = new RollupReader(
   { rollups: store },
   {
-    levels: env.SOAK_LEVELS.filter((level) => level !== 'day'),
+    levels: env.SOAK_LEVELS.filter((level) => level !== LEVELS.at(-1)),
     now: () => end,
   },
 );
@@ -166,7 +166,7 @@ await timed(
   () => `${env.SOAK_WINDOW_CALLS} answers`,
 );
 // Written at the minute level alone, a rebuild scans that partition: the full scan below.
-if (env.SOAK_LEVELS.includes('hour'))
+if (env.SOAK_LEVELS.includes(LEVELS[1]))
   await timed(
     "a rebuild's scan: hour partition in _id order",
     async () => {

@@ -27,7 +27,7 @@ const soakEnvSchema = z.object({
       z
         .array(z.enum(LEVELS))
         .refine(
-          (levels) => levels.includes('minute'),
+          (levels) => levels.includes(LEVELS[0]),
           'must include minute (the partition measured)',
         ),
     ),

@@ -134,7 +134,8 @@ export function suggestPolicy(
 ): Promise<string> {
   const toMs = floorTo(io.now(), HOUR);
   return withStore(io, options.database, async (store) => {
-    const densities = await store.metricDensities('hour', toMs - options.hours * HOUR, toMs);
+    // Measured in the level above the finest: its buckets count each metric's ticks per minute.
+    const densities = await store.metricDensities(LEVELS[1], toMs - options.hours * HOUR, toMs);
     const suggestions = suggest(densities, await store.readLevelPolicy());
     let out = formatSuggestions(suggestions, options.hours);
     if (options.apply) {

@@ -1,3 +1,4 @@
+import { LEVELS } from '@tickertape/buckets';
 import { lastMinutes, type Detail } from '@tickertape/query';
 import {
   candlesAnswer,
@@ -51,7 +52,7 @@ export async function queryPoints(io: QueryIo, options: PointsOptions): Promise<
         ? await reader.auto({ ...base, maxPoints: options.maxPoints })
         : await reader.range({
             ...base,
-            level: options.level ?? 'minute',
+            level: options.level ?? LEVELS[0],
             detail: options.detail ?? 'slot',
           }),
     ),

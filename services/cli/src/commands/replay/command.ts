@@ -25,7 +25,7 @@ export const replayDefinition = defineCommand({
       'earliest (a replay), latest, or an ISO time: where the group starts reading',
     )
       .argParser(groupStartArgument)
-      .default('earliest' as GroupStart),
+      .default('earliest'),
     new Option(
       '--wait <duration>',
       "wait up to this long for the group's members to leave, e.g. 45s (a crashed worker stays one until its session times out)",

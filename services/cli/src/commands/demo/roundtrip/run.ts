@@ -1,6 +1,6 @@
 import { SchemaType } from '@kafkajs/confluent-schema-registry';
 import { createKafka, createRegistry, probePipeline } from '@tickertape/clients';
-import { bucketId, foldInputOf, partitionOf, slotStart } from '@tickertape/buckets';
+import { bucketId, foldInputOf, LEVELS, partitionOf, slotStart } from '@tickertape/buckets';
 import { withDeadline } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { openMongoStores, probeMongo, type MongoStores } from '@tickertape/store';
@@ -112,12 +112,13 @@ export async function roundtrip(
     // The workers' write path: the minute level's writer folds the tick into its bucket (a
     // fresh series per run, through its run tag), and the store reads the bucket back.
     const key = seriesKey(got.tick.metric, got.tick.tags);
+    const [minute] = LEVELS;
     await stores.rollups
-      .writer('minute')
+      .writer(minute)
       .apply([foldInputOf({ ...got.tick, strings: {} }, key, got.partition, Number(got.offset))]);
-    const slot = slotStart('minute', got.tick.ts);
-    const collection = partitionOf('minute', slot).name;
-    const id = bucketId('minute', key, slot);
+    const slot = slotStart(minute, got.tick.ts);
+    const collection = partitionOf(minute, slot).name;
+    const id = bucketId(minute, key, slot);
     const [document] = await stores.rollups.partition(collection).byIds([id]);
     if (!document) throw new Error(`bucket ${id} not found in ${collection} after the write`);
     return {

@@ -1,4 +1,4 @@
-import { LEVELS, slotStart, type Level } from '@tickertape/buckets';
+import { floorTo, LEVELS, type Level } from '@tickertape/buckets';
 import { consumerLag } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
@@ -162,7 +162,7 @@ export async function summarize(
     workers,
     bucketsByLevel: await bucketsByLevel(store),
     averages: await windowAverages(reader, options.nowMs, options.windowMinutes, options.limit),
-    candles: await hourCandles(reader, slotStart('hour', options.nowMs), options.limit),
+    candles: await hourCandles(reader, floorTo(options.nowMs, HOUR_MS), options.limit),
     windowMinutes: options.windowMinutes,
   };
 }

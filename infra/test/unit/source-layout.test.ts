@@ -1,11 +1,12 @@
 /**
  * Rules of the source tree (issue 25, docs/architecture.md) that no compiler checks: no module
  * imports itself back through others, type-only imports included (a cycle of types is still two
- * files that cannot be understood apart); only the store (the segment store's MongoDB
- * implementation included) and the bench's baseline designs open collections; and no test
- * reaches into another package's source (issue 35): it tests what that package exports, through
- * its exports map, or it lives in that package; and the level names are spelt out in at most two
- * source files (issue 35): everything else takes them from the table of levels.
+ * files that cannot be understood apart); only the store's MongoDB folder (the segment store's
+ * MongoDB implementation included) and the bench's baseline designs import the driver and open
+ * collections (issue 35); no test reaches into another package's source (issue 35): it tests
+ * what that package exports, through its exports map, or it lives in that package; and the level
+ * names are spelt out in at most two source files (issue 35): everything else takes them from
+ * the table of levels.
  */
 import { describe, expect, it } from '@jest/globals';
 import { LEVELS } from '@tickertape/buckets';
@@ -43,6 +44,31 @@ function tsFilesUnder(dir: string): string[] {
   walk(dir);
   return files;
 }
+
+/**
+ * The only source that may speak the MongoDB driver's language: folders end with a slash, the
+ * rest are files. Everything else asks `@tickertape/store` in our words.
+ */
+const DRIVER_OWNERS = [
+  'packages/store/src/mongo/',
+  // The bench's naive baselines (designs C–E and the raw-upsert probe) store ticks their own way,
+  // outside our store, on purpose: they are what our store is measured against.
+  'tools/bench/src/designs.ts',
+  'tools/bench/src/design-databases.ts',
+  'tools/bench/src/per-tick-api-main.ts',
+  'tools/bench/src/read-load/per-tick-window.ts',
+  'tools/bench/src/probe.ts',
+  // Test support, not product code: integration tests open a database per test with the driver
+  // and look at what the stores wrote with the driver itself.
+  'packages/testing/src/test-stack.ts',
+];
+
+const ownsDriver = (file: string): boolean =>
+  DRIVER_OWNERS.some((owner) => (owner.endsWith('/') ? file.startsWith(owner) : file === owner));
+
+/** Whether `text` imports the driver (statically, as a type, re-exported or dynamically). */
+const importsDriver = (text: string): boolean =>
+  [...text.matchAll(IMPORT_SPECIFIER)].some((match) => match[1] === 'mongodb');
 
 function sourceFiles(): string[] {
   return packageDirs()
@@ -146,13 +172,18 @@ describe('the source tree', () => {
     );
   });
 
-  it('opens collections only in the store and the bench', () => {
-    const owners = ['packages/store/src/', 'tools/bench/src/'];
-    const opening = files
+  it("imports the driver and opens collections only in the store's MongoDB folder and the bench's designs", () => {
+    const speaking = files
       .map((file) => relative(root, file))
-      .filter((file) => !owners.some((owner) => file.startsWith(owner)))
-      .filter((file) => /\.collection\s*[<(]/.test(readFileSync(join(root, file), 'utf8')));
-    expect(opening).toEqual([]);
+      .filter((file) => !ownsDriver(file))
+      .filter((file) => {
+        const text = readFileSync(join(root, file), 'utf8');
+        return importsDriver(text) || /\.collection\s*[<(]/.test(text);
+      });
+    expect(speaking).toEqual([]);
+    // Every owner listed is still there: a file moved away must leave the list too.
+    for (const owner of DRIVER_OWNERS)
+      expect(files.some((file) => relative(root, file).startsWith(owner))).toBe(true);
   });
 
   it("has no test importing another package's source", () => {
@@ -199,6 +230,13 @@ describe('the source tree', () => {
       ),
     ).toEqual([finest, next, coarsest]);
     expect(/\.collection\s*[<(]/.test("db.collection<Bucket>('x')")).toBe(true);
+    const driver = "'mongodb'";
+    expect(importsDriver(`import type { Db } from ${driver};`)).toBe(true);
+    expect(importsDriver(`const { MongoClient } = await import(${driver});`)).toBe(true);
+    expect(importsDriver(`import { x } from '@tickertape/store';`)).toBe(false);
+    expect(ownsDriver('packages/store/src/mongo/client.ts')).toBe(true);
+    expect(ownsDriver('packages/store/src/layout/update.ts')).toBe(false);
+    expect(ownsDriver('tools/bench/src/storage.ts')).toBe(false);
     // Quoted at run time, so this file's own text holds no such import.
     const q = (specifier: string) => `'${specifier}'`;
     const cli = join(root, 'services/cli/');

@@ -1,6 +1,5 @@
 import { isModelLevel, MODEL_LEVELS, type ModelLevel } from '@tickertape/capacity';
 import { parsePartitionName } from '@tickertape/buckets';
-import { LEVEL_POLICY_COLLECTION } from '@tickertape/store';
 import { TICKS_COLLECTION } from './designs.js';
 import type { AppliedModes } from './level-policy.js';
 import type { CollectionStored, Stored } from './storage.js';
@@ -81,8 +80,9 @@ export function splitStored(stored: Stored): Record<DensityLevel | 'perTick', St
     perTick: EMPTY,
   };
   for (const collection of stored.byCollection) {
-    // The level policy's one small document per level: configuration, not what a tick costs.
-    if (collection.name === LEVEL_POLICY_COLLECTION) continue;
+    // The store's own small documents (the level policy's one per level): configuration, not
+    // what a tick costs.
+    if (collection.kind === 'store') continue;
     const level = parsePartitionName(collection.name)?.level;
     const part =
       collection.name === TICKS_COLLECTION ? 'perTick' : isModelLevel(level) ? level : undefined;

@@ -1,6 +1,6 @@
 import type { Logger } from '@tickertape/logger';
-import { RollupWriter } from '@tickertape/store';
-import type { Db, MongoClient } from 'mongodb';
+import type { MongoStores } from '@tickertape/store';
+import type { DesignDatabases } from './design-databases.js';
 import {
   DENSITY_LEVELS,
   densityFigures,
@@ -13,11 +13,13 @@ import { syntheticFlushes, type FlushPlan } from './density-flushes.js';
 import { densityTickSpec, type DensitySpec } from './density-spec.js';
 import { perTickCollection, tickDocument } from './designs.js';
 import { applySuggestedPolicy, type AppliedModes } from './level-policy.js';
+import { benchDatabase, type BenchDatabase } from './run-resources.js';
 import { storedBytes } from './storage.js';
 import { tickSet, tickSetShape } from './tick-set.js';
 
 export interface DensityProbeOptions {
-  mongo: MongoClient;
+  stores: MongoStores;
+  designs: DesignDatabases;
   /** A database of its own per density, unique to the run (dropped afterwards unless `keep`). */
   databaseName: (spec: DensitySpec) => string;
   specs: readonly DensitySpec[];
@@ -40,7 +42,7 @@ export interface DensityProbeResult {
 export const DEFAULT_FLUSH_PLAN: FlushPlan = { partitions: 4, flushTicks: 3000 };
 
 async function probeOne(
-  db: Db,
+  db: BenchDatabase,
   spec: DensitySpec,
   options: DensityProbeOptions,
   plan: FlushPlan,
@@ -49,11 +51,11 @@ async function probeOne(
   const shape = tickSetShape(tickSpec);
   // Before the writers' first flush: they read the policy then.
   const modes: AppliedModes = spec.suggestedPolicy
-    ? await applySuggestedPolicy(db, spec.perSecond)
+    ? await applySuggestedPolicy(db.rollups, spec.perSecond)
     : {};
   // B through the workers' own write path: each level's RollupWriter folds a flush (foldBatch)
   // and writes one guarded upsert per bucket, creating the partitions with their indexes.
-  const writers = DENSITY_LEVELS.map((level) => ({ level, writer: new RollupWriter(db, level) }));
+  const writers = DENSITY_LEVELS.map((level) => ({ level, writer: db.rollups.writer(level) }));
   const unwritten = (): LevelWrite => ({
     documents: 0,
     dataBytes: 0,
@@ -64,7 +66,7 @@ async function probeOne(
   });
   const levels: Record<DensityLevel, LevelWrite> = { minute: unwritten(), hour: unwritten() };
   // C's stored shape is the same however it is inserted: insertMany keeps the probe short.
-  const ticksCollection = await perTickCollection(db, true);
+  const ticksCollection = await perTickCollection(db.designDb, true);
   let ticks = 0;
   let flushes = 0;
   for (const flush of syntheticFlushes(tickSet(tickSpec), plan)) {
@@ -81,7 +83,7 @@ async function probeOne(
   }
   if (ticks !== shape.total)
     throw new Error(`density probe wrote ${ticks} of ${shape.total} ticks`);
-  const parts = splitStored(await storedBytes(db));
+  const parts = splitStored(await storedBytes(db.rollups));
   for (const level of DENSITY_LEVELS) Object.assign(levels[level], parts[level]);
   return densityFigures({
     perSecond: spec.perSecond,
@@ -104,12 +106,12 @@ export async function runDensityProbe(options: DensityProbeOptions): Promise<Den
   const plan = options.plan ?? DEFAULT_FLUSH_PLAN;
   const densities: DensityResult[] = [];
   for (const spec of options.specs) {
-    const db = options.mongo.db(options.databaseName(spec));
-    options.logger.info({ perSecond: spec.perSecond, database: db.databaseName }, 'density probe');
+    const db = await benchDatabase(options.stores, options.designs, options.databaseName(spec));
+    options.logger.info({ perSecond: spec.perSecond, database: db.name }, 'density probe');
     try {
       densities.push(await probeOne(db, spec, options, plan));
     } finally {
-      if (!options.keep) await db.dropDatabase();
+      if (!options.keep) await options.stores.dropDatabase(db.name);
     }
   }
   return { seed: options.seed, startMs: options.startMs, plan, densities };

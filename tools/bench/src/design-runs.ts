@@ -1,5 +1,6 @@
-import { LEVEL_SPECS, shellDocument, slotStart, type Level } from '@tickertape/buckets';
+import { LEVEL_SPECS, slotStart, type Level } from '@tickertape/buckets';
 import { MODEL_LEVELS } from '@tickertape/capacity';
+import type { ShellRequest } from '@tickertape/store';
 import { parseSeriesKey } from '@tickertape/tick';
 import type { DesignKey, DesignRun } from './bench-report.js';
 import type { ConsumeResult } from './consume.js';
@@ -62,10 +63,10 @@ export function allShells(shape: TickSetShape) {
     ...shape.trafficSeries.map((key) => ({ key, fields: shape.trafficFields })),
   ].map(({ key, fields }) => ({ seriesKey: key, ...parseSeriesKey(key), fields }));
   return SHELL_LEVELS.map((level) => {
-    const shells = [];
+    const shells: ShellRequest[] = [];
     const { slotMs } = LEVEL_SPECS[level];
     for (let start = slotStart(level, shape.startMs); start < shape.endMs; start += slotMs) {
-      for (const s of series) shells.push(shellDocument(level, s, start));
+      for (const s of series) shells.push({ series: s, start, compact: false });
     }
     return { level, shells };
   });

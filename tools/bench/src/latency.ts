@@ -11,7 +11,7 @@ import {
 } from '@tickertape/producer';
 import { seriesKey, type Tick, type TickCodec } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
-import type { Db } from 'mongodb';
+import type { RollupStore } from '@tickertape/store';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { percentile } from './stats.js';
 import type { SeriesLoad } from './tick-set.js';
@@ -51,7 +51,7 @@ export async function measureLatency(options: {
   kafka: Kafka;
   codec: TickCodec;
   topic: string;
-  db: Db;
+  store: RollupStore;
   rate: number;
   durationMs: number;
   markerEveryMs: number;
@@ -129,10 +129,7 @@ export async function measureLatency(options: {
         else byCollection.set(m.collection, [m.id]);
       }
       for (const [collection, ids] of byCollection) {
-        const found = await options.db
-          .collection<{ _id: string }>(collection)
-          .find({ _id: { $in: ids } }, { projection: { _id: 1 } })
-          .toArray();
+        const found = await options.store.partition(collection).byIds(ids);
         const now = performance.now();
         const seen = new Set(found.map((doc) => doc._id));
         for (const m of pending) if (seen.has(m.id)) m.visibleAt = now;

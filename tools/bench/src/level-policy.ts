@@ -1,7 +1,6 @@
 import { LEVELS, suggestedModes, type Level, type LevelMode } from '@tickertape/buckets';
 import { STOCK_METRIC, TRAFFIC_METRIC } from '@tickertape/producer';
-import { changeLevelPolicy } from '@tickertape/store';
-import type { Db } from 'mongodb';
+import type { RollupStore } from '@tickertape/store';
 
 /** The metrics of the benchmark's tick sets and live producer: both load profiles. */
 export const BENCH_METRICS: readonly string[] = [STOCK_METRIC, TRAFFIC_METRIC];
@@ -10,16 +9,19 @@ export const BENCH_METRICS: readonly string[] = [STOCK_METRIC, TRAFFIC_METRIC];
 export type AppliedModes = Partial<Record<Level, Exclude<LevelMode, 'full'>>>;
 
 /**
- * Sets, in `db`, the level policy the docs suggest for series at `perSecond` ticks a second
+ * Sets, in `store`, the level policy the docs suggest for series at `perSecond` ticks a second
  * (`suggestedModes`): what an operator following docs/data-layout.md would set for such metrics.
  */
-export async function applySuggestedPolicy(db: Db, perSecond: number): Promise<AppliedModes> {
+export async function applySuggestedPolicy(
+  store: RollupStore,
+  perSecond: number,
+): Promise<AppliedModes> {
   const modes = suggestedModes(perSecond * 60);
   const applied: AppliedModes = {};
   for (const level of LEVELS) {
     const mode = modes[level];
     if (mode === 'full') continue;
-    await changeLevelPolicy(db, level, BENCH_METRICS, mode, Date.now());
+    await store.changeLevelPolicy(level, BENCH_METRICS, mode, Date.now());
     applied[level] = mode;
   }
   return applied;

@@ -1,4 +1,4 @@
-import type { MongoClient } from 'mongodb';
+import type { RollupStore } from '@tickertape/store';
 import { cpus, platform, release, totalmem } from 'node:os';
 
 export interface Machine {
@@ -13,12 +13,13 @@ export interface Machine {
 }
 
 /**
- * The machine and database the figures come from. mongod answers buildInfo with a gitVersion;
- * mongo-java-server (the local stack's stand-in) answers with a bare version number.
+ * The machine and database the figures come from: the store names its server (probed once when
+ * it opened), `mongo-java-server, reporting MongoDB <version>` for the local stack's stand-in.
  */
-export async function describeMachine(mongo: MongoClient): Promise<Machine> {
-  const info = await mongo.db('admin').command({ buildInfo: 1 });
-  const standIn = info.gitVersion === undefined;
+export function describeMachine(store: RollupStore): Machine {
+  const { server } = store.capabilities;
+  const standIn = server.startsWith('mongo-java-server');
+  const reporting = /reporting (MongoDB .+)$/.exec(server)?.[1] ?? 'MongoDB';
   return {
     cores: cpus().length,
     cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
@@ -26,8 +27,8 @@ export async function describeMachine(mongo: MongoClient): Promise<Machine> {
     node: process.version,
     os: `${platform()} ${release()}`,
     database: standIn
-      ? `mongo-java-server 1.47 with its H2 backend (the local stack's stand-in, reporting MongoDB ${String(info.version)}), not mongod`
-      : `MongoDB ${String(info.version)}`,
+      ? `mongo-java-server 1.47 with its H2 backend (the local stack's stand-in, reporting ${reporting}), not mongod`
+      : server.replace(/^mongodb /, 'MongoDB ').replace(/^ferretdb /, 'FerretDB '),
     standIn,
   };
 }

@@ -1,7 +1,5 @@
 import type { Logger } from '@tickertape/logger';
-import { insertShells } from '@tickertape/store';
 import type { TickCodec } from '@tickertape/tick';
-import type { Db } from 'mongodb';
 import type { DesignKey, DesignRun } from './bench-report.js';
 import { consumeInProcess, type Design } from './consume.js';
 import { profileLevels, type CpuProfileRun } from './cpu-profile-run.js';
@@ -15,9 +13,10 @@ import {
   type KeyedTickDocument,
 } from './designs.js';
 import type { BenchEnv } from './env.js';
+import { perTickReads } from './design-databases.js';
 import { probeServer, type ServerProbe } from './probe.js';
 import { measureReads, type ReadResults } from './reads.js';
-import type { RunResources } from './run-resources.js';
+import type { BenchDatabase, RunResources } from './run-resources.js';
 import type { BenchSettings } from './settings.js';
 import type { StackMeter } from './stack-cpu.js';
 import { storedBytes } from './storage.js';
@@ -58,7 +57,13 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
       ? {}
       : { partitionsConcurrently: settings.workerConcurrency };
 
-  const inProcess = async (key: DesignKey, design: Design, db?: Db, capped = false, round = 0) => {
+  const inProcess = async (
+    key: DesignKey,
+    design: Design,
+    db?: BenchDatabase,
+    capped = false,
+    round = 0,
+  ) => {
     logger.info({ design: key, round }, 'consuming');
     const meter = stack.window();
     const result = await consumeInProcess({
@@ -72,17 +77,17 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
       logger,
       ...(capped ? { cap: { ms: settings.naiveCapMs, ticks: settings.naiveCapTicks } } : {}),
     });
-    const stored = db === undefined ? undefined : await storedBytes(db);
+    const stored = db === undefined ? undefined : await storedBytes(db.rollups);
     const measured = fromConsume(key, result, meter.result(), stored);
     logger.info({ design: key, ticksPerSec: Math.round(measured.ticksPerSec) }, 'consumed');
     return measured;
   };
-  const levelOptions = (db: Db, group: string) => ({
+  const levelOptions = (db: BenchDatabase, group: string) => ({
     env,
     admin: run.admin,
     topic: names.topic,
     dlqTopic: names.dlqTopic,
-    database: db.databaseName,
+    database: db.name,
     groupPrefix: names.group(group),
     mode: settings.workers,
     ...(input.workerNodeArgs === undefined ? {} : { nodeArgs: input.workerNodeArgs }),
@@ -90,14 +95,14 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
     vars: CATCH_UP_VARS,
     logger,
   });
-  const workers = async (key: DesignKey, db: Db, round = 0) => {
+  const workers = async (key: DesignKey, db: BenchDatabase, round = 0) => {
     logger.info({ design: key, round }, 'consuming with the rollup workers');
     const meter = stack.window();
     const { runs: levels } = await runLevels({
       ...levelOptions(db, `${key.toLowerCase()}${round}`),
       meter,
     });
-    const measured = fromLevels(key, total, levels, await storedBytes(db), meter.result());
+    const measured = fromLevels(key, total, levels, await storedBytes(db.rollups), meter.result());
     logger.info({ design: key, ticksPerSec: Math.round(measured.ticksPerSec) }, 'consumed');
     return measured;
   };
@@ -106,10 +111,10 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   // A and B, the ratio that matters most, alternate for several rounds: on a shared machine one
   // round can land in someone else's busy minute. The median round of each is reported.
   const aRounds: DesignRun[] = [];
-  const bRounds: { run: DesignRun; db: Db }[] = [];
+  const bRounds: { run: DesignRun; db: BenchDatabase }[] = [];
   for (let round = 0; round < settings.rounds; round++) {
     aRounds.push(await inProcess('A', noOpDesign, undefined, false, round));
-    const db = database(`b${round}`);
+    const db = await database(`b${round}`);
     bRounds.push({ run: await workers('B', db, round), db });
   }
   designs.push(medianRound(aRounds));
@@ -123,22 +128,26 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   let cpuProfile: CpuProfileRun | undefined;
   if (settings.cpuProfile) {
     logger.info('profiling a round of the workers');
-    const dbProfile = database('bprof');
+    const dbProfile = await database('bprof');
     cpuProfile = await profileLevels({ ...levelOptions(dbProfile, 'bprof'), keep: settings.keep });
     await drop(dbProfile);
   }
 
-  const dbC = database('c');
-  designs.push(await inProcess('C', naiveDesign(await perTickCollection(dbC, true)), dbC, true));
+  const dbC = await database('c');
+  designs.push(
+    await inProcess('C', naiveDesign(await perTickCollection(dbC.designDb, true)), dbC, true),
+  );
   await drop(dbC);
 
-  const dbD = database('d');
-  designs.push(await inProcess('D', insertManyDesign(await perTickCollection(dbD, true)), dbD));
+  const dbD = await database('d');
+  designs.push(
+    await inProcess('D', insertManyDesign(await perTickCollection(dbD.designDb, true)), dbD),
+  );
 
   logger.info('measuring reads');
   const reads = await measureReads({
-    rollupDb: dbB,
-    perTickDb: dbD,
+    rollups: dbB.rollups,
+    perTick: perTickReads(dbD.designDb),
     shape,
     runs: settings.readRuns,
     rawBudgetMs: settings.rawReadBudgetMs,
@@ -146,17 +155,17 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   await drop(dbD);
   await drop(dbB);
 
-  const dbE = database('e');
-  const keyed = await perTickCollection<KeyedTickDocument>(dbE, false);
+  const dbE = await database('e');
+  const keyed = await perTickCollection<KeyedTickDocument>(dbE.designDb, false);
   designs.push(await inProcess('E', sinkDesign(keyed), dbE));
   await drop(dbE);
 
-  const dbF = database('f');
+  const dbF = await database('f');
   logger.info('preallocating shells');
   const shellsStarted = performance.now();
   let shellDocuments = 0;
   for (const { level, shells } of allShells(shape)) {
-    shellDocuments += await insertShells(dbF, level, shells);
+    shellDocuments += await dbF.rollups.insertShells(level, shells);
   }
   const shellSeconds = (performance.now() - shellsStarted) / 1000;
   const f = await workers('F', dbF);
@@ -165,8 +174,8 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
 
   // Where B's time went: the guarded upsert vs an `_id`-only one, on a collection of B's size.
   logger.info('probing the server');
-  const dbProbe = database('probe');
-  const probe = await probeServer(dbProbe, b.stored?.documents ?? 0);
+  const dbProbe = await database('probe');
+  const probe = await probeServer(dbProbe.designDb, b.stored?.documents ?? 0);
   await drop(dbProbe);
 
   return { designs, b, reads, probe, ...(cpuProfile === undefined ? {} : { cpuProfile }) };

@@ -1,7 +1,7 @@
 import { MODEL_LEVELS } from '@tickertape/capacity';
 import { RollupReader } from '@tickertape/query';
-import type { Db, Document } from 'mongodb';
-import { TICKS_COLLECTION } from './designs.js';
+import type { RollupStore } from '@tickertape/store';
+import type { PerTickReads } from './design-databases.js';
 import { repeat, timing, type Timing } from './stats.js';
 import type { TickSetShape } from './tick-set.js';
 
@@ -41,19 +41,21 @@ export function tenMinuteWindow(startMs: number, endMs: number): { fromMs: numbe
  * the matching documents: documents examined are counted as documents matched).
  */
 export async function measureReads(options: {
-  rollupDb: Db;
-  perTickDb: Db;
+  rollups: RollupStore;
+  perTick: PerTickReads;
   shape: TickSetShape;
   runs: number;
   rawBudgetMs: number;
 }): Promise<ReadResults> {
   const { shape, runs } = options;
-  const reader = new RollupReader(options.rollupDb, {
-    // Only these two levels ran; the reader must not plan reads from day buckets.
-    levels: [...MODEL_LEVELS],
-    now: () => shape.endMs,
-  });
-  const ticks = options.perTickDb.collection<Document>(TICKS_COLLECTION);
+  const reader = new RollupReader(
+    { rollups: options.rollups },
+    {
+      // Only these two levels ran; the reader must not plan reads from day buckets.
+      levels: [...MODEL_LEVELS],
+      now: () => shape.endMs,
+    },
+  );
   const rawBudget = { ms: options.rawBudgetMs, minRuns: 2 };
 
   const sensors = shape.trafficSeries.slice(0, 50);
@@ -63,22 +65,11 @@ export async function measureReads(options: {
     runs,
   );
   const raw = await repeat(
-    () =>
-      ticks
-        .aggregate<{ _id: string; n: number; sum: number }>([
-          {
-            $match: {
-              series: { $in: sensors },
-              ts: { $gte: new Date(window.fromMs), $lt: new Date(window.toMs) },
-            },
-          },
-          { $group: { _id: '$series', n: { $sum: 1 }, sum: { $sum: '$fields.speed' } } },
-        ])
-        .toArray(),
+    () => options.perTick.windowSums(sensors, 'speed', window.fromMs, window.toMs),
     runs,
     rawBudget,
   );
-  const rawAverages = new Map(raw.answer.map((row) => [row._id, row.sum / row.n]));
+  const rawAverages = new Map(raw.answer.map((row) => [row.series, row.sum / row.n]));
   const windowDifference = Math.max(
     0,
     ...rolled.answer.rows.map((row) =>
@@ -94,14 +85,7 @@ export async function measureReads(options: {
     runs,
   );
   const rawChart = await repeat(
-    () =>
-      ticks
-        .find(
-          { series, ts: { $gte: new Date(chartRange.fromMs), $lt: new Date(chartRange.toMs) } },
-          { projection: { _id: 0, ts: 1, 'fields.price': 1 } },
-        )
-        .sort({ ts: 1 })
-        .toArray(),
+    () => options.perTick.chartTicks(series, 'price', chartRange.fromMs, chartRange.toMs),
     runs,
     rawBudget,
   );

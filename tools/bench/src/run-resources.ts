@@ -1,6 +1,7 @@
-import { createKafka, createMongoClient, createRegistry, kafkaSecurity } from '@tickertape/clients';
+import { createKafka, createRegistry, kafkaSecurity } from '@tickertape/clients';
 import { registryEndpoint } from '@tickertape/config';
 import type { Logger } from '@tickertape/logger';
+import { openMongoStores, type MongoStores, type RollupStore } from '@tickertape/store';
 import {
   registryAuthHeaders,
   TickCodec,
@@ -8,9 +9,30 @@ import {
   type RegistryEndpoint,
 } from '@tickertape/tick';
 import type { Admin, Kafka } from 'kafkajs';
-import type { Db, MongoClient } from 'mongodb';
 import { randomBytes } from 'node:crypto';
+import { openDesignDatabases, type DesignDb, type DesignDatabases } from './design-databases.js';
 import type { BenchEnv } from './env.js';
+
+/**
+ * One design's database, seen two ways: as our store (pipelines B and F write it, every design's
+ * sizes are measured through it) and through the driver, for the naive designs that store ticks
+ * their own way.
+ */
+export interface BenchDatabase {
+  name: string;
+  rollups: RollupStore;
+  designDb: DesignDb;
+}
+
+/** The stores and the designs' handle on the database `name` (it need not exist yet). */
+export async function benchDatabase(
+  stores: MongoStores,
+  designs: DesignDatabases,
+  name: string,
+): Promise<BenchDatabase> {
+  const { rollups } = await stores.database(name);
+  return { name, rollups, designDb: designs.db(name) };
+}
 
 async function deleteSubject(registry: RegistryEndpoint, subject: string): Promise<void> {
   const base = `${registry.url}/subjects/${encodeURIComponent(subject)}`;
@@ -39,12 +61,15 @@ function runNames() {
 export interface RunResources {
   kafka: Kafka;
   admin: Admin;
-  mongo: MongoClient;
+  stores: MongoStores;
+  designs: DesignDatabases;
   names: ReturnType<typeof runNames>;
   /** The design's database, remembered for the cleanup. */
-  database: (design: string) => Db;
+  database: (design: string) => Promise<BenchDatabase>;
+  /** The design's database's name only, remembered for the cleanup (the density probe's). */
+  databaseName: (design: string) => string;
   /** Drops a database now (unless the run keeps everything). */
-  drop: (db: Db) => Promise<void>;
+  drop: (db: BenchDatabase) => Promise<void>;
   registerTopic: (topic: string, partitions: number) => Promise<void>;
   registerCodec: (topic: string) => Promise<TickCodec>;
   /** Drops everything the run made (unless kept) and closes the clients. */
@@ -65,26 +90,35 @@ export async function openRunResources(
   });
   const registryAt = registryEndpoint(env);
   const registry = createRegistry(registryAt);
-  const mongo = createMongoClient({ uri: env.MONGODB_URI, appName: 'tickertape-bench', logger });
+  const stores = await openMongoStores({
+    uri: env.MONGODB_URI,
+    database: names.database('bench'),
+    appName: 'tickertape-bench',
+    logger,
+  });
+  const designs = await openDesignDatabases(env.MONGODB_URI, 'tickertape-bench-designs', logger);
   const admin: Admin = kafka.admin();
   const topics: string[] = [];
   const subjects: string[] = [];
   const databases = new Set<string>();
-  await Promise.all([mongo.connect(), admin.connect()]);
+  const databaseName = (design: string): string => {
+    const name = names.database(design);
+    databases.add(name);
+    return name;
+  };
+  await admin.connect();
   return {
     kafka,
     admin,
-    mongo,
+    stores,
+    designs,
     names,
-    database: (design) => {
-      const name = names.database(design);
-      databases.add(name);
-      return mongo.db(name);
-    },
+    database: (design) => benchDatabase(stores, designs, databaseName(design)),
+    databaseName,
     drop: async (db) => {
       if (keep) return;
-      await db.dropDatabase();
-      databases.delete(db.databaseName);
+      await stores.dropDatabase(db.name);
+      databases.delete(db.name);
     },
     registerTopic: async (topic, partitions) => {
       await admin.createTopics({
@@ -101,7 +135,7 @@ export async function openRunResources(
     close: async () => {
       try {
         if (!keep) {
-          for (const name of databases) await mongo.db(name).dropDatabase();
+          for (const name of databases) await stores.dropDatabase(name);
           if (topics.length > 0) await admin.deleteTopics({ topics });
           for (const subject of subjects) await deleteSubject(registryAt, subject);
         } else {
@@ -109,7 +143,8 @@ export async function openRunResources(
         }
       } finally {
         await admin.disconnect();
-        await mongo.close();
+        await designs.close();
+        await stores.close();
       }
     },
   };

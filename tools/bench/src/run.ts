@@ -39,7 +39,8 @@ function densities(
   databaseName: (spec: (typeof specs)[number]) => string,
 ) {
   return runDensityProbe({
-    mongo: run.mongo,
+    stores: run.stores,
+    designs: run.designs,
     databaseName,
     specs,
     seed: settings.seed,
@@ -55,13 +56,13 @@ async function latencyAtHalfOf(step: Step, b: DesignRun): Promise<LatencyResult>
   logger.info({ rate: Math.round(b.ticksPerSec / 2) }, 'measuring produce → visible');
   await run.registerTopic(run.names.liveTopic, settings.partitions);
   const codec = await run.registerCodec(run.names.liveTopic);
-  const db = run.database('live');
+  const db = await run.database('live');
   const live = await startLevels({
     env,
     admin: run.admin,
     topic: run.names.liveTopic,
     dlqTopic: run.names.dlqTopic,
-    database: db.databaseName,
+    database: db.name,
     groupPrefix: run.names.group('live'),
     mode: settings.workers,
     ...(settings.workerConcurrency === undefined
@@ -75,7 +76,7 @@ async function latencyAtHalfOf(step: Step, b: DesignRun): Promise<LatencyResult>
       kafka: run.kafka,
       codec,
       topic: run.names.liveTopic,
-      db,
+      store: db.rollups,
       rate: b.ticksPerSec / 2,
       durationMs: settings.latencyMs,
       markerEveryMs: settings.markerEveryMs,
@@ -118,13 +119,10 @@ async function liveGrid(step: Step): Promise<LiveReport> {
       : { workerConcurrency: settings.workerConcurrency }),
     logger,
   });
-  const liveDensities = await densities(
-    step,
-    LIVE_DENSITIES[settings.profile],
-    (spec) =>
-      run.database(
-        `livedensity${spec.perSecond.toFixed(4).replace('.', '_')}${spec.suggestedPolicy ? 'p' : ''}`,
-      ).databaseName,
+  const liveDensities = await densities(step, LIVE_DENSITIES[settings.profile], (spec) =>
+    run.databaseName(
+      `livedensity${spec.perSecond.toFixed(4).replace('.', '_')}${spec.suggestedPolicy ? 'p' : ''}`,
+    ),
   );
   return {
     cells,
@@ -143,7 +141,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
   const startedAt = Date.now();
   const run = await openRunResources(env, logger, settings.keep);
   try {
-    const machine = await describeMachine(run.mongo);
+    const machine = describeMachine(run.stores.rollups);
     const stack = StackMeter.locate(env);
     logger.info({ stack: stack.lookup }, 'stack processes for the CPU figures');
     const step: Step = { run, settings, env, logger, stack };
@@ -176,10 +174,8 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
     });
 
     // 3. Stored bytes per tick by density.
-    const density = await densities(
-      step,
-      DENSITY_PRESETS[settings.profile],
-      (s) => run.database(`density${String(s.perSecond).replace('.', '_')}`).databaseName,
+    const density = await densities(step, DENSITY_PRESETS[settings.profile], (s) =>
+      run.databaseName(`density${String(s.perSecond).replace('.', '_')}`),
     );
 
     // 4. Produce → visible, then 5. the live grid.

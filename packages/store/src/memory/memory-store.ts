@@ -13,6 +13,7 @@ import { MemoryFinality } from './finality.js';
 import { MemoryHistory } from './history.js';
 import { MemoryBucketReads } from './reads.js';
 import { MemoryState } from './state.js';
+import { storageStats } from './storage-stats.js';
 import { MemoryUpkeep } from './upkeep.js';
 import { MemoryRollupWriter } from './writer.js';
 
@@ -41,6 +42,7 @@ export function createMemoryStore(): RollupStore {
   return {
     capabilities: CAPABILITIES,
     ping: () => Promise.resolve(),
+    storageStats: () => Promise.resolve(storageStats(state.collections)),
 
     writer: (level: Level, options: WriterOptions = {}): RollupWriter =>
       new MemoryRollupWriter(

@@ -6,8 +6,10 @@ function serverOf(info: Document): string {
   // FerretDB 1.x names its own version beside the MongoDB version it emulates; 2.x nests it.
   const ferret: unknown = info.ferretdbVersion ?? (info.ferretdb as Document | undefined)?.version;
   if (typeof ferret === 'string') return `ferretdb ${ferret.replace(/^v/, '')}`;
-  // mongo-java-server (the local stand-in) is the one that reports no gitVersion.
-  if (info.gitVersion === undefined) return 'mongo-java-server';
+  // mongo-java-server (the local stand-in) is the one that reports no gitVersion; the version it
+  // does report is the MongoDB it answers as (the benchmark's machine line names it).
+  if (info.gitVersion === undefined)
+    return `mongo-java-server, reporting MongoDB ${String(info.version)}`;
   return `mongodb ${String(info.version)}`;
 }
 

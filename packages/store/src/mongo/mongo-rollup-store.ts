@@ -32,6 +32,7 @@ import type {
 import type { PartitionBuckets } from '../port/partitions.js';
 import type { ReadSession } from '../port/read-session.js';
 import type { RollupStore } from '../port/rollup-store.js';
+import type { CollectionStorage } from '../port/storage-stats.js';
 import type { RetentionRun, ShellRequest, ShellSeries } from '../port/upkeep.js';
 import { MongoBucketReads } from './bucket-reads.js';
 import { listRuns, startRun, updateRun } from './history-runs.js';
@@ -43,6 +44,7 @@ import { applyRetention } from './retention.js';
 import { MongoRollupWriter } from './rollup-writer.js';
 import { cleanupReplaced, prepareShadow, seedShadow, swapShadow } from './shadow.js';
 import { insertShells, recentSeries } from './shells.js';
+import { storageStats } from './storage-stats.js';
 import { advanceWatermarks, bumpGeneration, readWatermarkState } from './watermarks.js';
 
 /**
@@ -70,6 +72,10 @@ export class MongoRollupStore implements RollupStore {
 
   async ping(): Promise<void> {
     await this.db.command({ ping: 1 });
+  }
+
+  storageStats(): Promise<CollectionStorage[]> {
+    return storageStats(this.db);
   }
 
   // BucketWrites

@@ -3,7 +3,8 @@
  * never by callers: they ask the store). The local stand-in, FerretDB and MongoDB differ here.
  */
 export interface StoreCapabilities {
-  /** Which implementation answers: `mongodb <version>`, `mongo-java-server`, `ferretdb`, `memory`. */
+  /** Which implementation answers: `mongodb <version>`, `mongo-java-server, reporting MongoDB
+   * <version>`, `ferretdb <version>`, `memory`. */
   readonly server: string;
   /**
    * A shadow can become its partition by `renameCollection` (indexes kept, one step); otherwise

@@ -35,4 +35,5 @@ export type {
   ShadowPartition,
   SwapResult,
 } from './history.js';
+export type { CollectionStorage, StorageStats } from './storage-stats.js';
 export type { RollupStore } from './rollup-store.js';

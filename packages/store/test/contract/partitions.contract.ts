@@ -30,6 +30,30 @@ export function partitionsContract(open: OpenStore): void {
       expect(await store.listNames()).toEqual(expect.arrayContaining(names));
     });
 
+    it('report what each collection holds: documents, data and index bytes', async () => {
+      const store = await stores.use();
+      await store
+        .writer('hour')
+        .apply([
+          tick(0, T0, 0, { speed: 1 }),
+          tick(1, T0, 1, { speed: 2 }),
+          tick(2, T0, 2, { speed: 3 }),
+        ]);
+      const name = partitionOf('hour', T0).name;
+      const stats = await store.storageStats();
+      expect(stats.map((s) => s.name)).toEqual([...stats.map((s) => s.name)].sort());
+      const partition = stats.find((s) => s.name === name);
+      expect(partition).toMatchObject({
+        kind: 'buckets',
+        documents: await store.partition(name).count(),
+      });
+      expect(partition!.documents).toBeGreaterThan(0);
+      expect(partition!.dataBytes).toBeGreaterThan(0);
+      expect(partition!.indexBytes).toBeGreaterThan(0);
+      expect(partition!.indexSampled).toBe(partition!.documents);
+      expect(stats.some((s) => s.name.startsWith('system.'))).toBe(false);
+    });
+
     it('hold whole bucket records: count, scan, byIds, replace, drop', async () => {
       const store = await stores.use();
       const name = partitionOf('hour', T0).name;

@@ -2,8 +2,8 @@ import type { Level } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
 import type { TickCodec } from '@tickertape/tick';
 import type { Admin, Kafka } from 'kafkajs';
-import type { Db } from 'mongodb';
 import type { BenchEnv } from '../env.js';
+import type { BenchDatabase } from '../run-resources.js';
 import type { StackMeter } from '../stack-cpu.js';
 import type { WorkerMode } from '../workers.js';
 import type { DensityProbeResult } from '../density.js';
@@ -87,8 +87,8 @@ export interface LiveOptions {
   /** A topic of its own for each design of each cell, created and its codec registered. */
   topic: (name: string) => Promise<{ topic: string; codec: TickCodec }>;
   dlqTopic: string;
-  database: (name: string) => Db;
-  drop: (db: Db) => Promise<void>;
+  database: (name: string) => Promise<BenchDatabase>;
+  drop: (db: BenchDatabase) => Promise<void>;
   group: (name: string) => string;
   workerConcurrency?: number;
   logger: Logger;

@@ -1,7 +1,7 @@
 import { bucketId, partitionOf, slotStart, type Level } from '@tickertape/buckets';
 import { seriesKey } from '@tickertape/tick';
 import type { Admin } from 'kafkajs';
-import type { Db } from 'mongodb';
+import type { RollupStore } from '@tickertape/store';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Design } from '../consume.js';
 import {
@@ -76,7 +76,7 @@ async function publish(
   };
 }
 
-function bucketLookup(db: Db, level: Level): MarkerLookup {
+function bucketLookup(store: RollupStore, level: Level): MarkerLookup {
   return async (pending) => {
     const byCollection = new Map<string, Map<string, Marker>>();
     for (const marker of pending) {
@@ -87,10 +87,7 @@ function bucketLookup(db: Db, level: Level): MarkerLookup {
     }
     const seen = new Set<Marker>();
     for (const [name, ids] of byCollection) {
-      const found = await db
-        .collection<{ _id: string }>(name)
-        .find({ _id: { $in: [...ids.keys()] } }, { projection: { _id: 1 } })
-        .toArray();
+      const found = await store.partition(name).byIds([...ids.keys()]);
       for (const doc of found) seen.add(ids.get(doc._id)!);
     }
     return seen;
@@ -106,11 +103,11 @@ async function ours(
   const { admin, logger } = options;
   const name = `live${cellIndex}${design}`;
   const { topic, codec } = await options.topic(name);
-  const db = options.database(name);
+  const db = await options.database(name);
   const groupPrefix = options.group(name);
   const budgetMs = design === 'ours0' ? 0 : options.budgetMs;
   // `ours0` is the workers as they were before budgets and before the level policy.
-  const modes = design === 'ours' ? await applySuggestedPolicy(db, cell.perSecond) : {};
+  const modes = design === 'ours' ? await applySuggestedPolicy(db.rollups, cell.perSecond) : {};
   const vars: Record<string, string> =
     budgetMs === undefined ? {} : { FRESHNESS_BUDGET_MS: String(budgetMs) };
   const workers = await startLevels({
@@ -118,7 +115,7 @@ async function ours(
     admin,
     topic,
     dlqTopic: options.dlqTopic,
-    database: db.databaseName,
+    database: db.name,
     groupPrefix,
     mode: options.mode,
     ...(options.workerConcurrency === undefined
@@ -136,7 +133,7 @@ async function ours(
       topic,
       everyMs: options.markerEveryMs,
       stores: LEVELS_RUN,
-      lookups: new Map(LEVELS_RUN.map((level) => [level, bucketLookup(db, level)])),
+      lookups: new Map(LEVELS_RUN.map((level) => [level, bucketLookup(db.rollups, level)])),
     });
     const meter = options.stack.window();
     meter.start();
@@ -188,11 +185,11 @@ async function perTick(
   design: 'D' | 'E',
 ): Promise<LiveDesignRun> {
   const { topic, codec } = await options.topic(`live${cellIndex}${design.toLowerCase()}`);
-  const db = options.database(`live${cellIndex}${design.toLowerCase()}`);
+  const db = await options.database(`live${cellIndex}${design.toLowerCase()}`);
   const keyed = design === 'E';
   const write: Design = keyed
-    ? sinkDesign(await perTickCollection<KeyedTickDocument>(db, false))
-    : insertManyDesign(await perTickCollection(db, true));
+    ? sinkDesign(await perTickCollection<KeyedTickDocument>(db.designDb, false))
+    : insertManyDesign(await perTickCollection(db.designDb, true));
   let probe: MarkerProbe | undefined;
   const consumer = await LiveConsumer.start({
     kafka: options.kafka,

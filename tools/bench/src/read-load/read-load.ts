@@ -1,9 +1,11 @@
-import { createMongoClient } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
+import { openMongoStores } from '@tickertape/store';
 import { SeededRandom } from '@tickertape/producer';
 import { createServer } from 'node:net';
 import { cpus } from 'node:os';
+import { openDesignDatabases } from '../design-databases.js';
 import type { BenchEnv } from '../env.js';
+import { benchDatabase } from '../run-resources.js';
 import { StackMeter } from '../stack-cpu.js';
 import { PER_TICK_API, READ_TOKEN, startApiProcess, type ApiProcess } from './api-process.js';
 import { runLoad, type LoadResult } from './load.js';
@@ -79,14 +81,15 @@ export async function runReadLoad(
   logger: Logger,
 ): Promise<ReadLoadReport> {
   const startedAt = Date.now();
-  const mongo = createMongoClient({
+  const database = `ttb-reads-${startedAt.toString(36)}`;
+  const stores = await openMongoStores({
     uri: env.MONGODB_URI,
+    database,
     appName: 'tickertape-bench-reads',
     logger,
   });
-  await mongo.connect();
-  const database = `ttb-reads-${startedAt.toString(36)}`;
-  const db = mongo.db(database);
+  const designs = await openDesignDatabases(env.MONGODB_URI, 'tickertape-bench-reads', logger);
+  const db = await benchDatabase(stores, designs, database);
   const running: (ApiProcess | ProxyProcess)[] = [];
   try {
     logger.info({ database, sensors: settings.mix.sensors }, 'read load: writing the sensors');
@@ -157,7 +160,8 @@ export async function runReadLoad(
     };
   } finally {
     for (const part of running.reverse()) await part.stop();
-    if (!settings.keep) await db.dropDatabase();
-    await mongo.close();
+    if (!settings.keep) await stores.dropDatabase(database);
+    await designs.close();
+    await stores.close();
   }
 }

@@ -1,10 +1,9 @@
 import { foldInputOf, LEVELS, type FoldInput } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
 import { SeededRandom } from '@tickertape/producer';
-import { RollupWriter, advanceWatermarks } from '@tickertape/store';
 import { seriesKey } from '@tickertape/tick';
-import type { Db } from 'mongodb';
 import { perTickCollection, tickDocument } from '../designs.js';
+import type { BenchDatabase } from '../run-resources.js';
 import { ROUTE_METRIC, sensorTags, type RouteMix } from './route-mix.js';
 
 const MINUTE_MS = 60_000;
@@ -32,7 +31,7 @@ export interface ReadData {
  * scheduler would with a short lateness.
  */
 export async function seedReadData(
-  db: Db,
+  db: BenchDatabase,
   mix: RouteMix,
   nowMs: number,
   logger: Logger,
@@ -40,10 +39,10 @@ export async function seedReadData(
   const started = Date.now();
   const currentHour = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
   const finalHourMs = currentHour - 2 * HOUR_MS;
-  const writer = new RollupWriter(db, LEVELS[1]);
+  const writer = db.rollups.writer(LEVELS[1]);
   const random = new SeededRandom(1);
   // Design C's documents, only where its questions look: the final hour and the last 15 minutes.
-  const perTick = await perTickCollection(db, true);
+  const perTick = await perTickCollection(db.designDb, true);
   const perTickWanted = (ts: number) =>
     (ts >= finalHourMs && ts < finalHourMs + HOUR_MS) || ts >= nowMs - 15 * MINUTE_MS;
   let ticks = 0;
@@ -86,8 +85,7 @@ export async function seedReadData(
     logger.info({ hour: new Date(hour).toISOString(), ticks }, 'read data: hour written');
   }
   const mark = currentHour - HOUR_MS;
-  await advanceWatermarks(
-    db,
+  await db.rollups.advanceWatermarks(
     { minute: mark, hour: mark, day: Math.floor(mark / 86_400_000) * 86_400_000 },
     nowMs,
   );

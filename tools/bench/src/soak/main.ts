@@ -3,15 +3,14 @@
  * loads SOAK_SERIES series × SOAK_HOURS hours of one tick a minute through the workers' writers
  * (SOAK_LEVELS: minute, hour and day by default; so series × hours × 60 minute buckets, all in one
  * day's partition), then runs the reads the project does on it — counts, the seed's 10-minute
- * window of 50 sensors, a rebuild's scan in `_id` order, an aggregation, retention's drop —
+ * window of 50 sensors, a rebuild's scan in `_id` order, the tick counts, retention's drop —
  * sampling the database process's resident memory throughout. SOAK_READ_ONLY runs the reads alone
  * on what an interrupted run loaded. Prints a Markdown table of what it measured.
  */
 import { LEVELS, type FoldInput } from '@tickertape/buckets';
-import { createMongoClient } from '@tickertape/clients';
 import { createLogger } from '@tickertape/logger';
 import { RollupReader } from '@tickertape/query';
-import { RollupWriter } from '@tickertape/store';
+import { openMongoStores } from '@tickertape/store';
 import { loadSoakEnv } from './soak-env.js';
 import { ResidentPeak, directoryBytes, partPid } from './resident.js';
 
@@ -22,13 +21,14 @@ const MiB = 2 ** 20;
 
 const env = loadSoakEnv();
 const log = createLogger({ name: 'soak', level: env.LOG_LEVEL });
-const client = createMongoClient({
+const stores = await openMongoStores({
   uri: env.MONGODB_URI,
+  database: env.SOAK_DATABASE,
   appName: 'tickertape-soak',
   logger: log,
   serverSelectionTimeoutMs: 120_000,
 });
-const db = client.db(env.SOAK_DATABASE);
+const store = stores.rollups;
 const pid = partPid(env.TT_STACK_DIR, env.SOAK_PART);
 const dataDir = `${env.TT_STACK_DIR}/data/${
   env.SOAK_PART === 'ferretdb'
@@ -91,9 +91,9 @@ function bucketCounts(loaded: number): string {
 
 /** Loads the ticks through the writers, logging progress; a row of what it did. */
 async function loadTicks(): Promise<void> {
-  await db.dropDatabase();
+  await stores.dropDatabase(env.SOAK_DATABASE);
   const load = new ResidentPeak(pid, 1000);
-  const writers = env.SOAK_LEVELS.map((level) => new RollupWriter(db, level));
+  const writers = env.SOAK_LEVELS.map((level) => store.writer(level));
   const began = performance.now();
   let ticks = 0;
   for (let hour = 0; hour < env.SOAK_HOURS; hour++) {
@@ -131,28 +131,27 @@ async function loadTicks(): Promise<void> {
 if (env.SOAK_READ_ONLY)
   rows.push([
     'loaded',
-    `by an earlier run (SOAK_READ_ONLY): ${(await db.collection(MINUTE_PARTITION).estimatedDocumentCount()).toLocaleString('en')} minute buckets in one partition`,
+    `by an earlier run (SOAK_READ_ONLY): ${(await store.partition(MINUTE_PARTITION).count()).toLocaleString('en')} minute buckets in one partition`,
   ]);
 else await loadTicks();
 rows.push(['data on disk after load', mib(directoryBytes(dataDir))]);
 
-const minutes = db.collection<{ _id: string; n: number }>(MINUTE_PARTITION);
+const minutes = store.partition(MINUTE_PARTITION);
+const everything = { fromMs: 0, toMs: Number.MAX_SAFE_INTEGER };
+await timed('count (minute partition)', () => minutes.count(), String);
 await timed(
-  'estimatedDocumentCount (minute partition)',
-  () => minutes.estimatedDocumentCount(),
-  String,
-);
-await timed('countDocuments({})', () => minutes.countDocuments({}), String);
-await timed(
-  'countDocuments({n: {$gt: 0}})',
-  () => minutes.countDocuments({ n: { $gt: 0 } }),
+  'count of buckets with ticks',
+  () => minutes.count({ ...everything, withTicks: true }),
   String,
 );
 const end = DAY + env.SOAK_HOURS * 3_600_000;
-const reader = new RollupReader(db, {
-  levels: env.SOAK_LEVELS.filter((level) => level !== LEVELS.at(-1)),
-  now: () => end,
-});
+const reader = new RollupReader(
+  { rollups: store },
+  {
+    levels: env.SOAK_LEVELS.filter((level) => level !== LEVELS.at(-1)),
+    now: () => end,
+  },
+);
 const window = { metric: 'traffic', limit: 50, field: 'f0', fromMs: end - 10 * 60_000, toMs: end };
 await timed(
   "the seed's window: 10-minute average of 50 sensors (first call)",
@@ -172,11 +171,10 @@ if (env.SOAK_LEVELS.includes(LEVELS[1]))
     "a rebuild's scan: hour partition in _id order",
     async () => {
       let n = 0;
-      for await (const bucket of db
-        .collection<{ n: number }>(HOUR_PARTITION)
-        .find({})
-        .sort({ _id: 1 }))
-        n += bucket.n;
+      for await (const bucket of store
+        .partition(HOUR_PARTITION)
+        .scan(undefined, { inIdOrder: true }))
+        n += Number(bucket.n);
       return n;
     },
     (n) => `${n} ticks`,
@@ -185,21 +183,17 @@ await timed(
   'a full scan of the minute partition',
   async () => {
     let n = 0;
-    for await (const bucket of minutes.find({})) n += bucket.n;
+    for await (const bucket of minutes.scan()) n += Number(bucket.n);
     return n;
   },
   (n) => `${n} ticks`,
 );
 await timed(
-  'aggregation: $match n>0, $group sum n',
+  'tick counts of every minute bucket',
   async () => {
-    const [row] = await minutes
-      .aggregate<{ n: number }>([
-        { $match: { n: { $gt: 0 } } },
-        { $group: { _id: null, n: { $sum: '$n' } } },
-      ])
-      .toArray();
-    return row?.n ?? 0;
+    let n = 0;
+    for await (const bucket of minutes.scanCounts()) n += bucket.n;
+    return n;
   },
   (n) => `${n} ticks`,
 );
@@ -207,8 +201,8 @@ await timed("retention's drop of the minute partition", () => minutes.drop(), St
 const settleMs = 60_000;
 await new Promise((resolve) => setTimeout(resolve, settleMs));
 rows.push([`data on disk ${settleMs / 1000} s after the drop`, mib(directoryBytes(dataDir))]);
-await db.dropDatabase();
-await client.close();
+await stores.dropDatabase(env.SOAK_DATABASE);
+await stores.close();
 
 process.stdout.write(
   `database: ${database} (${dataDir}), resident memory sampled from /proc/${pid}\n\n`,

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { bucketId, partitionOf, slotStart } from '@tickertape/buckets';
-import { createMongoClient } from '@tickertape/clients';
 import { createLogger } from '@tickertape/logger';
+import { openMongoStores, type MongoStores } from '@tickertape/store';
 import { uniqueName } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
-import type { MongoClient } from 'mongodb';
+import { MongoClient } from 'mongodb';
+import { openDesignDatabases, type DesignDatabases } from '../../src/design-databases.js';
 import { runDensityProbe, type DensityProbeResult } from '../../src/density.js';
 import { DENSITY_PRESETS, densityStart, densityTickSpec } from '../../src/density-spec.js';
 import { parseBenchEnv } from '../../src/env.js';
@@ -19,14 +20,25 @@ describe('density probe on the real database', () => {
   const specs = DENSITY_PRESETS.smoke;
   const startMs = densityStart(Date.now(), specs);
   const names = new Map<number, string>();
+  // The driver's own view, to check what the store wrote.
   let mongo: MongoClient;
+  let stores: MongoStores;
+  let designs: DesignDatabases;
   let result: DensityProbeResult;
 
   beforeAll(async () => {
-    mongo = createMongoClient({ uri: env.MONGODB_URI, appName: 'density-test', logger });
+    mongo = new MongoClient(env.MONGODB_URI, { appName: 'density-test' });
     await mongo.connect();
+    stores = await openMongoStores({
+      uri: env.MONGODB_URI,
+      database: uniqueName('density'),
+      appName: 'density-test',
+      logger,
+    });
+    designs = await openDesignDatabases(env.MONGODB_URI, 'density-test', logger);
     result = await runDensityProbe({
-      mongo,
+      stores,
+      designs,
       databaseName: (spec) => {
         const name = uniqueName(`density-${spec.perSecond}`.replace('.', '_'));
         names.set(spec.perSecond, name);
@@ -41,7 +53,9 @@ describe('density probe on the real database', () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const name of names.values()) await mongo.db(name).dropDatabase();
+    for (const name of names.values()) await stores.dropDatabase(name);
+    await designs.close();
+    await stores.close();
     await mongo.close();
   });
 
@@ -87,7 +101,8 @@ describe('density probe on the real database', () => {
   it('drops its databases unless told to keep them', async () => {
     let name = '';
     await runDensityProbe({
-      mongo,
+      stores,
+      designs,
       databaseName: () => (name = uniqueName('density-drop')),
       specs: [{ perSecond: 1, stocks: 1, traffic: 1, durationMs: 60_000 }],
       seed: 7,

@@ -80,6 +80,11 @@ describe('density probe: presets and start', () => {
 function stored(collections: [string, number, number, number][]): Stored {
   const byCollection = collections.map(([name, documents, dataBytes, indexBytes]) => ({
     name,
+    kind: name.startsWith('rollup_')
+      ? ('buckets' as const)
+      : name === 'level_policy'
+        ? ('store' as const)
+        : ('other' as const),
     documents,
     dataBytes,
     indexBytes,
@@ -108,6 +113,8 @@ describe('density probe: figures', () => {
     expect(parts.hour).toEqual({ documents: 10, dataBytes: 3000, indexBytes: 100 });
     expect(parts.perTick).toEqual({ documents: 6000, dataBytes: 900_000, indexBytes: 500_000 });
     expect(() => splitStored(stored([['other', 1, 1, 1]]))).toThrow(/unexpected collection other/);
+    // The store's own documents (the level policy) are configuration, not what a tick costs.
+    expect(splitStored(stored([['level_policy', 2, 200, 20]])).minute.documents).toBe(0);
   });
 
   it('divides by the ticks and takes C/B from the measured bytes', () => {

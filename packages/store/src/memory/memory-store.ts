@@ -20,6 +20,7 @@ const CAPABILITIES: StoreCapabilities = Object.freeze({
   server: 'memory',
   renamesSafely: true,
   causalReads: false,
+  shells: true,
 });
 
 /**
@@ -69,7 +70,8 @@ export function createMemoryStore(): RollupStore {
           .filter((range): range is PartitionRange => range !== undefined),
       ),
     listNames: () => Promise.resolve(state.collections.names()),
-    partition: (name: string): PartitionBuckets => new MemoryPartitionBuckets(state.collections, name),
+    partition: (name: string): PartitionBuckets =>
+      new MemoryPartitionBuckets(state.collections, name),
 
     readWatermarks: (session) => finality.readWatermarks(session),
     advanceWatermarks: (marks, nowMs) => finality.advanceWatermarks(marks, nowMs),

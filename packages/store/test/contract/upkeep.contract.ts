@@ -1,13 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
 import { LEVELS, partitionOf, type FoldInput, type Level } from '@tickertape/buckets';
 import type { FieldSlot, RollupStore } from '../../src/port/index.js';
-import { storesFor, type OpenStore } from './open-store.js';
+import { snapshot, storesFor, type OpenStore } from './open-store.js';
 import { SERIES, T0, tick } from './ticks.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const [S0] = SERIES.map((s) => s.seriesKey) as [string];
-const shellSeries = { seriesKey: S0, metric: 'spd', tags: { seg: 'I80_34' }, fields: ['speed', 'travel'] };
+const shellSeries = {
+  seriesKey: S0,
+  metric: 'spd',
+  tags: { seg: 'I80_34' },
+  fields: ['speed', 'travel'],
+};
 
 /** Both details of a series' buckets of a level over two hours from T0. */
 async function readBoth(store: RollupStore, level: Level, field: string): Promise<FieldSlot[][]> {
@@ -21,6 +26,18 @@ async function readBoth(store: RollupStore, level: Level, field: string): Promis
 const observed = (slots: FieldSlot[]) =>
   slots.filter((slot) => slot.totals !== undefined || slot.subSlots.length > 0);
 
+/**
+ * A store whose server cannot hold shells (`capabilities.shells` off) refuses them with a typed
+ * error naming the capability, not retriable, and writes nothing.
+ */
+async function expectShellsRefused(inserting: Promise<number>): Promise<void> {
+  await expect(inserting).rejects.toMatchObject({
+    code: 'STORE_UNSUPPORTED',
+    retriable: false,
+    capability: 'shells',
+  });
+}
+
 export function upkeepContract(open: OpenStore): void {
   const stores = storesFor(open);
 
@@ -33,11 +50,22 @@ export function upkeepContract(open: OpenStore): void {
         start,
         compact: false,
       }));
-      // T0's bucket holds data already: only the two others go in.
-      expect(await store.insertShells('minute', shells)).toBe(2);
-      expect(await store.insertShells('minute', shells)).toBe(0);
-      expect(await store.insertShells('hour', [{ series: shellSeries, start: T0 + HOUR, compact: true }])).toBe(1);
-      expect(await store.insertShells('day', [{ series: shellSeries, start: T0 + HOUR, compact: false }])).toBe(1);
+      const hourShell = [{ series: shellSeries, start: T0 + HOUR, compact: true }];
+      const dayShell = [{ series: shellSeries, start: T0 + HOUR, compact: false }];
+      if (store.capabilities.shells) {
+        // T0's bucket holds data already: only the two others go in.
+        expect(await store.insertShells('minute', shells)).toBe(2);
+        expect(await store.insertShells('minute', shells)).toBe(0);
+        expect(await store.insertShells('hour', hourShell)).toBe(1);
+        expect(await store.insertShells('day', dayShell)).toBe(1);
+      } else {
+        const before = await snapshot(store);
+        await expectShellsRefused(store.insertShells('minute', shells));
+        await expectShellsRefused(store.insertShells('hour', hourShell));
+        await expectShellsRefused(store.insertShells('day', dayShell));
+        expect(await snapshot(store)).toEqual(before);
+      }
+      // What follows holds either way: shells read as no data.
 
       for (const level of LEVELS)
         for (const field of ['speed', 'travel']) {
@@ -48,8 +76,13 @@ export function upkeepContract(open: OpenStore): void {
         }
       expect(await store.countBuckets({ level: 'minute', fromMs: T0, toMs: T0 + HOUR })).toBe(1);
       expect(await store.countBuckets({ level: 'hour', fromMs: T0, toMs: T0 + 2 * HOUR })).toBe(0);
-      expect(await store.findSeries({ level: 'day', fromMs: T0, toMs: T0 + 2 * HOUR }, 10)).toEqual([]);
-      expect(await store.newestBucket('minute', S0, 5)).toEqual({ start: T0, lastTickMs: T0 + 5_000 });
+      expect(await store.findSeries({ level: 'day', fromMs: T0, toMs: T0 + 2 * HOUR }, 10)).toEqual(
+        [],
+      );
+      expect(await store.newestBucket('minute', S0, 5)).toEqual({
+        start: T0,
+        lastTickMs: T0 + 5_000,
+      });
       expect(await store.newestBucket('hour', S0, 5)).toBeUndefined();
       expect(
         await store.readMetricPart({
@@ -75,28 +108,45 @@ export function upkeepContract(open: OpenStore): void {
       ['hour', false],
       ['hour', true],
       ['day', false],
-    ] as const)('a %s shell (compact: %s) filled reads exactly as a bucket written without one', async (level, compact) => {
-      const [plain, shelled] = [await stores.use(), await stores.use()];
-      if (compact)
-        for (const store of [plain, shelled]) await store.changeLevelPolicy('hour', ['spd'], 'compact', T0);
-      const starts = level === 'day' ? [T0 - 23 * HOUR, T0 + HOUR] : [T0, T0 + HOUR];
-      expect(
-        await shelled.insertShells(level, starts.map((start) => ({ series: shellSeries, start, compact }))),
-      ).toBe(2);
-      const ticks: FoldInput[] = [
-        tick(0, T0 + 7_500, 0, { speed: 61 }),
-        tick(0, T0 + 3_000, 1, { speed: 58, travel: 9 }),
-        tick(0, T0 + 59_999, 2, { speed: 70 }),
-        tick(0, T0 + 600_000, 3, { speed: -4 }),
-      ];
-      for (const store of [plain, shelled]) await store.writer(level).apply(ticks);
-      for (const field of ['speed', 'travel']) {
-        const [a, b] = [await readBoth(plain, level, field), await readBoth(shelled, level, field)];
-        expect(b.map(observed)).toEqual(a.map(observed));
-        // The comparison is not vacuous: the ticks are there.
-        expect(observed(a[0]!).length).toBeGreaterThan(0);
-      }
-    });
+    ] as const)(
+      'a %s shell (compact: %s) filled reads exactly as a bucket written without one',
+      async (level, compact) => {
+        const [plain, shelled] = [await stores.use(), await stores.use()];
+        if (!shelled.capabilities.shells) {
+          await expectShellsRefused(
+            shelled.insertShells(level, [{ series: shellSeries, start: T0, compact }]),
+          );
+          expect(await shelled.listNames()).toEqual(await plain.listNames());
+          return;
+        }
+        if (compact)
+          for (const store of [plain, shelled])
+            await store.changeLevelPolicy('hour', ['spd'], 'compact', T0);
+        const starts = level === 'day' ? [T0 - 23 * HOUR, T0 + HOUR] : [T0, T0 + HOUR];
+        expect(
+          await shelled.insertShells(
+            level,
+            starts.map((start) => ({ series: shellSeries, start, compact })),
+          ),
+        ).toBe(2);
+        const ticks: FoldInput[] = [
+          tick(0, T0 + 7_500, 0, { speed: 61 }),
+          tick(0, T0 + 3_000, 1, { speed: 58, travel: 9 }),
+          tick(0, T0 + 59_999, 2, { speed: 70 }),
+          tick(0, T0 + 600_000, 3, { speed: -4 }),
+        ];
+        for (const store of [plain, shelled]) await store.writer(level).apply(ticks);
+        for (const field of ['speed', 'travel']) {
+          const [a, b] = [
+            await readBoth(plain, level, field),
+            await readBoth(shelled, level, field),
+          ];
+          expect(b.map(observed)).toEqual(a.map(observed));
+          // The comparison is not vacuous: the ticks are there.
+          expect(observed(a[0]!).length).toBeGreaterThan(0);
+        }
+      },
+    );
   });
 
   describe('finality', () => {
@@ -142,9 +192,12 @@ export function upkeepContract(open: OpenStore): void {
       const dry = await store.applyRetention(T0, policy, true);
       expect(dry.dryRun).toBe(true);
       expect(dry.dropped).toEqual([]);
-      expect(dry.verdicts.filter((v) => v.drop).map((v) => v.range.name).sort()).toEqual(
-        [old.name, oldHour.name].sort(),
-      );
+      expect(
+        dry.verdicts
+          .filter((v) => v.drop)
+          .map((v) => v.range.name)
+          .sort(),
+      ).toEqual([old.name, oldHour.name].sort());
       expect(dry.verdicts.find((v) => v.range.name === recent.name)).toMatchObject({
         drop: false,
         reason: 'within-retention',
@@ -170,8 +223,12 @@ export function upkeepContract(open: OpenStore): void {
         day: { skip: [], compact: [] },
       });
       await store.changeLevelPolicy('hour', ['spd'], 'skip', T0);
-      await expect(store.changeLevelPolicy('day', ['spd'], 'skip', T0)).rejects.toThrow(/every level/);
-      await expect(store.changeLevelPolicy('day', ['spd'], 'compact', T0)).rejects.toThrow(/compact/);
+      await expect(store.changeLevelPolicy('day', ['spd'], 'skip', T0)).rejects.toThrow(
+        /every level/,
+      );
+      await expect(store.changeLevelPolicy('day', ['spd'], 'compact', T0)).rejects.toThrow(
+        /compact/,
+      );
       expect((await store.readLevelPolicy()).mode('day', 'spd')).toBe('full');
     });
   });

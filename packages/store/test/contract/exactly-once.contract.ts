@@ -113,13 +113,16 @@ export function exactlyOnceContract(open: OpenStore, options: ContractOptions): 
             for (const each of [store, reference]) {
               if (compact) await each.changeLevelPolicy('hour', ['spd', 'px'], 'compact', T0);
               // A shell under some of the buckets: written into, it must end as the reference's.
-              await each.insertShells(level, [
-                {
-                  series: { ...SERIES[0], fields: ['speed', 'travel'] },
-                  start: T0 - (T0 % slotMs(level)),
-                  compact,
-                },
-              ]);
+              // A store that cannot hold shells refuses them (the upkeep contract checks that):
+              // then both compare without.
+              if (store.capabilities.shells)
+                await each.insertShells(level, [
+                  {
+                    series: { ...SERIES[0], fields: ['speed', 'travel'] },
+                    start: T0 - (T0 % slotMs(level)),
+                    compact,
+                  },
+                ]);
               const writer = each.writer(level);
               for (const flush of flushes) await writer.apply(flush);
             }
@@ -147,7 +150,7 @@ export function exactlyOnceContract(open: OpenStore, options: ContractOptions): 
       expect(await snapshot(store)).toEqual(before);
     });
 
-    it('an overlapping flush adds only the records past each bucket\'s applied offset', async () => {
+    it("an overlapping flush adds only the records past each bucket's applied offset", async () => {
       const store = await stores.use();
       const writer = store.writer('hour');
       const ticks = [10, 20, 30, 40].map((speed, offset) =>

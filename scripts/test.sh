@@ -34,8 +34,9 @@ NODE_OPTIONS=--experimental-vm-modules bash infra/local/stack.sh exec -- \
   pnpm exec jest --json --outputFile=.out/jest-results.json "$@" || status=$?
 if (($# == 0)); then
   # The write path, the workers (a replay from offset 0 included) and the CLI's replay again, on
-  # FerretDB: what it supports of ours. Shells (±Infinity), segments and verify ($group's $first)
-  # and the rebuild's swap (renameCollection) it does not: docs/local-stack.md, "FerretDB".
+  # FerretDB: what it supports of ours, the store contract whole (the store takes FerretDB's way
+  # where it differs, and refuses shells: no ±Infinity). Segments and verify ($group's $first) it
+  # does not run: docs/local-stack.md, "FerretDB".
   # shellcheck disable=SC2016
   NODE_OPTIONS=--experimental-vm-modules bash infra/local/stack.sh exec -- bash -c \
     'MONGODB_URI=$FERRETDB_URI exec pnpm exec jest --selectProjects integration --json --outputFile=.out/jest-ferretdb.json \

@@ -90,7 +90,16 @@ export const JOBS = {
     payload: z.object({}),
     every: (env) => env.SHELLS_EVERY_MS,
     attempts: 3,
-    async run({ rollups, now, env, metrics }) {
+    async run({ rollups, now, env, metrics, logger }) {
+      // A server that cannot hold shells (FerretDB: no ±Infinity): the first tick of each slot
+      // creates its bucket, as it would without the job.
+      if (!rollups.capabilities.shells) {
+        logger.info(
+          { server: rollups.capabilities.server },
+          'shells unsupported by the store, skipped',
+        );
+        return { skipped: 'shells unsupported' };
+      }
       const t = now();
       const inserted: Record<string, number> = {};
       // Shells in the form the writers will write (compact or not), none for a skipped metric.

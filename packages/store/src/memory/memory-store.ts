@@ -21,6 +21,7 @@ const CAPABILITIES: StoreCapabilities = Object.freeze({
   server: 'memory',
   renamesSafely: true,
   causalReads: false,
+  shells: true,
 });
 
 /**

@@ -13,6 +13,7 @@ import type {
   SlotRangeQuery,
 } from '../port/bucket-reads.js';
 import type { ReadSession } from '../port/read-session.js';
+import type { Dialect } from './capabilities.js';
 import { countBuckets, findSeries, listMetrics } from './reads/discovery.js';
 import { listPartitions } from './partitions.js';
 import { metricDensities } from './reads/metric-densities.js';
@@ -27,7 +28,10 @@ import { readMetricPart, readPart, readSlots } from './reads/slot-reads.js';
 export class MongoBucketReads implements BucketReads {
   private listing: Promise<PartitionRange[]> | undefined;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect = 'mongodb',
+  ) {}
 
   /**
    * The partitions present, one listing shared by the calls that ask while it is under way: a
@@ -57,11 +61,11 @@ export class MongoBucketReads implements BucketReads {
   }
 
   findSeries(scope: BucketScope, limit: number): Promise<SeriesRow[]> {
-    return findSeries(this.db, scope, limit);
+    return findSeries(this.db, scope, limit, this.dialect);
   }
 
   listMetrics(scope: BucketScope, sample: number): Promise<MetricRow[]> {
-    return listMetrics(this.db, scope, sample);
+    return listMetrics(this.db, scope, sample, this.dialect);
   }
 
   newestBucket(
@@ -73,6 +77,6 @@ export class MongoBucketReads implements BucketReads {
   }
 
   metricDensities(level: Level, fromMs: number, toMs: number): Promise<MetricDensity[]> {
-    return metricDensities(this.db, level, fromMs, toMs);
+    return metricDensities(this.db, level, fromMs, toMs, this.dialect);
   }
 }

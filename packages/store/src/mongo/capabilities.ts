@@ -32,9 +32,25 @@ export async function probeCapabilities(
   readsAwayFromPrimary: boolean,
 ): Promise<StoreCapabilities> {
   const info = await admin.command({ buildInfo: 1 });
+  const server = serverOf(info);
+  const ferret = dialectOf(server) === 'ferretdb';
   return {
-    server: serverOf(info),
-    renamesSafely: info.gitVersion !== undefined,
+    server,
+    // FerretDB reports a gitVersion but cannot rename with dropTarget.
+    renamesSafely: info.gitVersion !== undefined && !ferret,
     causalReads: readsAwayFromPrimary && (await keepsClusterTime(admin)),
+    // FerretDB refuses to store ±Infinity, which a shell's min/max hold.
+    shells: !ferret,
   };
 }
+
+/**
+ * Which commands the Mongo store sends for what the port's capabilities do not name, read off
+ * the probed server once: `mongodb` for MongoDB and the stand-in (their commands, unchanged);
+ * `ferretdb` where FerretDB 1.x lacks `$map`/`$objectToArray`, answers a `$group` of several
+ * accumulators with zeros past the first, and reports a drop of a missing collection as done.
+ */
+export type Dialect = 'mongodb' | 'ferretdb';
+
+export const dialectOf = (server: string): Dialect =>
+  server.startsWith('ferretdb') ? 'ferretdb' : 'mongodb';

@@ -34,7 +34,9 @@ import type { ReadSession } from '../port/read-session.js';
 import type { RollupStore } from '../port/rollup-store.js';
 import type { CollectionStorage } from '../port/storage-stats.js';
 import type { RetentionRun, ShellRequest, ShellSeries } from '../port/upkeep.js';
+import { StoreUnsupportedError } from '../store-error.js';
 import { MongoBucketReads } from './bucket-reads.js';
+import { dialectOf, type Dialect } from './capabilities.js';
 import { listRuns, startRun, updateRun } from './history-runs.js';
 import { changeLevelPolicy, readLevelPolicy } from './level-policy.js';
 import { MongoPartitionBuckets } from './partition-buckets.js';
@@ -55,6 +57,7 @@ import { advanceWatermarks, bumpGeneration, readWatermarkState } from './waterma
  */
 export class MongoRollupStore implements RollupStore {
   private readonly reads: MongoBucketReads;
+  private readonly dialect: Dialect;
   /**
    * The newest cluster time a watermark read saw, when reads are causal: every query's session
    * starts there, so its reads wait for a member that has the writes those watermarks promise
@@ -67,7 +70,8 @@ export class MongoRollupStore implements RollupStore {
     private readonly db: Db,
     readonly capabilities: StoreCapabilities,
   ) {
-    this.reads = new MongoBucketReads(db);
+    this.dialect = dialectOf(capabilities.server);
+    this.reads = new MongoBucketReads(db, this.dialect);
   }
 
   async ping(): Promise<void> {
@@ -132,7 +136,7 @@ export class MongoRollupStore implements RollupStore {
     return bucketCollectionNames(this.db);
   }
   partition(name: string): PartitionBuckets {
-    return new MongoPartitionBuckets(this.db, name);
+    return new MongoPartitionBuckets(this.db, name, this.dialect);
   }
 
   // Finality
@@ -175,9 +179,11 @@ export class MongoRollupStore implements RollupStore {
   // Upkeep
 
   recentSeries(level: Level, sinceMs: number, untilMs: number): Promise<ShellSeries[]> {
-    return recentSeries(this.db, level, sinceMs, untilMs);
+    return recentSeries(this.db, level, sinceMs, untilMs, this.dialect);
   }
-  insertShells(level: Level, shells: readonly ShellRequest[]): Promise<number> {
+  async insertShells(level: Level, shells: readonly ShellRequest[]): Promise<number> {
+    if (!this.capabilities.shells)
+      throw new StoreUnsupportedError('shells', this.capabilities.server);
     return insertShells(this.db, level, shells);
   }
   applyRetention(nowMs: number, policy: RetentionPolicy, dryRun: boolean): Promise<RetentionRun> {

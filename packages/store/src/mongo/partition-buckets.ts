@@ -1,4 +1,5 @@
 import type { Db, Filter } from 'mongodb';
+import type { Dialect } from './capabilities.js';
 import type { BucketRecord, BucketSpan, PartitionBuckets } from '../port/partitions.js';
 
 const NAMESPACE_NOT_FOUND = 26;
@@ -21,6 +22,7 @@ export class MongoPartitionBuckets implements PartitionBuckets {
   constructor(
     private readonly db: Db,
     readonly name: string,
+    private readonly dialect: Dialect = 'mongodb',
   ) {}
 
   private get collection() {
@@ -64,6 +66,9 @@ export class MongoPartitionBuckets implements PartitionBuckets {
    * only the message).
    */
   async drop(): Promise<boolean> {
+    // FerretDB answers true for a collection that is not there: ask first (a run next to
+    // another may still drop it in between — then the drop answers for itself).
+    if (this.dialect === 'ferretdb' && !(await this.exists())) return false;
     try {
       return await this.collection.drop();
     } catch (err) {
@@ -71,5 +76,12 @@ export class MongoPartitionBuckets implements PartitionBuckets {
       if (code === NAMESPACE_NOT_FOUND || message === 'ns not found') return false;
       throw err;
     }
+  }
+
+  private async exists(): Promise<boolean> {
+    const found = await this.db
+      .listCollections({ name: this.collection.collectionName }, { nameOnly: true })
+      .toArray();
+    return found.length > 0;
   }
 }

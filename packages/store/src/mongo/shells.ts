@@ -2,6 +2,7 @@ import { partitionOf, type Level } from '@tickertape/buckets';
 import { MongoBulkWriteError, type Db, type Document } from 'mongodb';
 import { shellDocument, type ShellDocument } from '../layout/shells.js';
 import type { ShellRequest, ShellSeries } from '../port/upkeep.js';
+import type { Dialect } from './capabilities.js';
 import { ensurePartition } from './partitions.js';
 import { DUPLICATE_KEY, writeErrorsOf } from './transient.js';
 
@@ -42,6 +43,27 @@ export async function insertShells(
   return inserted;
 }
 
+interface RecentRow {
+  series: string;
+  metric: string;
+  tags: Record<string, string>;
+  fields: string[];
+}
+
+/** FerretDB has no `$map`: the `f` maps travel whole and their keys are taken here. */
+async function* seriesKeysHere(db: Db, name: string, match: Document): AsyncGenerator<RecentRow> {
+  const cursor = db
+    .collection<Document>(name)
+    .find(match, { projection: { _id: 0, series: 1, metric: 1, tags: 1, f: 1 } });
+  for await (const doc of cursor)
+    yield {
+      series: doc.series as string,
+      metric: doc.metric as string,
+      tags: doc.tags as Record<string, string>,
+      fields: Object.keys((doc.f as Document | undefined) ?? {}),
+    };
+}
+
 /**
  * Series with a bucket of `level` starting in [sinceMs, untilMs], with the numeric fields they
  * used: what the next slot's shells should prepare. Only names travel back — the server lists
@@ -52,27 +74,27 @@ export async function recentSeries(
   level: Level,
   sinceMs: number,
   untilMs: number,
+  dialect: Dialect = 'mongodb',
 ): Promise<ShellSeries[]> {
   const names = new Set([partitionOf(level, sinceMs).name, partitionOf(level, untilMs).name]);
   const found = new Map<string, ShellSeries & { fieldSet: Set<string> }>();
   for (const name of names) {
-    const cursor = db.collection<Document>(name).aggregate<{
-      series: string;
-      metric: string;
-      tags: Record<string, string>;
-      fields: string[];
-    }>([
-      { $match: { start: { $gte: new Date(sinceMs), $lte: new Date(untilMs) }, n: { $gt: 0 } } },
-      {
-        $project: {
-          _id: 0,
-          series: 1,
-          metric: 1,
-          tags: 1,
-          fields: { $map: { input: { $objectToArray: '$f' }, in: '$$this.k' } },
-        },
-      },
-    ]);
+    const match = { start: { $gte: new Date(sinceMs), $lte: new Date(untilMs) }, n: { $gt: 0 } };
+    const cursor =
+      dialect === 'ferretdb'
+        ? seriesKeysHere(db, name, match)
+        : db.collection<Document>(name).aggregate<RecentRow>([
+            { $match: match },
+            {
+              $project: {
+                _id: 0,
+                series: 1,
+                metric: 1,
+                tags: 1,
+                fields: { $map: { input: { $objectToArray: '$f' }, in: '$$this.k' } },
+              },
+            },
+          ]);
     for await (const row of cursor) {
       const seen = found.get(row.series) ?? {
         seriesKey: row.series,

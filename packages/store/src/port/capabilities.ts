@@ -16,4 +16,10 @@ export interface StoreCapabilities {
    * read in a causally consistent session (see `ReadSession`).
    */
   readonly causalReads: boolean;
+  /**
+   * Shells can be stored: a shell holds ±Infinity as the neutral min/max (docs/data-layout.md).
+   * Without it `insertShells` refuses (StoreError STORE_UNSUPPORTED) and the first tick of a
+   * slot creates its bucket.
+   */
+  readonly shells: boolean;
 }

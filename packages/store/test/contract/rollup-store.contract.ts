@@ -27,6 +27,7 @@ export function describeRollupStoreContract(
       expect(store.capabilities.server.length).toBeGreaterThan(0);
       expect(typeof store.capabilities.renamesSafely).toBe('boolean');
       expect(typeof store.capabilities.causalReads).toBe('boolean');
+      expect(typeof store.capabilities.shells).toBe('boolean');
       await expect(store.ping()).resolves.toBeUndefined();
     });
 

@@ -1,6 +1,7 @@
 import { LEVEL_SPECS } from '@tickertape/buckets';
-import type { Db, Document } from 'mongodb';
+import type { Collection, Db, Document } from 'mongodb';
 import type { BucketScope, MetricRow, SeriesRow } from '../../port/bucket-reads.js';
+import type { Dialect } from '../capabilities.js';
 import { partitionsInRange } from './partitions-in-range.js';
 
 /**
@@ -32,6 +33,67 @@ export async function countBuckets(db: Db, scope: BucketScope): Promise<number> 
   return counts.reduce((total, count) => total + count, 0);
 }
 
+interface SeriesGroup {
+  _id: string;
+  metric: string;
+  tags: Record<string, string>;
+  lastStart: Date;
+  fields: string[];
+}
+
+/**
+ * FerretDB has no `$map` (nor `$objectToArray`): the buckets' `f` and `tags` maps travel whole
+ * and their keys are taken here — values included, so dearer than on MongoDB, but the same rows.
+ */
+async function keysHere(
+  partition: Collection,
+  filter: Document,
+  sample: number,
+): Promise<{ fields: string[]; tags: string[] }[]> {
+  const docs = await partition
+    .find(filter, { projection: { _id: 0, f: 1, tags: 1 } })
+    .limit(sample)
+    .toArray();
+  return docs.map((doc) => ({
+    fields: Object.keys((doc.f as Document | undefined) ?? {}),
+    tags: Object.keys((doc.tags as Document | undefined) ?? {}),
+  }));
+}
+
+/** findSeries' grouping for FerretDB (see keysHere): by series, first `limit` keys in order. */
+async function seriesWithKeysHere(
+  partition: Collection,
+  filter: Document,
+  limit: number,
+): Promise<SeriesGroup[]> {
+  const groups = new Map<string, SeriesGroup>();
+  const cursor = partition.find(filter, {
+    projection: { _id: 0, series: 1, metric: 1, tags: 1, start: 1, f: 1 },
+  });
+  for await (const doc of cursor) {
+    const fields = Object.keys((doc.f as Document | undefined) ?? {});
+    if (fields.length === 0) continue; // as $unwind drops a bucket without fields
+    const series = doc.series as string;
+    const group = groups.get(series);
+    if (group === undefined) {
+      groups.set(series, {
+        _id: series,
+        metric: doc.metric as string,
+        tags: doc.tags as Record<string, string>,
+        lastStart: doc.start as Date,
+        fields,
+      });
+      continue;
+    }
+    if ((doc.start as Date).getTime() > group.lastStart.getTime())
+      group.lastStart = doc.start as Date;
+    group.fields = [...new Set([...group.fields, ...fields])];
+  }
+  return [...groups.values()]
+    .sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0))
+    .slice(0, limit);
+}
+
 const fieldNames = { $map: { input: { $objectToArray: '$f' }, in: '$$this.k' } };
 
 /**
@@ -39,34 +101,36 @@ const fieldNames = { $map: { input: { $objectToArray: '$f' }, in: '$$this.k' } }
  * in order with their field names (never the values): the first `limit` over all partitions are
  * among them.
  */
-export async function findSeries(db: Db, scope: BucketScope, limit: number): Promise<SeriesRow[]> {
+export async function findSeries(
+  db: Db,
+  scope: BucketScope,
+  limit: number,
+  dialect: Dialect = 'mongodb',
+): Promise<SeriesRow[]> {
   const filter = scopeFilter(scope);
   const found = new Map<string, SeriesRow & { fieldSet: Set<string> }>();
   for (const partition of partitionsOf(db, scope)) {
-    const rows = await partition
-      .aggregate<{
-        _id: string;
-        metric: string;
-        tags: Record<string, string>;
-        lastStart: Date;
-        fields: string[];
-      }>([
-        { $match: filter },
-        { $project: { series: 1, metric: 1, tags: 1, start: 1, fields: fieldNames } },
-        { $unwind: '$fields' },
-        {
-          $group: {
-            _id: '$series',
-            metric: { $first: '$metric' },
-            tags: { $first: '$tags' },
-            lastStart: { $max: '$start' },
-            fields: { $addToSet: '$fields' },
-          },
-        },
-        { $sort: { _id: 1 } },
-        { $limit: limit },
-      ])
-      .toArray();
+    const rows =
+      dialect === 'ferretdb'
+        ? await seriesWithKeysHere(partition, filter, limit)
+        : await partition
+            .aggregate<SeriesGroup>([
+              { $match: filter },
+              { $project: { series: 1, metric: 1, tags: 1, start: 1, fields: fieldNames } },
+              { $unwind: '$fields' },
+              {
+                $group: {
+                  _id: '$series',
+                  metric: { $first: '$metric' },
+                  tags: { $first: '$tags' },
+                  lastStart: { $max: '$start' },
+                  fields: { $addToSet: '$fields' },
+                },
+              },
+              { $sort: { _id: 1 } },
+              { $limit: limit },
+            ])
+            .toArray();
     for (const row of rows) {
       const seen = found.get(row._id) ?? {
         series: row._id,
@@ -95,6 +159,7 @@ export async function listMetrics(
   db: Db,
   scope: BucketScope,
   sample: number,
+  dialect: Dialect = 'mongodb',
 ): Promise<MetricRow[]> {
   const filter = scopeFilter(scope);
   const { metric: _named, ...sansMetric } = filter;
@@ -103,19 +168,22 @@ export async function listMetrics(
     const metrics = await partition.distinct('metric', filter);
     for (const metric of metrics) {
       if (typeof metric !== 'string') continue;
-      const names = await partition
-        .aggregate<{ fields?: string[]; tags?: string[] }>([
-          { $match: { metric, ...sansMetric } },
-          { $limit: sample },
-          {
-            $project: {
-              _id: 0,
-              fields: fieldNames,
-              tags: { $map: { input: { $objectToArray: '$tags' }, in: '$$this.k' } },
-            },
-          },
-        ])
-        .toArray();
+      const names =
+        dialect === 'ferretdb'
+          ? await keysHere(partition, { metric, ...sansMetric }, sample)
+          : await partition
+              .aggregate<{ fields?: string[]; tags?: string[] }>([
+                { $match: { metric, ...sansMetric } },
+                { $limit: sample },
+                {
+                  $project: {
+                    _id: 0,
+                    fields: fieldNames,
+                    tags: { $map: { input: { $objectToArray: '$tags' }, in: '$$this.k' } },
+                  },
+                },
+              ])
+              .toArray();
       const entry = found.get(metric) ?? { fields: new Set<string>(), tags: new Set<string>() };
       for (const row of names) {
         for (const field of row.fields ?? []) entry.fields.add(field);

@@ -315,7 +315,7 @@ describe('what the API refuses, and how', () => {
         serverSelectionTimeoutMS: 300,
       });
       // No server to probe: the store is told what it would have found.
-      const gone = { server: 'gone', renamesSafely: false, causalReads: false };
+      const gone = { server: 'gone', renamesSafely: false, causalReads: false, shells: false };
       broken = await startTestApi(await storesOf(dead.db('gone'), gone));
     });
     afterAll(async () => {

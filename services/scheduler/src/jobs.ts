@@ -94,7 +94,7 @@ export const JOBS = {
       // A server that cannot hold shells (FerretDB: no ±Infinity): the first tick of each slot
       // creates its bucket, as it would without the job.
       if (!rollups.capabilities.shells) {
-        logger.info(
+        logger.debug(
           { server: rollups.capabilities.server },
           'shells unsupported by the store, skipped',
         );

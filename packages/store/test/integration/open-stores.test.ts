@@ -15,12 +15,13 @@ describe('openMongoStores on the real database', () => {
     const { store, db } = await stack.fresh();
     const info = await db.admin().command({ buildInfo: 1 });
     const { server, renamesSafely, causalReads } = store.capabilities;
-    expect(renamesSafely).toBe(info.gitVersion !== undefined);
-    expect(server).toBe(
+    expect(server).toEqual(
       info.gitVersion === undefined
-        ? 'mongo-java-server'
+        ? `mongo-java-server, reporting MongoDB ${String(info.version)}`
         : expect.stringMatching(/^(mongodb|ferretdb) /),
     );
+    // The stand-in renames data without its indexes, FerretDB cannot rename onto a target.
+    expect(renamesSafely).toBe(server.startsWith('mongodb '));
     // Reads from the primary see every acknowledged write: no sessions to hand out.
     expect(causalReads).toBe(false);
     expect(store.beginReads()).toBeUndefined();

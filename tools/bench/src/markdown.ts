@@ -1,4 +1,5 @@
 import { beforeAfterSection } from './before-after-markdown.js';
+import { previousRunSection } from './previous-run-markdown.js';
 import { cpuProfileSection } from './cpu-profile-markdown.js';
 import { densitySection } from './density-markdown.js';
 import { liveSection } from './live/live-markdown.js';
@@ -12,6 +13,8 @@ export interface MarkdownOptions {
   command: string;
   /** File name of the chart, relative to the Markdown file; omitted when there is none. */
   chart?: string;
+  /** The report this one replaces, for a before/after of the same figures. */
+  previous?: BenchReport;
 }
 
 /** The whole report as Markdown: what docs/benchmarks.md holds and what the command prints. */
@@ -64,6 +67,7 @@ export function renderMarkdown(report: BenchReport, options: MarkdownOptions): s
     ),
     '',
   );
+  if (options.previous !== undefined) lines.push(...previousRunSection(report, options.previous));
   lines.push(
     '## The workers, by level (coalescing check)',
     '',

@@ -212,6 +212,31 @@ describe('renderMarkdown', () => {
   });
 });
 
+describe('renderMarkdown beside the previous run', () => {
+  it('sets each ratio and target of the replaced report beside this run', () => {
+    const before = report();
+    const b = before.designs.find((d) => d.key === 'B')!;
+    b.ticksPerSec = b.ticksPerSec / 2;
+    before.startedAt = Date.UTC(2026, 10, 20, 8, 0);
+    const now = report();
+    const markdown = renderMarkdown(now, { command: 'bench', previous: before });
+    const section = markdown.slice(markdown.indexOf('## Against the previous run'));
+    expect(section).toContain('run of 2026-11-20T08:00');
+    const [ratioBefore, ratioNow] = [figures(before), figures(now)].map(
+      (f) => f.ratios.find((r) => r.name === 'B/A')!.value,
+    );
+    expect(section).toContain(`| B/A | ${ratioBefore!.toFixed(2)} | ${ratioNow!.toFixed(2)} |`);
+    expect(ratioNow).toBeCloseTo(ratioBefore! * 2, 9);
+  });
+
+  it('leaves the section out when the replaced report cannot be read as one', () => {
+    const broken = { ...report(), designs: [] } as BenchReport;
+    const markdown = renderMarkdown(report(), { command: 'bench', previous: broken });
+    expect(markdown).not.toContain('## Against the previous run');
+    expect(markdown).toContain('## Ratios (same run)');
+  });
+});
+
 describe('renderChart', () => {
   it('renders an SVG in Node, without a canvas or a browser', async () => {
     const svg = await renderChart(report());

@@ -14,6 +14,7 @@ import {
 } from './designs.js';
 import type { BenchEnv } from './env.js';
 import { perTickReads } from './design-databases.js';
+import { applySketchPolicy } from './level-policy.js';
 import { probeServer, type ServerProbe } from './probe.js';
 import { measureReads, type ReadResults } from './reads.js';
 import type { BenchDatabase, RunResources } from './run-resources.js';
@@ -45,7 +46,7 @@ export interface DesignsMeasured {
 }
 
 /**
- * The designs A–F, one after another on the loaded topic (each with its own group and database),
+ * The designs A–F and S, one after another on the loaded topic (each with its own group and database),
  * the reads while B's rollups and D's per-tick documents are both there, and the server probe.
  */
 export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasured> {
@@ -110,12 +111,18 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   const designs: DesignRun[] = [];
   // A and B, the ratio that matters most, alternate for several rounds: on a shared machine one
   // round can land in someone else's busy minute. The median round of each is reported.
+  // S (B with sketches, issue 36) joins the rounds: its CPU per tick is compared with B's.
   const aRounds: DesignRun[] = [];
   const bRounds: { run: DesignRun; db: BenchDatabase }[] = [];
+  const sRounds: DesignRun[] = [];
   for (let round = 0; round < settings.rounds; round++) {
     aRounds.push(await inProcess('A', noOpDesign, undefined, false, round));
     const db = await database(`b${round}`);
     bRounds.push({ run: await workers('B', db, round), db });
+    const dbS = await database(`s${round}`);
+    await applySketchPolicy(dbS.rollups);
+    sRounds.push(await workers('S', dbS, round));
+    await drop(dbS);
   }
   designs.push(medianRound(aRounds));
   const b = medianRound(bRounds.map((r) => r.run));
@@ -171,6 +178,7 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   const f = await workers('F', dbF);
   designs.push({ ...f, shells: { documents: shellDocuments, seconds: shellSeconds } });
   await drop(dbF);
+  designs.push(medianRound(sRounds));
 
   // Where B's time went: the guarded upsert vs an `_id`-only one, on a collection of B's size.
   logger.info('probing the server');

@@ -114,15 +114,14 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   // S (B with sketches, issue 36) joins the rounds: its CPU per tick is compared with B's.
   const aRounds: DesignRun[] = [];
   const bRounds: { run: DesignRun; db: BenchDatabase }[] = [];
-  const sRounds: DesignRun[] = [];
+  const sRounds: { run: DesignRun; db: BenchDatabase }[] = [];
   for (let round = 0; round < settings.rounds; round++) {
     aRounds.push(await inProcess('A', noOpDesign, undefined, false, round));
     const db = await database(`b${round}`);
     bRounds.push({ run: await workers('B', db, round), db });
     const dbS = await database(`s${round}`);
     await applySketchPolicy(dbS.rollups);
-    sRounds.push(await workers('S', dbS, round));
-    await drop(dbS);
+    sRounds.push({ run: await workers('S', dbS, round), db: dbS });
   }
   designs.push(medianRound(aRounds));
   const b = medianRound(bRounds.map((r) => r.run));
@@ -130,6 +129,9 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   // The median round's database stays for the reads; the others go.
   const dbB = bRounds.find((r) => r.run === medianOf(bRounds.map((x) => x.run)))!.db;
   for (const { db } of bRounds) if (db !== dbB) await drop(db);
+  const s = medianRound(sRounds.map((r) => r.run));
+  const dbS = sRounds.find((r) => r.run === medianOf(sRounds.map((x) => x.run)))!.db;
+  for (const { db } of sRounds) if (db !== dbS) await drop(db);
 
   // Where B's workers spend their CPU: one more round under the profiler, not measured.
   let cpuProfile: CpuProfileRun | undefined;
@@ -154,6 +156,7 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   logger.info('measuring reads');
   const reads = await measureReads({
     rollups: dbB.rollups,
+    sketched: dbS.rollups,
     perTick: perTickReads(dbD.designDb),
     shape,
     runs: settings.readRuns,
@@ -161,6 +164,7 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   });
   await drop(dbD);
   await drop(dbB);
+  await drop(dbS);
 
   const dbE = await database('e');
   const keyed = await perTickCollection<KeyedTickDocument>(dbE.designDb, false);
@@ -178,7 +182,7 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   const f = await workers('F', dbF);
   designs.push({ ...f, shells: { documents: shellDocuments, seconds: shellSeconds } });
   await drop(dbF);
-  designs.push(medianRound(sRounds));
+  designs.push(s);
 
   // Where B's time went: the guarded upsert vs an `_id`-only one, on a collection of B's size.
   logger.info('probing the server');

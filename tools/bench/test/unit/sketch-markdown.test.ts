@@ -61,9 +61,27 @@ const density = (perSecond: number, sketches: boolean, minute: number, hour: num
   return densityFigures(measured);
 };
 
-function report(sOnCpu: [number, number], onBytes: [number, number]): BenchReport {
+const side = (examined: number, p99Ms: number) => ({ examined, runs: 30, p50Ms: 1, p99Ms });
+
+function report(
+  sOnCpu: [number, number],
+  onBytes: [number, number],
+  quantileP99Ms = 11,
+): BenchReport {
   return {
     designs: [design('B', [2, 2], 50), design('S', sOnCpu, 80)],
+    reads: {
+      window: { rollups: side(100, 10) },
+      quantile: {
+        phi: 0.85,
+        sensors: 50,
+        covered: 3000,
+        ticks: 3000,
+        rollups: side(100, quantileP99Ms),
+        perTick: side(3000, 200),
+        maxDifference: 0.004,
+      },
+    },
     sketchDensity: {
       seed: 1,
       startMs: 0,
@@ -80,7 +98,11 @@ function report(sOnCpu: [number, number], onBytes: [number, number]): BenchRepor
 
 describe('sketch targets', () => {
   it('compares each level of S with B and each density on with off, in one run', () => {
-    const [cpu, bytes] = sketchTargets(report([2.4, 2.2], [60, 120]));
+    const [cpu, bytes, read] = sketchTargets(report([2.4, 2.2], [60, 120]));
+    expect(read!.measured).toBe(
+      '100 documents, p99 11.0 ms ÷ 10.0 ms = 1.10, largest relative error 0.0040, sketches cover 3,000 of 3,000 ticks',
+    );
+    expect(read!.met).toBe(true);
     expect(cpu!.measured).toBe('minute 24.0 ÷ 20.0 = 1.20; hour 22.0 ÷ 20.0 = 1.10');
     expect(cpu!.met).toBe(true);
     expect(bytes!.measured).toBe('1/s: 70.0 ÷ 50.0 = 1.40; 1/60 s: 170.0 ÷ 150.0 = 1.13');
@@ -88,13 +110,17 @@ describe('sketch targets', () => {
   });
 
   it('misses when one level costs more than 1.3 × or one density stores more than 2 ×', () => {
-    const [cpu, bytes] = sketchTargets(report([2.8, 2.0], [40, 260]));
+    const [cpu, bytes, read] = sketchTargets(report([2.8, 2.0], [40, 260], 30));
     expect(cpu!.met).toBe(false);
     expect(bytes!.met).toBe(false);
+    expect(read!.met).toBe(false);
   });
 
   it('says nothing for a report from before sketches', () => {
-    const old = { designs: [design('B', [2, 2], 50)] } as unknown as BenchReport;
+    const old = {
+      designs: [design('B', [2, 2], 50)],
+      reads: { window: { rollups: side(100, 10) } },
+    } as unknown as BenchReport;
     expect(sketchTargets(old)).toEqual([]);
     expect(sketchSection(old)).toEqual([]);
   });

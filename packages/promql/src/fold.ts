@@ -1,5 +1,5 @@
 import type { RangeFunction } from './ast.js';
-import { windowQuantile } from './quantile.js';
+import { SlidingQuantile } from './quantile.js';
 import type { WidthPoint } from './samples.js';
 import { windowVariance } from './spread.js';
 
@@ -32,11 +32,12 @@ export function foldWindows(
   let unanswered = 0;
   let lo = 0;
   let hi = 0;
+  const sketch = fn === 'quantile_over_time' ? new SlidingQuantile() : undefined;
   ends.forEach((end, i) => {
     const start = end - rangeMs;
-    while (hi < points.length && points[hi]!.t < end) hi += 1;
-    while (lo < hi && points[lo]!.t < start) lo += 1;
-    const value = foldRun(points, lo, hi, fn, phis?.[i] ?? NaN);
+    for (; hi < points.length && points[hi]!.t < end; hi++) sketch?.enter(points[hi]!);
+    for (; lo < hi && points[lo]!.t < start; lo++) sketch?.leave(points[lo]!);
+    const value = foldRun(points, lo, hi, fn, phis?.[i] ?? NaN, sketch);
     if (value === undefined) unanswered += 1;
     values.push(value ?? null);
   });
@@ -50,6 +51,7 @@ function foldRun(
   hi: number,
   fn: RangeFunction,
   phi: number,
+  sketch: SlidingQuantile | undefined,
 ): number | null | undefined {
   switch (fn) {
     case 'stdvar_over_time':
@@ -57,7 +59,7 @@ function foldRun(
     case 'quantile_over_time': {
       const ticked = points.slice(lo, hi).filter((p) => p.n > 0);
       if (ticked.length === 0) return null;
-      if (fn === 'quantile_over_time') return windowQuantile(phi, ticked);
+      if (sketch) return sketch.at(phi, ticked);
       const variance = windowVariance(ticked);
       return fn === 'stdvar_over_time' || variance === undefined ? variance : Math.sqrt(variance);
     }

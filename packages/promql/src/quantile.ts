@@ -1,10 +1,4 @@
-import {
-  addToBins,
-  binsCount,
-  mergeBins,
-  quantilesOfBins,
-  type SketchBins,
-} from '@tickertape/buckets';
+import { addToBins, binsCount, quantilesOfBins, type SketchBins } from '@tickertape/buckets';
 import type { WidthPoint } from './samples.js';
 
 /**
@@ -29,33 +23,68 @@ export function prometheusQuantile(phi: number, values: readonly number[]): numb
  * none): the window's quantile is unknown, and we do not guess it.
  */
 export function windowQuantile(phi: number, points: readonly WidthPoint[]): number | undefined {
-  const out = outOfRange(phi);
-  if (out !== undefined) return out;
-  if (points.every((p) => p.n === 1))
-    return prometheusQuantile(
-      phi,
-      points.map((p) => p.sum),
-    );
-  const bins: SketchBins = {};
-  let n = 0;
-  let min = Infinity;
-  let max = -Infinity;
-  for (const p of points) {
-    if (p.n === 1) addToBins(bins, p.sum);
-    else if (p.q !== undefined && binsCount(p.q) === p.n) mergeBins(bins, p.q);
-    else return undefined;
-    n += p.n;
-    min = Math.min(min, p.min);
-    max = Math.max(max, p.max);
+  const window = new SlidingQuantile();
+  for (const p of points) window.enter(p);
+  return window.at(phi, points);
+}
+
+/**
+ * windowQuantile as a window slides over a series: a point's bins are added when it enters and
+ * taken out when it leaves, so each step costs the points that moved, not the whole window, and
+ * the bins are still exactly the merge of the window's points (counts are whole numbers).
+ */
+export class SlidingQuantile {
+  private readonly bins: SketchBins = {};
+  /** Points of several ticks in the window, and those of them without a sketch of all of them. */
+  private several = 0;
+  private unsketched = 0;
+
+  enter(point: WidthPoint): void {
+    this.move(point, 1);
   }
-  const { lower, upper, weight } = ranks(phi, n);
-  // quantilesOfBins answers rank ⌊φ'·(n − 1)⌋: aim at the middle of the rank, safe from rounding.
-  const aim = (rank: number) => (rank >= n - 1 ? 1 : (rank + 0.5) / (n - 1));
-  const [low, high] = quantilesOfBins(bins, [aim(lower), aim(upper)]);
-  const clamp = (v: number) => Math.min(max, Math.max(min, v));
-  const at = (rank: number, sketched: number | undefined) =>
-    rank === 0 ? min : rank === n - 1 ? max : clamp(sketched!);
-  return interpolate(at(lower, low), at(upper, high), weight);
+
+  leave(point: WidthPoint): void {
+    this.move(point, -1);
+  }
+
+  /** The quantile of the window: `points` are the ones entered and not left, with ticks. */
+  at(phi: number, points: readonly WidthPoint[]): number | undefined {
+    const out = outOfRange(phi);
+    if (out !== undefined) return out;
+    if (this.several === 0)
+      return prometheusQuantile(
+        phi,
+        points.map((p) => p.sum),
+      );
+    if (this.unsketched > 0) return undefined;
+    let n = 0;
+    let min = Infinity;
+    let max = -Infinity;
+    for (const p of points) {
+      n += p.n;
+      min = Math.min(min, p.min);
+      max = Math.max(max, p.max);
+    }
+    const { lower, upper, weight } = ranks(phi, n);
+    // quantilesOfBins answers rank ⌊φ'·(n − 1)⌋: aim at the middle of the rank, safe from rounding.
+    const aim = (rank: number) => (rank >= n - 1 ? 1 : (rank + 0.5) / (n - 1));
+    const [low, high] = quantilesOfBins(this.bins, [aim(lower), aim(upper)]);
+    const clamp = (v: number) => Math.min(max, Math.max(min, v));
+    const at = (rank: number, sketched: number | undefined) =>
+      rank === 0 ? min : rank === n - 1 ? max : clamp(sketched!);
+    return interpolate(at(lower, low), at(upper, high), weight);
+  }
+
+  private move(point: WidthPoint, sign: 1 | -1): void {
+    if (point.n <= 0) return;
+    if (point.n === 1) return addToBins(this.bins, point.sum, sign);
+    this.several += sign;
+    if (point.q === undefined || binsCount(point.q) !== point.n) {
+      this.unsketched += sign;
+      return;
+    }
+    for (const key in point.q) this.bins[key] = (this.bins[key] ?? 0) + sign * point.q[key]!;
+  }
 }
 
 function outOfRange(phi: number): number | undefined {

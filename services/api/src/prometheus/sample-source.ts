@@ -1,4 +1,3 @@
-import type { SketchBins } from '@tickertape/buckets';
 import {
   NATIVE_WIDTHS_MS,
   PromQLError,
@@ -7,16 +6,10 @@ import {
   type PointsRequest,
   type SampleSource,
   type SeriesPoints,
-  type WidthPoint,
 } from '@tickertape/promql';
-import {
-  slotsInRange,
-  sourceFor,
-  type Limits,
-  type Point,
-  type RollupReader,
-} from '@tickertape/query';
+import { slotsInRange, sourceFor, type Limits, type RollupReader } from '@tickertape/query';
 import type { PromCatalog } from './catalog.js';
+import { widthPointOf } from './width-point.js';
 
 /** Series read at once: the seed's 50 sensors in a few rounds, never a burst of hundreds of finds. */
 const CONCURRENT_READS = 8;
@@ -32,24 +25,6 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
-}
-
-/** The spread and sketch parts a point carries where its buckets keep them (docs/data-layout.md). */
-type PointParts = Point & { sq?: number; q?: SketchBins };
-
-function widthPoint(point: PointParts): WidthPoint {
-  return {
-    t: point.t,
-    // A second written before the compact layout has no count: it cannot be summed.
-    n: point.n ?? 0,
-    sum: point.sum ?? 0,
-    min: point.min,
-    max: point.max,
-    first: point.open,
-    last: point.close,
-    ...(point.sq === undefined ? {} : { sq: point.sq }),
-    ...(point.q === undefined ? {} : { q: point.q }),
-  };
 }
 
 /**
@@ -86,7 +61,7 @@ export function rollupSampleSource(
             stepMs: request.widthMs,
           });
           for (const level of result.openLevels) open.add(level);
-          return { labels: s.labels, points: result.points.map(widthPoint) };
+          return { labels: s.labels, points: result.points.map(widthPointOf) };
         },
       );
       return { series, openLevels: [...open] };

@@ -16,6 +16,8 @@ const point: Point = {
 };
 const SQ = 4 + 16 + 81;
 const bins = { '35': 1, '70': 1, '111': 1 };
+/** The reader's merged parts also carry the weighted average's (none here). */
+const NO_WEIGHTS = { n: 0, xw: 0, w: 0 };
 
 describe('widthPointOf', () => {
   it('maps a point without spread or sketch parts to n, sum, min, max, first and last', () => {
@@ -35,7 +37,9 @@ describe('widthPointOf', () => {
     ['the stored parts', { sq: SQ, q: bins }],
     [
       'merged parts covering every tick',
-      { parts: { spread: { n: 3, sq: SQ }, sketch: { n: 3, bins } } },
+      {
+        parts: { spread: { n: 3, sum: 15, sq: SQ }, weighted: NO_WEIGHTS, sketch: { n: 3, bins } },
+      },
     ],
   ])('takes Σx² and the sketch from %s', (_what, carried) => {
     expect(widthPointOf({ ...point, ...carried })).toMatchObject({ sq: SQ, q: bins });
@@ -49,7 +53,11 @@ describe('widthPointOf', () => {
   it('leaves out parts that cover only some of the ticks: the evaluator will not guess', () => {
     const partial = widthPointOf({
       ...point,
-      parts: { spread: { n: 2, sq: 20 }, sketch: { n: 2, bins: { '35': 1, '70': 1 } } },
+      parts: {
+        spread: { n: 2, sum: 6, sq: 20 },
+        weighted: NO_WEIGHTS,
+        sketch: { n: 2, bins: { '35': 1, '70': 1 } },
+      },
       variance: 1,
       coverage: { spread: 2 },
     });

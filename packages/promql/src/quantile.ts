@@ -1,4 +1,4 @@
-import { addToBins, binsCount, quantilesOfBins, type SketchBins } from '@tickertape/buckets';
+import { binsCount, quantilesOfBins, sketchKey, type SketchBins } from '@tickertape/buckets';
 import type { WidthPoint } from './samples.js';
 
 /**
@@ -77,13 +77,20 @@ export class SlidingQuantile {
 
   private move(point: WidthPoint, sign: 1 | -1): void {
     if (point.n <= 0) return;
-    if (point.n === 1) return addToBins(this.bins, point.sum, sign);
+    if (point.n === 1) return this.count(sketchKey(point.sum), sign);
     this.several += sign;
     if (point.q === undefined || binsCount(point.q) !== point.n) {
       this.unsketched += sign;
       return;
     }
-    for (const key in point.q) this.bins[key] = (this.bins[key] ?? 0) + sign * point.q[key]!;
+    for (const key in point.q) this.count(key, sign * point.q[key]!);
+  }
+
+  /** Emptied bins are dropped: each step's quantile sorts the window's bins, not every bin seen. */
+  private count(key: string, count: number): void {
+    const left = (this.bins[key] ?? 0) + count;
+    if (left === 0) delete this.bins[key];
+    else this.bins[key] = left;
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { storesOf } from '@tickertape/store';
+import { testDatabase } from '@tickertape/store/testing';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
 import { startTestApi, type RunningApi } from '../support/api.js';
@@ -87,7 +88,7 @@ describe('spread and quantiles through the Prometheus API', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('api-prometheus-spread');
-    const db = stack.database();
+    const db = testDatabase(stack);
     await writeTicks(db, all);
     api = await startTestApi(await storesOf(db), { reader: { now: () => NOW } });
   }, 180_000);

@@ -51,7 +51,8 @@ describe('widthPointOf', () => {
   });
 
   it('leaves out parts that cover only some of the ticks: the evaluator will not guess', () => {
-    const partial = widthPointOf({
+    // The reader's shape (its merged parts also carry the weighted average's).
+    const carried = {
       ...point,
       parts: {
         spread: { n: 2, sum: 6, sq: 20 },
@@ -60,7 +61,8 @@ describe('widthPointOf', () => {
       },
       variance: 1,
       coverage: { spread: 2 },
-    });
+    };
+    const partial = widthPointOf(carried);
     expect(partial).not.toHaveProperty('sq');
     expect(partial).not.toHaveProperty('q');
   });

@@ -1,7 +1,8 @@
 export type { Expr, Matcher, MatchOp, RangeFunction, Selector } from './ast.js';
 export { RANGE_FUNCTIONS, AGGREGATIONS } from './ast.js';
 export { parsePromQL } from './parse.js';
-export { anchored, matchesAll, matchesValue } from './matchers.js';
+export { anchored, matchesAll, matchesValue, type PromRegex } from './matchers.js';
+export { CUT_CHARS, cut } from './cut.js';
 export { evaluate, typeOf, LOOKBACK_MS, type Evaluation } from './evaluate.js';
 export { foldWindows, type FoldedWindows } from './fold.js';
 export { prometheusQuantile, windowQuantile } from './quantile.js';

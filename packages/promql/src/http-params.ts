@@ -1,3 +1,4 @@
+import { cut } from './cut.js';
 import { parseDurationMs } from './duration.js';
 import { PromQLError, PromQLErrorCode } from './promql-error.js';
 
@@ -17,7 +18,7 @@ export function parseTime(text: string, what: string): number {
   }
   throw new PromQLError(
     PromQLErrorCode.BadParameter,
-    `invalid parameter ${JSON.stringify(what)}: cannot parse ${JSON.stringify(text)} to a valid timestamp`,
+    `invalid parameter ${JSON.stringify(what)}: cannot parse ${JSON.stringify(cut(text))} to a valid timestamp`,
   );
 }
 

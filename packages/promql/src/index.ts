@@ -1,6 +1,14 @@
 export type { Expr, Matcher, MatchOp, RangeFunction, Selector } from './ast.js';
 export { RANGE_FUNCTIONS, AGGREGATIONS } from './ast.js';
 export { parsePromQL } from './parse.js';
+export {
+  CEILINGS,
+  DEFAULT_QUERY_BOUNDS,
+  checkShape,
+  overBound,
+  type Bound,
+  type QueryBounds,
+} from './bounds.js';
 export { anchored, matchesAll, matchesValue, type PromRegex } from './matchers.js';
 export { CUT_CHARS, cut } from './cut.js';
 export { evaluate, typeOf, LOOKBACK_MS, type Evaluation } from './evaluate.js';

@@ -20,6 +20,12 @@ export { PromQLError, PromQLErrorCode, PromErrorType, isPromQLError } from './pr
 export type { PointsRequest, SampleSource, SeriesPoints, WidthPoint } from './samples.js';
 export type { Value, VectorSeries } from './value.js';
 export { NATIVE_WIDTHS_MS, alignDown, chooseWidth } from './width.js';
-export { MAX_POINTS_PER_SERIES, parseTime, rangeTimes } from './http-params.js';
+export {
+  MAX_INSTANT_MS,
+  MAX_POINTS_PER_SERIES,
+  MIN_INSTANT_MS,
+  parseTime,
+  rangeTimes,
+} from './http-params.js';
 export { formatSampleValue, instantData, rangeData, type QueryData } from './prometheus-json.js';
 export { formatDurationMs, parseDurationMs } from './duration.js';

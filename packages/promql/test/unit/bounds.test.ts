@@ -3,7 +3,9 @@ import { parser } from '@prometheus-io/lezer-promql';
 import {
   CEILINGS,
   DEFAULT_QUERY_BOUNDS,
+  MAX_INSTANT_MS,
   parsePromQL,
+  parseTime,
   PromQLError,
   type QueryBounds,
 } from '../../src/index.js';
@@ -76,4 +78,24 @@ describe('query bounds, checked before parsing', () => {
     };
     expect(parsePromQL(query, high)).toMatchObject({ kind: 'aggregate' });
   });
+});
+
+describe('parseTime', () => {
+  it.each([
+    ['1795255200', 1795255200_000],
+    ['1795255200.5', 1795255200_500],
+    ['1.7952552e9', 1795255200_000],
+    ['-1', -1000],
+    ['2026-11-21T10:00:00Z', Date.UTC(2026, 10, 21, 10)],
+    ['253402300799.999', MAX_INSTANT_MS],
+  ])('reads %s as Prometheus does', (text, ms) => {
+    expect(parseTime(text, 'time')).toBe(ms);
+  });
+
+  it.each(['1e20', '9999999999999999', '-1e15', 'NaN', 'Inf', '', 'soon', '1e400'])(
+    'refuses %s with a 400, never an invalid date',
+    (text) => {
+      expect(() => parseTime(text, 'time')).toThrow(/invalid parameter "time": cannot parse/);
+    },
+  );
 });

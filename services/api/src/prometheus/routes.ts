@@ -33,7 +33,10 @@ export interface PrometheusRouteOptions extends Answering {
   metrics: ApiMetrics;
 }
 
-/** Label and series lookups without start/end look at the last day (Prometheus: all time). */
+/**
+ * Label and series lookups without start/end look at the last day (Prometheus: all time), so a
+ * bare /labels reads a day of catalog, not every partition ever written (docs/analysts.md).
+ */
 const DEFAULT_LOOKUP_MS = 86_400_000;
 /** An instant query without `time` is evaluated at the current second, and kept that long. */
 const NOW_RESOLUTION_MS = 1000;
@@ -215,10 +218,11 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
   api.get('/metadata', doc(...ROUTE_DOCS.metadata), async (request) => {
     const params = PromParams.of(request);
     const only = params.get('metric');
-    const limit = Number(params.get('limit') ?? Infinity);
+    // Prometheus' reading: a negative limit is none, 0 an empty answer.
+    const limit = params.int('limit') ?? -1;
     const entries = (await catalog.names(lookupRange(params)))
       .filter((entry) => only === undefined || entry.name === only)
-      .slice(0, Number.isFinite(limit) && limit > 0 ? limit : undefined);
+      .slice(0, limit >= 0 ? limit : undefined);
     return success(
       Object.fromEntries(
         entries.map((entry) => [

@@ -193,6 +193,12 @@ describe('hostile input', () => {
       expect(ms).toBeLessThan(1000);
     });
 
+    it('refuses a body over Fastify’s 1 MiB bodyLimit with 413, in Prometheus’ shape', async () => {
+      const answer = await post('query', new URLSearchParams({ query: 'x'.repeat(1_200_000) }));
+      expect(answer.status).toBe(413);
+      expect(answer.body).toMatchObject({ status: 'error', errorType: 'bad_data' });
+    });
+
     it('refuses 5,000 match[] before reading any (they once ran 5,000 reads in a row)', async () => {
       const form = new URLSearchParams();
       for (let i = 0; i < 5000; i++) form.append('match[]', `traffic_speed{segment="s${i}"}`);

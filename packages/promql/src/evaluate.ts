@@ -130,8 +130,8 @@ class Evaluator {
       case 'negate':
         return this.binary('*', false, await this.eval(expr.expr), this.constant(-1), true);
       case 'binary': {
-        const lhs = await this.eval(expr.lhs);
-        const rhs = await this.eval(expr.rhs);
+        // Both sides at once: the selectors of a sum of 30 read concurrently, not one after another.
+        const [lhs, rhs] = await Promise.all([this.eval(expr.lhs), this.eval(expr.rhs)]);
         if (lhs.type === 'vector' && rhs.type === 'vector')
           return matchVectors(expr.op, expr.bool, expr.matching, lhs.series, rhs.series);
         return this.binary(expr.op, expr.bool, lhs, rhs, false);

@@ -39,7 +39,7 @@ const instant = (description: string) =>
       ctx.issues.push({
         code: 'custom',
         input: text,
-        message: `${JSON.stringify(text.slice(0, 64))} is not an instant; give ISO-8601 (2026-11-21T10:00:00Z; no offset means UTC) or epoch milliseconds`,
+        message: `${JSON.stringify(text.slice(0, 64))} is not an instant; give ISO-8601 (2026-11-21T10:00:00Z; no offset means UTC) or epoch milliseconds, up to the end of year 9999`,
       });
       return z.NEVER;
     })

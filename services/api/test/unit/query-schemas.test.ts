@@ -72,7 +72,7 @@ describe('points query', () => {
     [
       { ...base, from: 'soon' },
       [
-        'from: "soon" is not an instant; give ISO-8601 (2026-11-21T10:00:00Z; no offset means UTC) or epoch milliseconds',
+        'from: "soon" is not an instant; give ISO-8601 (2026-11-21T10:00:00Z; no offset means UTC) or epoch milliseconds, up to the end of year 9999',
       ],
     ],
     [{ ...base, detail: 'slot' }, ['detail: applies only with level=minute|hour|day']],

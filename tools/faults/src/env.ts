@@ -50,6 +50,11 @@ export const faultsEnvSchema = z
      */
     FAULT_RESTART_STACK: flag().default(true),
     FAULT_STACK_SCRIPT: z.string().min(1).default(LOCAL_STACK_SCRIPT),
+    /**
+     * Quantile sketches on for the load's metrics, and the stock price weighted by volume, before
+     * any worker starts: the checker then compares those parts too (issue 36).
+     */
+    FAULT_SKETCHES: flag().default(true),
     /** Where the JSON summary goes (`faults-<profile>.json`). */
     FAULT_OUT_DIR: z.string().min(1).default('.out'),
     /** How long the workers get to catch up after the load before the check gives up. */

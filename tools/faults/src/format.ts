@@ -56,7 +56,7 @@ export function formatFaultRun(report: FaultRunReport): string {
     byKind.set(bad.kind, row);
   }
   return [
-    `fault suite, profile ${report.profile} (seed ${report.seed}), ${Math.round(report.elapsedMs / 1000)} s, ` +
+    `fault suite, profile ${report.profile} (seed ${report.seed}${report.sketches ? ', sketches on' : ''}), ${Math.round(report.elapsedMs / 1000)} s, ` +
       `topic ${report.topic}, database ${report.database}\n\n`,
     `ticks: ${report.load.acknowledged} acknowledged of ${report.load.generated} generated ` +
       `(${report.load.failed} not acknowledged while the broker was away); ` +

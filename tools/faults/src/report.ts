@@ -11,6 +11,8 @@ import type { FaultKind, NetworkTarget, NetworkToxic } from './schedule.js';
 export interface FaultRunReport {
   profile: string;
   seed: number;
+  /** Whether the run kept quantile sketches and a weighted field (FAULT_SKETCHES). */
+  sketches: boolean;
   topic: string;
   database: string;
   startedAt: string;

@@ -8,7 +8,9 @@ import {
   ensureTopics,
   runLoad,
   SeededRandom,
+  STOCK_METRIC,
   TickProducer,
+  TRAFFIC_METRIC,
   type LoadSummary,
 } from '@tickertape/producer';
 import { uniqueName } from '@tickertape/testing';
@@ -72,6 +74,29 @@ async function startLoad(
   return { finished };
 }
 
+/** Sketches for both metrics and VWAP's parts, in the run's policy before a worker reads it. */
+async function keepSketches(env: FaultsEnv, run: RunNames, logger: Logger): Promise<void> {
+  const stores = await openMongoStores({
+    uri: env.MONGODB_URI,
+    database: run.database,
+    appName: 'tickertape-faults',
+    logger,
+  });
+  try {
+    const now = Date.now();
+    await stores.rollups.changeMetricPolicy(
+      { kind: 'sketch', metrics: [STOCK_METRIC, TRAFFIC_METRIC], on: true },
+      now,
+    );
+    await stores.rollups.changeMetricPolicy(
+      { kind: 'weight', metric: STOCK_METRIC, field: 'price', by: 'volume' },
+      now,
+    );
+  } finally {
+    await stores.close();
+  }
+}
+
 /**
  * One fault run: a fresh topic, DLQ and database; the four kinds of workers and the scheduler as
  * supervised processes; the stock and traffic load; the profile's faults at their times; then
@@ -120,6 +145,8 @@ export async function runFaults(env: FaultsEnv, logger: Logger): Promise<FaultRu
     version: 2,
     subject: valueSubject(topic),
   });
+
+  if (env.FAULT_SKETCHES) await keepSketches(env, run, logger);
 
   const means = await clusterMeans(env, kafka, topic, profile, logger);
   const fleet = new Fleet<Process>(
@@ -204,6 +231,7 @@ export async function runFaults(env: FaultsEnv, logger: Logger): Promise<FaultRu
   const report: Omit<FaultRunReport, 'passed'> = {
     profile: profile.name,
     seed: env.FAULT_SEED,
+    sketches: env.FAULT_SKETCHES,
     topic,
     database: run.database,
     startedAt: new Date(began).toISOString(),

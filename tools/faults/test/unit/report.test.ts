@@ -8,6 +8,7 @@ function run(over: Partial<Omit<FaultRunReport, 'passed'>> = {}): Omit<FaultRunR
   return {
     profile: 'short',
     seed: 7,
+    sketches: true,
     topic: 't',
     database: 'd',
     startedAt: '2026-11-21T10:00:00.000Z',

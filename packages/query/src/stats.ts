@@ -178,7 +178,7 @@ export function statsOf(
   };
   if (query.quantiles !== undefined && query.quantiles.length > 0) {
     coverage.sketch = sketch.n;
-    const full = range !== undefined && sketch.n === n;
+    const bounds = sketch.n === n ? range : undefined;
     const values = sketch.n > 0 ? quantilesOfBins(sketch.bins, query.quantiles) : [];
     stats.quantiles = Object.fromEntries(
       query.quantiles.map((phi, i) => {
@@ -186,7 +186,7 @@ export function statsOf(
         if (value === undefined) return [quantileName(phi), null];
         return [
           quantileName(phi),
-          full ? Math.min(range.max, Math.max(range.min, value)) : value,
+          bounds ? Math.min(bounds.max, Math.max(bounds.min, value)) : value,
         ];
       }),
     );

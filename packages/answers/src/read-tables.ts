@@ -56,10 +56,7 @@ function seriesTable<R>(
  * then the stats (stats-columns.ts).
  */
 export function pointsTable(read: PointsRead): Table {
-  const values = [
-    text('field'),
-    ...['n', 'sum', 'avg', 'min', 'max', 'first', 'last'].map(number),
-  ];
+  const values = [text('field'), ...['n', 'sum', 'avg', 'min', 'max', 'first', 'last'].map(number)];
   const stats = statsColumns(read.points, namesOf(values));
   return seriesTable(
     read.points,

@@ -24,13 +24,7 @@ export {
   type Source,
 } from './resolution.js';
 export { coverUnitMs, planCover, type CoverPiece } from './cover.js';
-export {
-  findGaps,
-  mergePoints,
-  type AnsweredPoint,
-  type Gap,
-  type Point,
-} from './points.js';
+export { findGaps, mergePoints, type AnsweredPoint, type Gap, type Point } from './points.js';
 export {
   MAX_QUANTILES,
   addAggregate,

@@ -140,15 +140,15 @@ export async function readRange(
       ? native
       : mergePoints(native, resolution.stepMs);
   const asked = { quantiles, ...(weight === undefined ? {} : { weight }) };
-  const points = merged.map((point) => answerPoint(point, asked));
+  const answered = merged.map((point) => answerPoint(point, asked));
   return {
     series,
     field,
     fromMs,
     toMs,
     resolution,
-    points,
-    gaps: findGaps(points, fromMs, Math.min(toMs, ctx.now()), resolution.stepMs),
+    points: answered,
+    gaps: findGaps(answered, fromMs, Math.min(toMs, ctx.now()), resolution.stepMs),
     examined: slots.length,
     // Final when the range's last slot is: a missing bucket there may still be written.
     openLevels: finality.isFinal(level, slotStart(level, toMs - 1)) ? [] : [level],

@@ -9,13 +9,7 @@ import {
 } from './limits.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
 import { checkQuantiles } from './stats.js';
-import {
-  finalSlot,
-  planWindow,
-  sketchesBelow,
-  sumPieces,
-  type WindowResult,
-} from './window.js';
+import { finalSlot, planWindow, sketchesBelow, sumPieces, type WindowResult } from './window.js';
 
 export interface MetricWindowQuery {
   metric: string;

@@ -184,9 +184,11 @@ describe('the tables of the read routes', () => {
         'q0.5,q0.99,wavg_volume,coverage_spread,coverage_sketch,coverage_weighted,final',
     );
     expect(table.rows).toEqual([
-      [ISO0, T0, 'price|symbol=ACME', 'ACME', 'price', 1, 3, 0.5, 2, 9]
-        .concat([0.25, 0.5, 1.5, 2.9, 1.75, 9, 8, 9])
-        .concat([true]),
+      [
+        ...[ISO0, T0, 'price|symbol=ACME', 'ACME', 'price', 1, 3, 0.5, 2, 9],
+        ...[0.25, 0.5, 1.5, 2.9, 1.75, 9, 8, 9],
+        true,
+      ],
     ]);
   });
 
@@ -389,7 +391,7 @@ describe('stats columns', () => {
       [null, null, null, null, 1.15, 0, 0, 2, true],
     ]);
     const arrow = tableFromIPC(tableToArrowStream(table));
-    expect(arrow.schema.fields.find((f) => f.name === 'q0.85')?.type.toString()).toBe('Float64');
+    expect(String(arrow.schema.fields.find((f) => f.name === 'q0.85')?.type)).toBe('Float64');
     expect(tableToCsv(table).split('\r\n')[0]).toContain(
       'variance,stddev,q0.85,wavg_volume,wavg_notional,coverage_spread,coverage_sketch,coverage_weighted,final',
     );

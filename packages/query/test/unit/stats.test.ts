@@ -164,8 +164,7 @@ describe('window stats over a bucket read whole', () => {
           1e-12 * Math.max(1, meanSquare),
         );
         expect(row!.stddev).toBeCloseTo(Math.sqrt(row!.variance!), 12);
-        const vwap =
-          ticks.reduce((a, t) => a + t.v * t.w, 0) / ticks.reduce((a, t) => a + t.w, 0);
+        const vwap = ticks.reduce((a, t) => a + t.v * t.w, 0) / ticks.reduce((a, t) => a + t.w, 0);
         expect(row!.weighted).toEqual({ by: 'volume', avg: expect.any(Number) });
         // Σx·w may cancel (negative prices): the bound is relative to Σ|x·w|/Σw.
         const scale =
@@ -202,7 +201,10 @@ describe('window stats over a bucket read whole', () => {
 
 describe('coverage: what parts lack is said, never guessed', () => {
   const chunks: Tick[][] = [
-    [{ v: 10, w: 1 }, { v: 20, w: 3 }],
+    [
+      { v: 10, w: 1 },
+      { v: 20, w: 3 },
+    ],
     [{ v: 30, w: 1 }],
     [
       { v: 40, w: 1 },
@@ -216,13 +218,9 @@ describe('coverage: what parts lack is said, never guessed', () => {
     const old = slot.subSlots[2]! as Extract<SubSlotValue, { kind: 'aggregate' }>;
     const { q: _gone, ...withoutSketch } = old.aggregate;
     slot.subSlots[2] = { ...old, aggregate: withoutSketch };
-    const [row] = sumPieces(
-      window([{ level: 'hour', start: HOUR }]),
-      [[slot]],
-      [SERIES],
-      VIEW,
-      { quantiles: [0, 1] },
-    ).rows;
+    const [row] = sumPieces(window([{ level: 'hour', start: HOUR }]), [[slot]], [SERIES], VIEW, {
+      quantiles: [0, 1],
+    }).rows;
     expect(row).toMatchObject({ n: 6, coverage: { spread: 6, sketch: 3 } });
     // The median of 10, 20, 30 — not of all six: the answer says it covers 3 of 6.
     expect(withinAlpha(row!.quantiles!['q1'], 30)).toBe(true);
@@ -255,10 +253,12 @@ describe('coverage: what parts lack is said, never guessed', () => {
   it('totals without Σx² (an old bucket) give no spread; a weighted field without weights none', () => {
     const [row] = sumPieces(
       window([{ level: 'hour', start: HOUR }]),
-      [[hourSlot(chunks, { sq: true })].map((slot) => {
-        const { xw: _xw, w: _w, ...totals } = slot.totals!;
-        return { ...slot, totals };
-      })],
+      [
+        [hourSlot(chunks, { sq: true })].map((slot) => {
+          const { xw: _xw, w: _w, ...totals } = slot.totals!;
+          return { ...slot, totals };
+        }),
+      ],
       [SERIES],
       VIEW,
       { weightOf: () => 'volume' },
@@ -273,13 +273,10 @@ describe('coverage: what parts lack is said, never guessed', () => {
   });
 
   it('a series without ticks has null stats and zero coverage', () => {
-    const [row] = sumPieces(
-      window([{ level: 'hour', start: HOUR }]),
-      [[]],
-      [SERIES],
-      VIEW,
-      { quantiles: [0.5, 0.99], weightOf: () => 'volume' },
-    ).rows;
+    const [row] = sumPieces(window([{ level: 'hour', start: HOUR }]), [[]], [SERIES], VIEW, {
+      quantiles: [0.5, 0.99],
+      weightOf: () => 'volume',
+    }).rows;
     expect(row).toMatchObject({
       n: 0,
       variance: null,
@@ -316,9 +313,9 @@ describe('points carry their parts through merges', () => {
         expect(answered).not.toHaveProperty('parts');
         expect(answered.coverage).toEqual({ spread: values.length, sketch: values.length });
         for (const phi of phis)
-          expect(withinAlpha(answered.quantiles![quantileName(phi)], trueQuantile(values, phi))).toBe(
-            true,
-          );
+          expect(
+            withinAlpha(answered.quantiles![quantileName(phi)], trueQuantile(values, phi)),
+          ).toBe(true);
         const meanSquare = values.reduce((a, v) => a + v * v, 0) / values.length;
         expect(Math.abs(answered.variance! - foldVariance(values))).toBeLessThanOrEqual(
           1e-12 * Math.max(1, meanSquare),

@@ -40,7 +40,11 @@ interface Fetched {
 }
 
 /** The stats columns of a row asked without quantiles, of a field no policy weights. */
-const statsCells = (row: { variance: number | null; stddev: number | null; coverage: { spread: number } }) => ({
+const statsCells = (row: {
+  variance: number | null;
+  stddev: number | null;
+  coverage: { spread: number };
+}) => ({
   variance: row.variance,
   stddev: row.stddev,
   coverage_spread: row.coverage.spread,

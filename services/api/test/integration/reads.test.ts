@@ -302,7 +302,8 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
           0.01 * Math.abs(truth) + 1e-9,
         );
       }
-    else if (covered === 0) expect(row!.quantiles).toEqual({ 'q0.5': null, 'q0.85': null, 'q0.99': null });
+    else if (covered === 0)
+      expect(row!.quantiles).toEqual({ 'q0.5': null, 'q0.85': null, 'q0.99': null });
 
     for (const route of ['points', 'candles']) {
       const res = await api.get<PointsBody & CandlesBody>(
@@ -318,7 +319,9 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
       const csv = await api.get(
         `/api/v1/${route}${qs(['series', s2], ['field', 'speed'], ['from', from], ['to', to], ['quantile', '0.85'], ['format', 'csv'])}`,
       );
-      expect(csv.text.split('\r\n')[0]).toMatch(/,variance,stddev,q0\.85,coverage_spread,coverage_sketch,final$/);
+      expect(csv.text.split('\r\n')[0]).toMatch(
+        /,variance,stddev,q0\.85,coverage_spread,coverage_sketch,final$/,
+      );
     }
   });
 

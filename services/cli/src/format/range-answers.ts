@@ -109,17 +109,7 @@ export function candlesAnswer(result: CandleResult): QueryAnswer {
   return {
     answer: { json: () => result, table: () => candlesTable(result) },
     table: {
-      header: [
-        'time',
-        'open',
-        'high',
-        'low',
-        'close',
-        'volume',
-        ...stats.header,
-        'final',
-        'gap',
-      ],
+      header: ['time', 'open', 'high', 'low', 'close', 'volume', ...stats.header, 'final', 'gap'],
       rows: withGapRows(
         result.candles.map((c) => ({ t: c.t, cells: cellsOf(c) })),
         result.gaps,

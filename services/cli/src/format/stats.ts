@@ -39,9 +39,11 @@ export const quantilesPart = (texts: readonly string[] | undefined) => {
  * row has it (buckets written before Σx² was kept); quantiles and weighted averages are shown
  * whenever asked for or weighted, empty where nothing covers them.
  */
-export function statsGrid(
-  rows: readonly (StatsRead & { n: number | null })[],
-): { header: string[]; cells: (row: StatsRead) => Cell[]; notes: string[] } {
+export function statsGrid(rows: readonly (StatsRead & { n: number | null })[]): {
+  header: string[];
+  cells: (row: StatsRead) => Cell[];
+  notes: string[];
+} {
   const all = statsColumns(rows, new Set());
   const spread = rows.some((row) => row.coverage.spread > 0);
   const shown = all.columns

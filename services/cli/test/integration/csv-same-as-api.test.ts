@@ -207,7 +207,19 @@ describe('CSV: tickertape query and the API give the same bytes', () => {
       await api('candles', [...oneQuery, ['quantile', '0.85'], ['maxPoints', '5']]),
     );
     expect(
-      await cli(['window', '--series', ...SERIES, '--field', 'speed', '--from', from, '--to', to, '--quantile', '0.85']),
+      await cli([
+        'window',
+        '--series',
+        ...SERIES,
+        '--field',
+        'speed',
+        '--from',
+        from,
+        '--to',
+        to,
+        '--quantile',
+        '0.85',
+      ]),
     ).toBe(
       await api('window', [
         ...SERIES.map((s): [string, string] => ['series', s]),

@@ -164,9 +164,7 @@ describe('points answer', () => {
     const out = render('table', pointsAnswer(rangeResult()));
     expect(out.stderr).toBe('');
     const lines = out.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(
-      /^time\s+n\s+avg\s+min\s+max\s+first\s+last\s+stddev\s+final\s+gap$/,
-    );
+    expect(lines[0]).toMatch(/^time\s+n\s+avg\s+min\s+max\s+first\s+last\s+stddev\s+final\s+gap$/);
     expect(lines[1]).toMatch(/^2026-11-21T10:00:00Z\s+3\s+3\.3333\s+2\s+5\s+2\s+5\s+1\.5\s+yes$/);
     expect(lines[2]).toMatch(/^2026-11-21T10:01:00Z\s+no data until 2026-11-21T10:03:00Z \(2m\)$/);
     expect(lines[3]).toMatch(/^2026-11-21T10:03:00Z\s+1\s+7\s+7\s+7\s+7\s+7\s+0\s+no$/);
@@ -383,7 +381,9 @@ describe('--quantile', () => {
     expect(header).toMatch(
       /^series\s+n\s+avg\s+min\s+max\s+first\s+last\s+stddev\s+q0\.5\s+q0\.99\s+wavg_count\s+final$/,
     );
-    expect(first).toMatch(/^traffic\|sensor=s1\s+4\s+50\s+40\s+60\s+45\s+55\s+7\.5\s+50\s+59\.5\s+51\s+no$/);
+    expect(first).toMatch(
+      /^traffic\|sensor=s1\s+4\s+50\s+40\s+60\s+45\s+55\s+7\.5\s+50\s+59\.5\s+51\s+no$/,
+    );
     expect(out).toContain(
       'quantiles over fewer ticks than n in 1 of 2 rows (parts written without it; see coverage in --format csv or json)\n',
     );

@@ -58,9 +58,6 @@ const DRIVER_OWNERS = [
   'tools/bench/src/per-tick-api-main.ts',
   'tools/bench/src/read-load/per-tick-window.ts',
   'tools/bench/src/probe.ts',
-  // Test support, not product code: integration tests open a database per test with the driver
-  // and look at what the stores wrote with the driver itself.
-  'packages/testing/src/test-stack.ts',
 ];
 
 const ownsDriver = (file: string): boolean =>

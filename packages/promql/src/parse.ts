@@ -23,7 +23,7 @@ const unsupported = (what: string) => new PromQLError(PromQLErrorCode.Unsupporte
 const COUNTER_FUNCTIONS = new Set(['rate', 'irate', 'increase', 'resets', 'delta', 'idelta']);
 
 const SUPPORTED =
-  'selectors, the *_over_time functions count, sum, avg, min, max, first and last, sum/avg/min/max/count/topk/bottomk with by/without, arithmetic and comparisons (between numbers and vectors, one to one with on/ignoring), and offset';
+  'selectors, the *_over_time functions count, sum, avg, min, max, first, last, stddev, stdvar and quantile (quantile_over_time(φ, x[5m])), sum/avg/min/max/count/topk/bottomk with by/without, arithmetic and comparisons (between numbers and vectors, one to one with on/ignoring), and offset';
 
 /**
  * PromQL text to our tree, with the Prometheus project's own grammar (@prometheus-io/lezer-promql)
@@ -160,15 +160,19 @@ class TreeReader {
       );
     if (!(RANGE_FUNCTIONS as readonly string[]).includes(name))
       throw unsupported(`function ${name}() is not supported; we evaluate ${SUPPORTED}`);
-    if (args.length !== 1)
+    const takesParam = name === 'quantile_over_time';
+    if (args.length !== (takesParam ? 2 : 1))
       throw new PromQLError(
         PromQLErrorCode.BadParameter,
-        `${name}() takes one range selector, got ${args.length} arguments`,
+        takesParam
+          ? `${name}() takes a number φ and a range selector, got ${args.length} arguments`
+          : `${name}() takes one range selector, got ${args.length} arguments`,
       );
     return {
       kind: 'range-function',
       fn: name as RangeFunction,
-      ...this.rangeArgument(args[0]!, name),
+      ...this.rangeArgument(args[takesParam ? 1 : 0]!, name),
+      ...(takesParam ? { param: this.expr(args[0]!) } : {}),
     };
   }
 

@@ -10,9 +10,6 @@ import {
 import { createLogger, type Logger } from '@tickertape/logger';
 import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import type { Admin, Kafka } from 'kafkajs';
-// Test support, not product code: tests look at what the stores wrote with the driver itself
-// (the product reaches MongoDB only through @tickertape/store's mongo folder).
-import { MongoClient, type Db } from 'mongodb';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { uniqueName } from './unique-name.js';
@@ -52,11 +49,10 @@ export class TestStack {
   readonly logger: Logger;
   readonly kafka: Kafka;
   readonly registry: SchemaRegistry;
-  readonly mongo: MongoClient;
   private adminClient: Admin | undefined;
   private redisClient: Redis | undefined;
   private readonly topics: string[] = [];
-  private readonly databases: string[] = [];
+  private readonly cleanups: (() => Promise<void>)[] = [];
   private readonly subjects: string[] = [];
   private readonly redisPrefixes: string[] = [];
 
@@ -71,16 +67,18 @@ export class TestStack {
       logger: this.logger,
     });
     this.registry = createRegistry({ url: env.SCHEMA_REGISTRY_URL });
-    this.mongo = new MongoClient(env.MONGODB_URI, {
-      appName: `test-${label}`,
-      serverSelectionTimeoutMS: 10_000,
-    });
   }
 
-  static async open(label: string): Promise<TestStack> {
-    const stack = new TestStack(label);
-    await stack.mongo.connect();
-    return stack;
+  static open(label: string): Promise<TestStack> {
+    return Promise.resolve(new TestStack(label));
+  }
+
+  /**
+   * Runs `cleanup` on close, in the order registered: how a database of the test's own
+   * (`testDatabase` of `@tickertape/store/testing`, which holds the driver) is dropped.
+   */
+  onClose(cleanup: () => Promise<void>): void {
+    this.cleanups.push(cleanup);
   }
 
   /** The local SASL listener; a clear failure when the stack did not say where it is. */
@@ -152,12 +150,6 @@ export class TestStack {
     return topic;
   }
 
-  database(): Db {
-    const name = this.name('db');
-    this.databases.push(name);
-    return this.mongo.db(name);
-  }
-
   /** A unique subject, or `name` (e.g. the `<topic>-value` a worker registers); deleted on close. */
   subject(name?: string): string {
     const subject = name ?? `${this.name('subject')}-value`;
@@ -176,8 +168,7 @@ export class TestStack {
     const admin = this.topics.length > 0 ? await this.admin() : this.adminClient;
     if (admin && this.topics.length > 0) await admin.deleteTopics({ topics: this.topics });
     await admin?.disconnect();
-    for (const name of this.databases) await this.mongo.db(name).dropDatabase();
-    await this.mongo.close();
+    for (const cleanup of this.cleanups) await cleanup();
     for (const subject of this.subjects) await this.deleteSubject(subject);
     for (const prefix of this.redisPrefixes) await this.deleteRedisPrefix(prefix);
     this.redisClient?.disconnect();

@@ -1,5 +1,5 @@
 import { nextPartition, partitionOf, type Level } from '@tickertape/buckets';
-import type { ShadowPartition } from '../port/history.js';
+import type { ShadowPartition, SwapResult } from '../port/history.js';
 import { ShadowError, ShadowErrorCode } from '../shadow-error.js';
 import { parseShadowName, shadowCollectionName } from './shadow-names.js';
 
@@ -37,4 +37,22 @@ export function replacedCollectionOf(part: ShadowPartition): string {
   if (parsed === undefined)
     throw new ShadowError(ShadowErrorCode.InvalidShadow, `${part.shadow} is not a shadow name`);
   return shadowCollectionName('replaced', parsed.runId, part.live);
+}
+
+/** What a swap by one rename did: the shadow's buckets became the partition, nothing deleted. */
+export function renamedSwap(
+  part: ShadowPartition,
+  replaced: string,
+  written: number,
+  saved: number,
+): SwapResult {
+  return {
+    live: part.live,
+    replacedCollection: replaced,
+    method: 'rename',
+    written,
+    saved,
+    deleted: 0,
+    resumed: false,
+  };
 }

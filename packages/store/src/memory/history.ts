@@ -11,6 +11,7 @@ import type {
 import type { BucketSpan } from '../port/partitions.js';
 import { ShadowError, ShadowErrorCode } from '../shadow-error.js';
 import { parseShadowName, shadowCollectionName } from '../layout/shadow-names.js';
+import { renamedSwap } from '../layout/shadow-plan.js';
 import { copy, settle } from './collections.js';
 import type { MemoryState, SwapRecord } from './state.js';
 
@@ -222,15 +223,7 @@ export class MemoryHistory implements History {
     const written = this.state.collections.records(part.shadow).length;
     this.state.collections.rename(part.shadow, part.live);
     this.markSwapped(part);
-    return {
-      live: part.live,
-      replacedCollection: replaced,
-      method: 'rename',
-      written,
-      saved,
-      deleted: 0,
-      resumed: false,
-    };
+    return renamedSwap(part, replaced, written, saved);
   }
 
   private swapByDocuments(

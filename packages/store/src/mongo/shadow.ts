@@ -1,6 +1,6 @@
 import { parsePartitionName, type PartitionRange } from '@tickertape/buckets';
 import { MongoBulkWriteError, type Db, type Document, type Filter } from 'mongodb';
-import { replacedCollectionOf } from '../layout/shadow-plan.js';
+import { renamedSwap, replacedCollectionOf } from '../layout/shadow-plan.js';
 import { parseShadowName } from '../layout/shadow-names.js';
 import type { CleanupOptions, ShadowPartition, SwapResult } from '../port/history.js';
 import { ShadowError, ShadowErrorCode } from '../shadow-error.js';
@@ -132,15 +132,7 @@ async function swapByRename(
   const written = await db.collection(part.shadow).countDocuments();
   await db.renameCollection(part.shadow, part.live, { dropTarget: true });
   await markSwapped(db, part);
-  return {
-    live: part.live,
-    replacedCollection: replaced,
-    method: 'rename',
-    written,
-    saved,
-    deleted: 0,
-    resumed: false,
-  };
+  return renamedSwap(part, replaced, written, saved);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { TestStack } from '@tickertape/testing';
 import type { Db } from 'mongodb';
 import { openMongoStores, type MongoStores, type RollupStore } from '../../src/index.js';
+import { testDatabase } from '../../src/mongo/test-database.js';
 
 /** A store on a database of its own, and the same database as the driver sees it. */
 export interface StoreOnDb {
@@ -36,7 +37,7 @@ export class StoreStack {
   }
 
   async fresh(): Promise<StoreOnDb> {
-    const db = this.stack.database();
+    const db = testDatabase(this.stack);
     const { rollups } = await this.stores.database(db.databaseName);
     return { store: rollups, db };
   }

@@ -3,8 +3,8 @@ import { PromErrorType, isPromQLError } from '@tickertape/promql';
 import { QueryErrorCode, isBadQuery } from '@tickertape/query';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
-/** Prometheus' success envelope. */
-export const success = <T>(data: T, warnings?: string[]) =>
+/** Prometheus' success envelope; `warnings` say what the answer left out (Grafana shows them). */
+export const success = <T>(data: T, warnings?: readonly string[]) =>
   warnings && warnings.length > 0
     ? { status: 'success' as const, data, warnings }
     : { status: 'success' as const, data };

@@ -85,7 +85,11 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     request: FastifyRequest,
     reply: FastifyReply,
     params: PromParams,
-    compute: () => Promise<{ data: unknown; openLevels: readonly string[] }>,
+    compute: () => Promise<{
+      data: unknown;
+      openLevels: readonly string[];
+      warnings: readonly string[];
+    }>,
     movesAtMs?: number,
   ) => {
     const kept = await keptAnswer(
@@ -93,9 +97,9 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
       request,
       [params.canonical(), movesAtMs ?? ''],
       async () => {
-        const { data, openLevels } = await compute();
+        const { data, openLevels, warnings } = await compute();
         return {
-          body: JSON.stringify(success(data)),
+          body: JSON.stringify(success(data, warnings)),
           reuseUntilMs: reuseUntil({ openLevels: openLevels.filter(isLevel) }, caching, now()),
         };
       },
@@ -132,8 +136,8 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
       reply,
       params,
       async () => {
-        const { value, openLevels } = await evaluate(expr, [t], undefined, source);
-        return { data: instantData(value, t), openLevels };
+        const { value, openLevels, warnings } = await evaluate(expr, [t], undefined, source);
+        return { data: instantData(value, t), openLevels, warnings };
       },
       given === undefined ? t + NOW_RESOLUTION_MS : undefined,
     );
@@ -148,8 +152,8 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
       throw promParameterMissing(start === undefined ? 'start' : 'end');
     const { times, stepMs } = rangeTimes(start, end, params.required('step'));
     return answer(request, reply, params, async () => {
-      const { value, openLevels } = await evaluate(expr, times, stepMs, source);
-      return { data: rangeData(value, times), openLevels };
+      const { value, openLevels, warnings } = await evaluate(expr, times, stepMs, source);
+      return { data: rangeData(value, times), openLevels, warnings };
     });
   });
 

@@ -9,6 +9,7 @@ import {
 } from '@tickertape/promql';
 import { slotsInRange, sourceFor, type Limits, type RollupReader } from '@tickertape/query';
 import type { PromCatalog } from './catalog.js';
+import { widthPointOf } from './width-point.js';
 
 /** Series read at once: the seed's 50 sensors in a few rounds, never a burst of hundreds of finds. */
 const CONCURRENT_READS = 8;
@@ -60,19 +61,7 @@ export function rollupSampleSource(
             stepMs: request.widthMs,
           });
           for (const level of result.openLevels) open.add(level);
-          return {
-            labels: s.labels,
-            points: result.points.map((p) => ({
-              t: p.t,
-              // A second written before the compact layout has no count: it cannot be summed.
-              n: p.n ?? 0,
-              sum: p.sum ?? 0,
-              min: p.min,
-              max: p.max,
-              first: p.open,
-              last: p.close,
-            })),
-          };
+          return { labels: s.labels, points: result.points.map(widthPointOf) };
         },
       );
       return { series, openLevels: [...open] };

@@ -19,6 +19,7 @@ import {
   type DashboardData,
   type SeededSeries,
 } from './fixtures.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 /**
  * The dashboard in Debian's Chromium against the real API process on the real stack: buckets
@@ -224,7 +225,7 @@ describe('dashboard page in Chromium, on the real API and stack', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('dashboard');
-    const db = stack.database();
+    const db = testDatabase(stack);
     data = dashboardData(Date.now(), randomBytes(3).toString('hex'));
     await writeDashboardData(db, data);
     const prefix = `${stack.name('group')}-`;

@@ -24,6 +24,7 @@ import {
   writeAnalystData,
 } from '../support/analyst-data.js';
 import { TOKEN, qs, startTestApi, type RunningApi } from '../support/api.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const CSV = 'text/csv';
 const ARROW = 'application/vnd.apache.arrow.stream';
@@ -181,7 +182,7 @@ describe('CSV and Arrow answers of the read routes', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('api-formats');
-    const db = stack.database();
+    const db = testDatabase(stack);
     await writeAnalystData(db);
     api = await startTestApi(await storesOf(db), { reader: { now: () => ANALYST_NOW } });
   }, 120_000);

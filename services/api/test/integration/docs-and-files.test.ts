@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestApi, type RunningApi } from '../support/api.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const DASHBOARD = fileURLToPath(new URL('../../dashboard/', import.meta.url));
 const CHARTS = join(
@@ -75,7 +76,7 @@ describe('the OpenAPI document, the docs page, the dashboard files and /metrics'
 
   beforeAll(async () => {
     stack = await TestStack.open('api-docs');
-    api = await startTestApi(await storesOf(stack.database()));
+    api = await startTestApi(await storesOf(testDatabase(stack)));
     const res = await api.get<OpenApiDoc>('/openapi.json', null);
     expect(res.status).toBe(200);
     doc = res.body;

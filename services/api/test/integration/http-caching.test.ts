@@ -16,6 +16,7 @@ import type { LevelsBody, WindowBody } from '../../src/response-schemas.js';
 import { OTHER_TOKEN, qs, startTestApi, type RunningApi } from '../support/api.js';
 import { refWindow, ticksOf } from '../support/reference.js';
 import { HOUR, MINUTE, at, dataset, writeTicks } from '../support/ticks.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const NOW = at('2026-01-01T01:15:30Z');
 const MARKS: Record<Level, number> = {
@@ -43,7 +44,7 @@ describe('HTTP caching by finality', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('api-http-caching');
-    db = stack.database();
+    db = testDatabase(stack);
     await writeTicks(db, data.ticks);
     await (await storesOf(db)).rollups.advanceWatermarks(MARKS, NOW);
     api = await startTestApi(await storesOf(db), {

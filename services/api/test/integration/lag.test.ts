@@ -7,6 +7,7 @@ import { Partitioners } from 'kafkajs';
 import { kafkaLagSource } from '../../src/lag.js';
 import type { LevelsBody, StatusBody } from '../../src/response-schemas.js';
 import { qs, startTestApi } from '../support/api.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 describe('consumer lag per level, from the real Kafka', () => {
   let stack: TestStack;
@@ -48,7 +49,7 @@ describe('consumer lag per level, from the real Kafka', () => {
       });
     }
 
-    const db = stack.database();
+    const db = testDatabase(stack);
     const lag = kafkaLagSource({
       admin: stack.kafka.admin(),
       topic,
@@ -88,7 +89,7 @@ describe('consumer lag per level, from the real Kafka', () => {
       logger: stack.logger.child({}, { level: 'silent' }),
       timeoutMs: 1000,
     });
-    const api = await startTestApi(await storesOf(stack.database()), { lag: lag.lag });
+    const api = await startTestApi(await storesOf(testDatabase(stack)), { lag: lag.lag });
     try {
       let started = Date.now();
       const first = await api.get<LevelsBody>('/api/v1/levels');

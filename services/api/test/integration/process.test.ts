@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestStack, freePort, spawnService, waitHealthy } from '@tickertape/testing';
 import { fileURLToPath } from 'node:url';
+import { testDatabase } from '@tickertape/store/testing';
 
 const apiDir = fileURLToPath(new URL('../..', import.meta.url));
 const TOKEN = 'process-token-0123456789';
@@ -14,7 +15,7 @@ describe('api process', () => {
     base = {
       API_TOKENS: TOKEN,
       MONGODB_URI: stack.env.MONGODB_URI,
-      MONGODB_DATABASE: stack.database().databaseName,
+      MONGODB_DATABASE: testDatabase(stack).databaseName,
       // Nothing listens here: lag is unknown, reads must not care.
       KAFKA_BROKERS: `127.0.0.1:${await freePort()}`,
       LOG_LEVEL: 'info',

@@ -21,6 +21,7 @@ import {
   type OverTime,
 } from '../support/prom-data.js';
 import { MINUTE, SECOND, writeTicks } from '../support/ticks.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 interface PromBody<T = unknown> {
   status: 'success' | 'error';
@@ -50,7 +51,7 @@ describe('the Prometheus query API', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('api-prometheus');
-    db = stack.database();
+    db = testDatabase(stack);
     await writeTicks(db, ticks);
     // Two names that sanitise to one: refused, not merged.
     await writeTicks(db, [

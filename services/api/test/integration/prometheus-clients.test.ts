@@ -12,6 +12,7 @@ import { PrometheusDriver } from 'prometheus-query';
 import { startTestApi, TOKEN, type RunningApi } from '../support/api.js';
 import { agrees, minuteTimes, refOverTime } from '../support/prom-data.js';
 import { MINUTE, SECOND, at, writeTicks, type RefTick } from '../support/ticks.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const START = at('2026-04-07T07:00:00Z');
 const END = at('2026-04-07T08:00:00Z');
@@ -55,7 +56,7 @@ describe('Prometheus clients against the /prometheus API', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('api-prometheus-clients');
-    const db = stack.database();
+    const db = testDatabase(stack);
     await writeTicks(db, ticks);
     api = await startTestApi(await storesOf(db), { reader: { now: () => END + 10 * MINUTE } });
   }, 180_000);

@@ -13,6 +13,7 @@ import type { WindowBody } from '../../src/response-schemas.js';
 import { OTHER_TOKEN, TOKEN, qs, startTestApi, type RunningApi } from '../support/api.js';
 import { startProxy, type RunningProxy } from '../support/proxy.js';
 import { at, dataset, writeTicks } from '../support/ticks.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const NOW = at('2026-01-01T01:15:30Z');
 const MARKS: Record<Level, number> = {
@@ -42,7 +43,7 @@ describe('the caching proxy in front of the API', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('api-proxy');
-    db = stack.database();
+    db = testDatabase(stack);
     await writeTicks(db, data.ticks);
     await (await storesOf(db)).rollups.advanceWatermarks(MARKS, NOW);
     // The API's clock runs from NOW in real time, so open answers age; hour budget 2 s, so an

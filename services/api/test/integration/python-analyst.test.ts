@@ -20,6 +20,7 @@ import type { Db } from 'mongodb';
 import type { PointsBody, WindowBody } from '../../src/response-schemas.js';
 import { ANALYST_NOW, ANALYST_SERIES, writeAnalystData } from '../support/analyst-data.js';
 import { TOKEN, qs, startTestApi, type RunningApi } from '../support/api.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const EXAMPLES = fileURLToPath(new URL('../../../../examples/python-analyst', import.meta.url));
 const DATA_LAYOUT = fileURLToPath(new URL('../../../../docs/data-layout.md', import.meta.url));
@@ -96,7 +97,7 @@ describe('pandas, pyarrow, pymongo and DuckDB read what the API answers', () => 
 
   beforeAll(async () => {
     stack = await TestStack.open('api-python-analyst');
-    db = stack.database();
+    db = testDatabase(stack);
     await writeAnalystData(db);
     api = await startTestApi(await storesOf(db), { reader: { now: () => ANALYST_NOW } });
     // A fresh machine installs the venv here (about 20 s from PyPI); later runs reuse it.

@@ -8,6 +8,7 @@ import type { ErrorBody } from '../../src/api-error.js';
 import type { RawBody } from '../../src/response-schemas.js';
 import { qs, startTestApi, type RunningApi } from '../support/api.js';
 import { HOUR, MINUTE, at, dataset, foldInputs } from '../support/ticks.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 /**
  * GET /api/v1/raw over segments written by the real SegmentWriter from the shared dataset
@@ -103,7 +104,7 @@ describe('GET /api/v1/raw: exact points from the segment store, against the tick
 
   beforeAll(async () => {
     stack = await TestStack.open('api-raw');
-    const db = stack.database();
+    const db = testDatabase(stack);
     const writer = new SegmentWriter((await storesOf(db)).segments, {
       maxPoints: MAX_POINTS,
       writeOnlyOnChange: new Set(),

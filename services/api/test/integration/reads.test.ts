@@ -20,6 +20,7 @@ import {
   type RefPoint,
 } from '../support/reference.js';
 import { MINUTE, at, dataset, writeTicks } from '../support/ticks.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const NOW = at('2026-01-01T01:15:30Z');
 const MARKS: Record<Level, number> = {
@@ -66,7 +67,7 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
 
   beforeAll(async () => {
     stack = await TestStack.open('api-reads');
-    const db = stack.database();
+    const db = testDatabase(stack);
     await writeTicks(db, data.ticks);
     await (await storesOf(db)).rollups.advanceWatermarks(MARKS, NOW);
     api = await startTestApi(await storesOf(db), { reader: { now: () => NOW } });

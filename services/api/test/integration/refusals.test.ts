@@ -6,6 +6,7 @@ import type { ErrorBody } from '../../src/api-error.js';
 import type { PointsBody } from '../../src/response-schemas.js';
 import { OTHER_TOKEN, TOKEN, qs, startTestApi, type RunningApi } from '../support/api.js';
 import { at, dataset, writeTicks } from '../support/ticks.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const data = dataset();
 const [s1, s2, s3] = data.sensors as [string, string, string];
@@ -27,7 +28,7 @@ describe('what the API refuses, and how', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('api-refusals');
-    const db = stack.database();
+    const db = testDatabase(stack);
     await writeTicks(db, data.ticks);
     // Three series per window at most, so "too many series" needs a short URL.
     api = await startTestApi(await storesOf(db), { reader: { limits: { maxSeries: 3 } } });

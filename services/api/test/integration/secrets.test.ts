@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestStack, freePort, spawnService, waitHealthy } from '@tickertape/testing';
 import { Partitioners } from 'kafkajs';
 import { fileURLToPath } from 'node:url';
+import { testDatabase } from '@tickertape/store/testing';
 
 const apiDir = fileURLToPath(new URL('../..', import.meta.url));
 const TOKEN = 'secrets-token-0a1b2c3d4e5f';
@@ -25,7 +26,7 @@ describe('api process with secrets', () => {
     base = {
       API_TOKENS: `${TOKEN},${OTHER_TOKEN}`,
       MONGODB_URI: stack.env.MONGODB_URI,
-      MONGODB_DATABASE: stack.database().databaseName,
+      MONGODB_DATABASE: testDatabase(stack).databaseName,
       ...stack.saslEnv(),
       TOPIC: topic,
       GROUP_PREFIX: stack.name('group-'),

@@ -11,6 +11,7 @@ import type { WindowBody } from '../../src/response-schemas.js';
 import { qs, startTestApi, type RunningApi } from '../support/api.js';
 import { refWindow, ticksOf } from '../support/reference.js';
 import { SECOND, at, writeTicks, type RefTick } from '../support/ticks.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const NOW = at('2026-01-01T01:15:30Z');
 // The last 10 whole minutes up to and including the current one.
@@ -49,7 +50,7 @@ describe('GET /api/v1/window by metric and tags', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('api-window-metric');
-    const db = stack.database();
+    const db = testDatabase(stack);
     await writeTicks(db, data);
     api = await startTestApi(await storesOf(db), { reader: { now: () => NOW } });
   }, 120_000);

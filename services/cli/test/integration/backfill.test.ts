@@ -31,6 +31,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { foldInputOf } from '@tickertape/history';
 import { runCli, stackEnv } from '../support/cli.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -228,7 +229,7 @@ describe('tickertape backfill', () => {
     set = aroundMidnight(midnight, 14, nowMs);
     file = join(dir, 'history.csv');
     await writeFile(file, set.text);
-    first = stack.database();
+    first = testDatabase(stack);
   }, 30_000);
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -265,7 +266,7 @@ describe('tickertape backfill', () => {
   }, 120_000);
 
   it('killed half-way and run again, ends where one whole run does', async () => {
-    const db = stack.database();
+    const db = testDatabase(stack);
     const child = spawnNode(
       cliDir,
       [
@@ -308,7 +309,7 @@ describe('tickertape backfill', () => {
   }, 120_000);
 
   it('leaves a 30-day-old set to hour and day, and says minute and segments refused it', async () => {
-    const db = stack.database();
+    const db = testDatabase(stack);
     const old = (Math.floor(nowMs / DAY) - 30) * DAY + 9 * HOUR;
     const lines: string[] = [];
     const good: DataSet['ticks'] = [];
@@ -344,7 +345,7 @@ describe('tickertape backfill', () => {
   }, 120_000);
 
   it('adds to buckets live ticks wrote: each holds the union', async () => {
-    const db = stack.database();
+    const db = testDatabase(stack);
     const live = set.ticks
       .map(({ tick }) => tick)
       .filter((tick) => tick.ts >= midnight + 10 * MINUTE && tick.tags.sensor !== undefined)
@@ -356,7 +357,7 @@ describe('tickertape backfill', () => {
   }, 120_000);
 
   it('changes final slots through shadows, which end in place', async () => {
-    const db = stack.database();
+    const db = testDatabase(stack);
     const live = set.ticks
       .map(({ tick }) => tick)
       .filter((tick) => tick.tags.symbol === 'SYM0')

@@ -13,6 +13,7 @@ import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
 import { Registry } from 'prom-client';
 import { runCli } from '../support/cli.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const at = (iso: string) => Date.parse(iso);
 const START = at('2026-11-19T09:50:00Z');
@@ -55,7 +56,7 @@ describe('CSV: tickertape query and the API give the same bytes', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('cli-csv-api');
-    const db = stack.database();
+    const db = testDatabase(stack);
     database = db.databaseName;
     const ticks = inputs();
     const stores = await storesOf(db);

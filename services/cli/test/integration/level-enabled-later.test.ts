@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { Pipeline } from '../support/pipeline.js';
+import { testClient, testDatabase } from '@tickertape/store/testing';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -64,7 +65,7 @@ describe('a level enabled later', () => {
       partitions: 2,
       config: { 'message.timestamp.type': 'LogAppendTime' },
     });
-    database = stack.database().databaseName;
+    database = testDatabase(stack).databaseName;
     pipeline = new Pipeline(stack, { topic, dlqTopic: await stack.createTopic(), database });
   });
   afterAll(async () => {
@@ -131,7 +132,7 @@ describe('a level enabled later', () => {
     // The past becomes final (here the test plays the scheduler: nothing more arrives).
     const tomorrow = slotStart('day', now) + DAY;
     await (
-      await storesOf(stack.mongo.db(database))
+      await storesOf(testClient(stack).db(database))
     ).rollups.advanceWatermarks({ minute: tomorrow, hour: tomorrow, day: tomorrow }, now);
 
     // Days wholly before the present's lateness reach come from hour; the rest from the topic.
@@ -172,7 +173,7 @@ describe('a level enabled later', () => {
 
     const want = expectedBuckets('day', [...history, ...before, ...after]);
     const have = await storedBuckets(
-      (await storesOf(stack.mongo.db(database))).rollups,
+      (await storesOf(testClient(stack).db(database))).rollups,
       'day',
       WHOLE_TIME,
     );

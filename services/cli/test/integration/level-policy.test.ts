@@ -14,6 +14,7 @@ import { Partitioners } from 'kafkajs';
 import type { Db } from 'mongodb';
 import { runCli } from '../support/cli.js';
 import { Pipeline } from '../support/pipeline.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -31,7 +32,7 @@ describe('the level policy', () => {
   beforeAll(async () => {
     stack = await TestStack.open('cli-level-policy');
     const topic = await stack.createTopic({ partitions: 2 });
-    db = stack.database();
+    db = testDatabase(stack);
     pipeline = new Pipeline(stack, {
       topic,
       dlqTopic: await stack.createTopic(),

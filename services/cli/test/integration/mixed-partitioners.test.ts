@@ -15,6 +15,7 @@ import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick'
 import { Partitioners } from 'kafkajs';
 import type { Db, Document } from 'mongodb';
 import { Pipeline, STORES } from '../support/pipeline.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const MINUTE = 60_000;
 const N = 40;
@@ -73,7 +74,7 @@ describe('one series on two partitions (mixed partitioners)', () => {
   beforeAll(async () => {
     stack = await TestStack.open('mixed-partitioners');
     const topic = await stack.createTopic({ partitions: 3 });
-    db = stack.database();
+    db = testDatabase(stack);
     pipeline = new Pipeline(stack, {
       topic,
       dlqTopic: await stack.createTopic(),

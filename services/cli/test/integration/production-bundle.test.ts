@@ -13,6 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { testDatabase } from '@tickertape/store/testing';
 
 // What the Dockerfile's runtime stage ships, checked without a Docker engine: scripts/bundle.sh
 // builds the same directory here, and the services run from it as the image runs them.
@@ -176,7 +177,7 @@ describe('the production bundle (scripts/bundle.sh, the image’s /app)', () => 
     const dlqTopic = await stack.createTopic();
     // The worker registers the tick schema under the topic's subject; deleted with the stack.
     stack.subject(valueSubject(topic));
-    const database = stack.database().databaseName;
+    const database = testDatabase(stack).databaseName;
     const minuteGroup = stack.name('group-minute');
     const addresses = {
       KAFKA_BROKERS: stack.env.KAFKA_BROKERS.join(','),

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { readTopic, stackEnv } from '../support/cli.js';
 import { Pipeline } from '../support/pipeline.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const exampleDir = fileURLToPath(new URL('../../../../examples/python-producer', import.meta.url));
 const PARTITIONS = 4;
@@ -81,7 +82,7 @@ describe('a Python producer (confluent-kafka AvroSerializer, murmur2_random)', (
     pipeline = new Pipeline(stack, {
       topic,
       dlqTopic: await stack.createTopic(),
-      database: stack.database().databaseName,
+      database: testDatabase(stack).databaseName,
     });
     stack.subject(valueSubject(topic));
     // The Python side only reads the subject's latest version: something must register it, as

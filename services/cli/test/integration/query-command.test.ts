@@ -18,6 +18,7 @@ import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
 import { parse } from 'csv-parse/sync';
 import { runCli, tickertape, type CliRun } from '../support/cli.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const at = (iso: string) => Date.parse(iso);
 const MINUTE = 60_000;
@@ -172,7 +173,7 @@ describe('tickertape query', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('cli-query');
-    const db = stack.database();
+    const db = testDatabase(stack);
     database = db.databaseName;
     const generated = generate();
     ticks = generated.ticks;

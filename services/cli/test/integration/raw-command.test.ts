@@ -12,6 +12,7 @@ import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
 import { parse } from 'csv-parse/sync';
 import { runCli } from '../support/cli.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -73,7 +74,7 @@ describe('tickertape query raw', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('cli-raw');
-    const db = stack.database();
+    const db = testDatabase(stack);
     database = db.databaseName;
     // Segments far larger than a day's points here: one segment per day, so documents are countable.
     await new SegmentWriter((await storesOf(db)).segments, {

@@ -16,6 +16,7 @@ import type { Db, Document } from 'mongodb';
 import type { RebuildPlan, RebuildReport } from '@tickertape/history';
 import { runCli } from '../support/cli.js';
 import { Pipeline } from '../support/pipeline.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const HOUR = 3_600_000;
 /** Each test: the shared stand-in slows down while other suites run. */
@@ -131,7 +132,7 @@ describe('tickertape rebuild', () => {
       partitions: 2,
       config: { 'message.timestamp.type': 'LogAppendTime' },
     });
-    db = stack.database();
+    db = testDatabase(stack);
     stack.subject(valueSubject(topic));
     codec = await TickCodec.register(stack.registry, {
       registry: { url: stack.env.SCHEMA_REGISTRY_URL },

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { roundtrip } from '../../src/commands/demo/roundtrip/run.js';
 import { parseCliEnv } from '../../src/env.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const run = promisify(execFile);
 const cliDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -41,7 +42,7 @@ describe('tickertape roundtrip', () => {
 
   it('takes a tick through the registry and Kafka into a MongoDB minute document, twice', async () => {
     const topic = await stack.createTopic();
-    const db = stack.database();
+    const db = testDatabase(stack);
     const env = parseCliEnv(stackEnv);
     const options = { topic, database: db.databaseName, timeoutMs: 30_000 };
 

@@ -16,6 +16,7 @@ import { Partitioners } from 'kafkajs';
 import type { Db, Document } from 'mongodb';
 import { fileURLToPath } from 'node:url';
 import { runCli, stackEnv } from '../support/cli.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const workerDir = fileURLToPath(new URL('../../../rollup-worker', import.meta.url));
 const STORES = ['minute', 'hour', 'day', 'segments'] as const;
@@ -55,7 +56,7 @@ describe('tickertape verify', () => {
     stack = await TestStack.open('cli-verify');
     topic = await stack.createTopic({ partitions: 3 });
     dlqTopic = await stack.createTopic();
-    db = stack.database();
+    db = testDatabase(stack);
     stack.subject(valueSubject(topic));
     groups.minute = stack.name('minute');
     groups.hour = stack.name('hour');

@@ -6,6 +6,7 @@ import { DLQ_HEADERS, type Tick } from '@tickertape/tick';
 import type { Db, Document } from 'mongodb';
 import { Pipeline } from '../support/harness.js';
 import { trafficTicks } from '../support/ticks.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const HOUR = 3_600_000;
 const WEEK = 7 * 24 * HOUR;
@@ -77,7 +78,7 @@ describe('a replay a week later', () => {
     // reads a week later, each into its own database and dead-letter topic.
     const runs = [
       { clock: () => Date.now(), db: pipeline.db, dlq: pipeline.dlqTopic },
-      { clock: () => Date.now() + WEEK, db: stack.database(), dlq: await stack.createTopic() },
+      { clock: () => Date.now() + WEEK, db: testDatabase(stack), dlq: await stack.createTopic() },
     ];
     for (const run of runs) {
       for (const level of LEVELS) {

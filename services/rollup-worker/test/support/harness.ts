@@ -12,6 +12,7 @@ import { BSON, type Db, type Document } from 'mongodb';
 import { parseWorkerEnv, type WorkerEnv, type WorkerMode } from '../../src/env.js';
 import { startWorker, type WorkerHandle, type WorkerHooks } from '../../src/worker.js';
 import type { ExpectedBucket } from './ticks.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 /** As `tickertape topics create` makes the tick topic: records carry the broker's append time. */
 const TICK_TOPIC_CONFIG_ENTRIES = { 'message.timestamp.type': 'LogAppendTime' };
@@ -37,7 +38,7 @@ export class Pipeline {
       version: 2,
       subject,
     });
-    return new Pipeline(stack, topic, dlqTopic, stack.database(), codec);
+    return new Pipeline(stack, topic, dlqTopic, testDatabase(stack), codec);
   }
 
   env(level: WorkerMode, overrides: Record<string, string> = {}): WorkerEnv {

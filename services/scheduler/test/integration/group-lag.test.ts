@@ -3,6 +3,7 @@ import { createLogger } from '@tickertape/logger';
 import { TestStack, waitFor } from '@tickertape/testing';
 import { parseSchedulerEnv } from '../../src/env.js';
 import { startScheduler, type SchedulerHandle } from '../../src/scheduler.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 /** One sample of a series from the Prometheus text of /metrics; undefined when absent. */
 function sampleOf(text: string, name: string, level: string): number | undefined {
@@ -53,7 +54,7 @@ describe("the scheduler's consumer group lag series", () => {
       ],
     });
 
-    const db = stack.database();
+    const db = testDatabase(stack);
     scheduler = await startScheduler(
       parseSchedulerEnv({
         KAFKA_BROKERS: stack.env.KAFKA_BROKERS.join(','),
@@ -112,7 +113,7 @@ describe("the scheduler's consumer group lag series", () => {
 
   it('measures nothing and counts no failure while the tick topic does not exist yet', async () => {
     await scheduler?.stop();
-    const db = stack.database();
+    const db = testDatabase(stack);
     scheduler = await startScheduler(
       parseSchedulerEnv({
         KAFKA_BROKERS: stack.env.KAFKA_BROKERS.join(','),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestStack, freePort, spawnService, waitFor } from '@tickertape/testing';
 import { fileURLToPath } from 'node:url';
+import { testDatabase } from '@tickertape/store/testing';
 
 const schedulerDir = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -14,7 +15,7 @@ describe('scheduler process', () => {
       KAFKA_BROKERS: stack.env.KAFKA_BROKERS.join(','),
       MONGODB_URI: stack.env.MONGODB_URI,
       REDIS_URL: stack.env.REDIS_URL,
-      MONGODB_DATABASE: stack.database().databaseName,
+      MONGODB_DATABASE: testDatabase(stack).databaseName,
       BULLMQ_PREFIX: stack.redisPrefix(),
       SCHEDULER_QUEUE: stack.name('queue'),
       LOG_LEVEL: 'info',

@@ -5,6 +5,7 @@ import { TestStack, freePort, spawnService, waitFor, waitHealthy } from '@ticker
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { testDatabase } from '@tickertape/store/testing';
 
 const schedulerDir = fileURLToPath(new URL('../..', import.meta.url));
 const PASSWORD = 'redis-test-password-5d1c';
@@ -64,7 +65,7 @@ describe('redis with a password', () => {
       KAFKA_BROKERS: stack.env.KAFKA_BROKERS.join(','),
       MONGODB_URI: stack.env.MONGODB_URI,
       REDIS_URL: redisUrl,
-      MONGODB_DATABASE: stack.database().databaseName,
+      MONGODB_DATABASE: testDatabase(stack).databaseName,
       SCHEDULER_QUEUE: stack.name('queue'),
       HTTP_PORT: '0',
       LOG_LEVEL: 'debug',

@@ -13,6 +13,7 @@ import { TestStack, waitFor } from '@tickertape/testing';
 import type { Db, Document } from 'mongodb';
 import { parseSchedulerEnv, type SchedulerEnv } from '../../src/env.js';
 import { startScheduler, type SchedulerHandle, type SchedulerHooks } from '../../src/scheduler.js';
+import { testDatabase } from '@tickertape/store/testing';
 
 const at = (iso: string) => Date.parse(iso);
 const MINUTE = 60_000;
@@ -62,7 +63,7 @@ describe('scheduler on the real stack', () => {
   }
 
   it('creates partitions ahead, flips finality on the clock alone, and drops only what expired', async () => {
-    const db = stack.database();
+    const db = testDatabase(stack);
     let now = at('2026-11-21T12:00:00Z');
     // Already there: an expired minute partition, one inside retention, an expired hour partition.
     for (const [level, ts] of [
@@ -133,7 +134,7 @@ describe('scheduler on the real stack', () => {
   }, 90_000);
 
   it("holds a level's finality back until its consumer group has read past the slot", async () => {
-    const db = stack.database();
+    const db = testDatabase(stack);
     const topic = await stack.createTopic({
       partitions: 1,
       config: { 'message.timestamp.type': 'LogAppendTime' },
@@ -188,7 +189,7 @@ describe('scheduler on the real stack', () => {
   }, 60_000);
 
   it('drops segment days past retention and the lateness bound, keeps the rest, and a dry run drops nothing', async () => {
-    const db = stack.database();
+    const db = testDatabase(stack);
     const now = at('2026-11-21T12:00:00Z');
     // One series with a point at noon on each of these days: one segment collection per day.
     const days = ['2026-11-01', '2026-11-13', '2026-11-15', '2026-11-20', '2026-11-21'];
@@ -279,7 +280,7 @@ describe('scheduler on the real stack', () => {
   }, 90_000);
 
   it('preallocates shells for the next slot of recently active series, on the levels configured', async () => {
-    const db = stack.database();
+    const db = testDatabase(stack);
     const now = at('2026-11-21T12:00:30Z');
     await (await storesOf(db)).rollups.writer('minute').apply([
       {
@@ -310,7 +311,7 @@ describe('scheduler on the real stack', () => {
   }, 60_000);
 
   it('serves /health, /metrics and a read-only Bull Board of its jobs', async () => {
-    const db = stack.database();
+    const db = testDatabase(stack);
     const scheduler = await start(env(db, stack.redisPrefix()), {
       now: () => at('2026-11-21T12:00:00Z'),
     });
@@ -336,7 +337,7 @@ describe('scheduler on the real stack', () => {
   }, 60_000);
 
   it('two replicas run each scheduled job exactly once per tick of its schedule', async () => {
-    const db = stack.database();
+    const db = testDatabase(stack);
     const config = env(db, stack.redisPrefix());
     const runs: { id: string; replica: number }[] = [];
     const hooks = (replica: number): SchedulerHooks => ({

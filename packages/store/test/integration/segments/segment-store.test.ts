@@ -8,6 +8,7 @@ import {
   type SegmentStore,
 } from '@tickertape/segments';
 import { mongoSegmentStore } from '../../../src/index.js';
+import { testDatabase } from '../../../src/mongo/test-database.js';
 
 const T0 = Date.parse('2026-11-21T10:00:00Z');
 
@@ -41,7 +42,7 @@ describe('the segment store on MongoDB, through SegmentWriter', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('segment-writer');
-    store = mongoSegmentStore(stack.database());
+    store = mongoSegmentStore(testDatabase(stack));
   });
   afterAll(() => stack.close());
 
@@ -129,7 +130,7 @@ describe('the segment store on MongoDB, through SegmentWriter', () => {
   });
 
   it('lists, ensures and drops days: retention lets go of a day past retention and lateness', async () => {
-    const days = mongoSegmentStore(stack.database());
+    const days = mongoSegmentStore(testDatabase(stack));
     for (const day of ['20261120', '20261101', '20261120']) await days.ensureDay(day);
     expect(await days.listDays()).toEqual(['20261101', '20261120']);
     const now = Date.parse('2026-11-21T12:00:00Z');

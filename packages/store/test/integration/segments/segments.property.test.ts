@@ -9,6 +9,7 @@ import {
   type SegmentStore,
 } from '@tickertape/segments';
 import { StoreStack } from '../../support/store-stack.js';
+import { testDatabase } from '../../../src/mongo/test-database.js';
 
 const MAX_POINTS = 7;
 
@@ -38,7 +39,7 @@ describe('segment store: exact raw points with their outer neighbours (property,
   beforeAll(async () => {
     // Through openMongoStores, as the services get it.
     stack = await StoreStack.open('segments-property');
-    ({ segments: store } = await stack.stores.database(stack.stack.database().databaseName));
+    ({ segments: store } = await stack.stores.database(testDatabase(stack.stack).databaseName));
   });
   afterAll(() => stack.close());
 

@@ -14,6 +14,7 @@ import {
   type Document,
 } from 'mongodb';
 import { TestStack } from '../../../src/index.js';
+import { compatDatabase } from '../../support/database.js';
 
 /** Our documents have string ids (segment and time bucket), never ObjectIds. */
 type Doc = Document & { _id: string };
@@ -34,7 +35,7 @@ describe('MongoDB unordered bulk upserts', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('compat-mongo-bulk');
-    db = stack.database();
+    db = compatDatabase(stack).db;
   });
   afterAll(() => stack.close());
 

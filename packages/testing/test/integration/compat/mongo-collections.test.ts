@@ -14,6 +14,7 @@ import {
   type Document,
 } from 'mongodb';
 import { TestStack } from '../../../src/index.js';
+import { compatDatabase } from '../../support/database.js';
 
 type Doc = Document & { _id: string };
 type IndexInfo = { name: string; key: Document; unique?: boolean };
@@ -37,7 +38,7 @@ describe('MongoDB collections, indexes and aggregation', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('compat-mongo-coll');
-    db = stack.database();
+    db = compatDatabase(stack).db;
   });
   afterAll(() => stack.close());
 
@@ -45,7 +46,7 @@ describe('MongoDB collections, indexes and aggregation', () => {
     (await target.listCollections(filter, { nameOnly: true }).toArray()).map((c) => c.name).sort();
 
   it('creates a partition collection with compound and unique indexes, lists and drops them', async () => {
-    const target = stack.database();
+    const target = compatDatabase(stack).db;
     const col = await target.createCollection<Doc>('rollup_minute_20261121');
     expect(col.collectionName).toBe('rollup_minute_20261121');
     expect(await collectionNames(target)).toEqual(['rollup_minute_20261121']);
@@ -115,7 +116,7 @@ describe('MongoDB collections, indexes and aggregation', () => {
   });
 
   it('stand-in gap: listCollections ignores its filter, so partitions must be picked by name client-side', async () => {
-    const target = stack.database();
+    const target = compatDatabase(stack).db;
     for (const name of [
       'rollup_minute_20261121',
       'rollup_minute_20261122',

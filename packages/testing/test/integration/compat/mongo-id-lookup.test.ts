@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Collection, Db, Document } from 'mongodb';
 import { TestStack } from '../../../src/index.js';
+import { compatDatabase } from '../../support/database.js';
 
 type Doc = Document & { _id: string };
 
@@ -25,7 +26,7 @@ describe('MongoDB updates filtered on _id plus a guard', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('compat-mongo-id-lookup');
-    db = stack.database();
+    db = compatDatabase(stack).db;
     col = db.collection<Doc>('rollup_minute_20261121');
     // Shaped like minute buckets: a summary per second, so a scan has real documents to decode.
     const perSecond: Record<string, Document> = {};

@@ -12,6 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MongoServerError, type Db, type Document } from 'mongodb';
 import { TestStack } from '../../../src/index.js';
+import { compatDatabase } from '../../support/database.js';
 
 type Doc = Document & { _id: number };
 
@@ -31,12 +32,14 @@ describe('MongoDB renameCollection, $out and $merge', () => {
   beforeAll(async () => {
     stack = await TestStack.open('compat-mongo-rename');
     // mongod answers buildInfo with a gitVersion; mongo-java-server does not.
-    standIn = (await stack.mongo.db('admin').command({ buildInfo: 1 })).gitVersion === undefined;
+    standIn =
+      (await compatDatabase(stack).client.db('admin').command({ buildInfo: 1 })).gitVersion ===
+      undefined;
   });
   afterAll(() => stack.close());
 
   it('renames a collection with its documents and indexes; an existing target needs dropTarget', async () => {
-    const db = stack.database();
+    const db = compatDatabase(stack).db;
     await db.collection<Doc>('a').insertMany([{ _id: 1 }, { _id: 2 }]);
     await db.collection('a').createIndex({ start: 1 }, { name: 'start_1' });
     await db.collection<Doc>('b').insertOne({ _id: 9 });
@@ -74,7 +77,7 @@ describe('MongoDB renameCollection, $out and $merge', () => {
   });
 
   it('copies with $out and merges with $merge (keepExisting never overwrites)', async () => {
-    const db = stack.database();
+    const db = compatDatabase(stack).db;
     await db.collection<Doc & { v: string }>('src').insertMany([
       { _id: 1, v: 'new' },
       { _id: 3, v: 'new' },
@@ -103,7 +106,7 @@ describe('MongoDB renameCollection, $out and $merge', () => {
   });
 
   it('stand-in gap: a collection created under a name renamed away shares its _id index', async () => {
-    const db = stack.database();
+    const db = compatDatabase(stack).db;
     await db.collection<Doc>('live').insertOne({ _id: 1 });
     await db.renameCollection('live', 'replaced');
     await db.collection<Doc>('live').insertOne({ _id: 7 });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { Collection, Document, Filter, Sort } from 'mongodb';
 import { TestStack } from '../../../src/index.js';
+import { compatDatabase } from '../../support/database.js';
 
 interface Bucket extends Document {
   _id: string;
@@ -150,7 +151,7 @@ describe('MongoDB secondary indexes on the stand-in', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('compat-mongo-secondary-index');
-    col = stack.database().collection<Bucket>('rollup_minute_20261121');
+    col = compatDatabase(stack).db.collection<Bucket>('rollup_minute_20261121');
     docs = buckets();
     // Half before the indexes exist (built over them), half after (maintained on insert).
     const half = Math.floor(docs.length / 2);

@@ -39,13 +39,17 @@ export interface Point {
   parts?: StatParts;
 }
 
-/** A point as a read answers it: its stats computed, its parts left behind. */
-export type AnsweredPoint = Omit<Point, 'parts'> & Stats;
+/**
+ * A point as a read answers it: its stats computed, its parts left behind — unless the reader
+ * keeps them for a caller that merges points further (`RangeReadOptions.keepParts`).
+ */
+export type AnsweredPoint = Point & Stats;
 
 /** The point's stats for `query`; its min and max bound quantiles answered from every tick. */
-export function answerPoint(point: Point, query: StatsQuery): AnsweredPoint {
+export function answerPoint(point: Point, query: StatsQuery, keepParts = false): AnsweredPoint {
   const { parts, ...rest } = point;
-  return { ...rest, ...statsOf(point.n ?? 0, parts ?? emptyParts(), query, point) };
+  const stats = statsOf(point.n ?? 0, parts ?? emptyParts(), query, point);
+  return { ...rest, ...stats, ...(keepParts && parts ? { parts } : {}) };
 }
 
 function partsOf(add: (parts: StatParts) => void): StatParts {

@@ -33,6 +33,19 @@ export interface RangeQuery {
   quantiles?: readonly number[];
 }
 
+/** How a range is read beyond its query: what the level policy and the caller add. */
+export interface RangeReadOptions {
+  /** The field's weight field (the level policy's), for its weighted average. */
+  weight?: string;
+  /**
+   * Keep each point's merged parts (`parts`: Σx², Σx·w and Σw, sketch bins, with their coverage)
+   * beside its stats: for a caller that merges points further (PromQL's range functions).
+   */
+  keepParts?: boolean;
+  /** Read the sketches even without quantiles asked (hour and day slots from their sub-slots). */
+  sketches?: boolean;
+}
+
 export interface RangeResult {
   series: string;
   field: string;
@@ -94,8 +107,9 @@ export async function readRange(
   ctx: ReaderContext,
   query: RangeQuery,
   resolution: Resolution,
-  weight?: string,
+  options: RangeReadOptions = {},
 ): Promise<RangeResult> {
+  const { weight } = options;
   const { series, field, fromMs, toMs } = query;
   checkRange(fromMs, toMs);
   checkSeries(series);
@@ -105,7 +119,9 @@ export async function readRange(
   // Hour and day totals keep no sketch (their minutes and hours do): with quantiles, their points
   // are the merge of their sub-slots, read from the same buckets, unclipped (the totals' ticks).
   const fromSubSlots =
-    quantiles.length > 0 && resolution.source.detail === 'slot' && hasAggregateSubSlots(level);
+    (quantiles.length > 0 || options.sketches === true) &&
+    resolution.source.detail === 'slot' &&
+    hasAggregateSubSlots(level);
   const detail = fromSubSlots ? 'sub' : resolution.source.detail;
   if (!ctx.levels.includes(level))
     throw new QueryError(
@@ -140,7 +156,7 @@ export async function readRange(
       ? native
       : mergePoints(native, resolution.stepMs);
   const asked = { quantiles, ...(weight === undefined ? {} : { weight }) };
-  const answered = merged.map((point) => answerPoint(point, asked));
+  const answered = merged.map((point) => answerPoint(point, asked, options.keepParts === true));
   return {
     series,
     field,

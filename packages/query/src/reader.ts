@@ -20,7 +20,12 @@ import { checkLevelKept, keptContext, metricOfSeries } from './kept-levels.js';
 import type { AnsweredPoint } from './points.js';
 import type { Stats } from './stats.js';
 import { weightFieldOf } from './weights.js';
-import { readRange, type RangeQuery, type RangeResult } from './read-range.js';
+import {
+  readRange,
+  type RangeQuery,
+  type RangeReadOptions,
+  type RangeResult,
+} from './read-range.js';
 import { chooseResolution, levelResolution, sourceFor, type Detail } from './resolution.js';
 import { findSeries, type SeriesQuery, type SeriesResult } from './series.js';
 import { seriesStatus, type StatusResult } from './status.js';
@@ -59,6 +64,11 @@ export interface AutoQuery extends RangeQuery {
 export interface SteppedQuery extends RangeQuery {
   /** Width of each point: a native width (a second, minute, hour or day). */
   stepMs: number;
+  /**
+   * Read the quantile sketches too (hour and day slots from their sub-slots, the same documents):
+   * for quantile_over_time. Each point keeps its merged parts (`parts`) either way.
+   */
+  sketches?: boolean;
 }
 
 export interface LevelQuery extends RangeQuery {
@@ -134,6 +144,12 @@ export class RollupReader {
     return (series) => weightFieldOf(policy, metricOfSeries(series), field);
   }
 
+  /** The weight of one series' field, as the range reads take it. */
+  private async rangeOptions(query: RangeQuery): Promise<RangeReadOptions> {
+    const weight = (await this.weightOf(query.field))(query.series);
+    return weight === undefined ? {} : { weight };
+  }
+
   /** The context narrowed to the levels that keep these series' metrics. */
   private async keptFor(series: Iterable<string>): Promise<ReaderContext> {
     const metrics = [...series].map(metricOfSeries);
@@ -151,8 +167,13 @@ export class RollupReader {
     const level = checkLevel(query.level, this.ctx);
     const ctx = await this.keptFor([query.series]);
     checkLevelKept(level, metricOfSeries(query.series), ctx);
-    const weight = (await this.weightOf(query.field))(query.series);
-    return readRange(this.store, ctx, query, levelResolution(level, query.detail), weight);
+    return readRange(
+      this.store,
+      ctx,
+      query,
+      levelResolution(level, query.detail),
+      await this.rangeOptions(query),
+    );
   }
 
   /** One series at the finest width that fits `maxPoints`, read from the cheapest level. */
@@ -168,7 +189,7 @@ export class RollupReader {
         Math.min(query.maxPoints, ctx.limits.maxPoints),
         ctx.levels,
       ),
-      (await this.weightOf(query.field))(query.series),
+      await this.rangeOptions(query),
     );
   }
 
@@ -189,7 +210,12 @@ export class RollupReader {
       ctx,
       query,
       { stepMs: query.stepMs, source },
-      (await this.weightOf(query.field))(query.series),
+      {
+        ...(await this.rangeOptions(query)),
+        // PromQL merges the points further (quantile_over_time over sliding ranges): their parts.
+        keepParts: true,
+        ...(query.sketches === true ? { sketches: true } : {}),
+      },
     );
   }
 

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SKETCH_ALPHA } from '@tickertape/buckets';
 import { storesOf } from '@tickertape/store';
+import { testDatabase } from '@tickertape/store/testing';
 import { TestStack, prng } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
 import type { CandlesBody, PointsBody, WindowBody } from '../../src/response-schemas.js';
@@ -82,7 +83,7 @@ describe('spread, quantiles and VWAP on the read routes', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('api-stats');
-    const db = stack.database();
+    const db = testDatabase(stack);
     const { rollups } = await storesOf(db);
     await rollups.changeMetricPolicy({ kind: 'sketch', metrics: ['stock.tick'], on: true }, NOW);
     await rollups.changeMetricPolicy(

@@ -68,25 +68,49 @@ export class Ends<V> {
   }
 }
 
-/** Running totals of one numeric field: count, sum, min, max, first and last. */
+/**
+ * Running totals of one numeric field: count, sum, min, max, first and last, and Σx² (always).
+ * The parts the level policy asks for are kept by the fold beside them: Σx·w and Σw of a weighted
+ * field (`weigh`), and the sketch bins of a sketched metric (`q`, at its level's granularity).
+ */
 export class Totals extends Ends<number> {
   n = 1;
   sum: number;
   min: number;
   max: number;
+  sq: number;
+  /** Σ(x·w) and Σw over the ticks that carried the weight field; `weighed` counts them. */
+  xw = 0;
+  w = 0;
+  weighed = 0;
+  /**
+   * Sketch bins by key (sketch.ts), when this aggregate keeps a sketch (the fold creates them).
+   * A Map rather than the stored object: bin keys look like array indexes (`'262'`), and an
+   * object keyed so grows a sparse elements store per aggregate, at twice the fold's cost.
+   */
+  bins: Map<string, number> | undefined = undefined;
 
   constructor(t: number, o: number, v: number) {
     super(t, o, v);
     this.sum = v;
     this.min = v;
     this.max = v;
+    this.sq = v * v;
   }
 
   override add(t: number, o: number, v: number): void {
     this.n += 1;
     this.sum += v;
+    this.sq += v * v;
     if (v < this.min) this.min = v;
     if (v > this.max) this.max = v;
     this.addEnds(t, o, v);
+  }
+
+  /** One tick's value `x` with its weight `w`. */
+  weigh(x: number, w: number): void {
+    this.xw += x * w;
+    this.w += w;
+    this.weighed += 1;
   }
 }

@@ -1,7 +1,9 @@
 import { Ends, Totals } from './aggregate.js';
 import { fieldSetKey } from './field-sets.js';
+import { KEEP_EVERYTHING } from './level-policy.js';
 import { LEVEL_SPECS, SECOND_SUMS, type Level } from './levels.js';
 import { partitionOf } from './partitions.js';
+import { sketchKey } from './sketch.js';
 import { bucketId, slotStart } from './slots.js';
 
 /** One decoded tick with where it came from: what the fold needs, nothing more. */
@@ -52,6 +54,19 @@ export interface FieldDelta {
   subSums: Float64Array | undefined;
 }
 
+/**
+ * Where a bucket keeps a sketched metric's sketches (docs/data-layout.md): one per minute, so a
+ * minute bucket in its totals, an hour bucket in each minute's full aggregate, a day bucket in each
+ * hour's. Coarser totals keep none (the merge of their sub-slots' is theirs), and a compact hour
+ * none at all (a minute's sum with one tick is its value, exact; the read side adds it).
+ */
+export type SketchPlace = 'totals' | 'sub';
+
+export function sketchPlace(level: Level, compact: boolean): SketchPlace | undefined {
+  if (LEVEL_SPECS[level].subKey === SECOND_SUMS) return 'totals';
+  return compact ? undefined : 'sub';
+}
+
 /** Everything one flush adds to one bucket, from one Kafka partition. */
 export interface BucketDelta {
   level: Level;
@@ -68,6 +83,10 @@ export interface BucketDelta {
   ticks: number;
   /** Whether the bucket is in the compact form (sums and counts per sub-slot). */
   compact: boolean;
+  /** Where its fields' sketches go; undefined when the metric keeps none here. */
+  sketch: SketchPlace | undefined;
+  /** The metric's weighted fields (field → weight field), from the level policy. */
+  weights: ReadonlyMap<string, string> | undefined;
   fields: Map<string, FieldDelta>;
   /** Compact form: ticks per sub-slot, by field-set key (see field-sets.ts). */
   subCounts: Map<string, Uint32Array>;
@@ -80,6 +99,7 @@ function newDelta(
   id: string,
   start: number,
   compact: boolean,
+  policy: FoldPolicy,
 ): BucketDelta {
   return {
     level,
@@ -94,6 +114,8 @@ function newDelta(
     maxOffset: input.offset,
     ticks: 0,
     compact,
+    sketch: policy.sketches(input.metric) ? sketchPlace(level, compact) : undefined,
+    weights: policy.weightsOf(input.metric),
     fields: new Map(),
     subCounts: new Map(),
     strings: new Map(),
@@ -108,13 +130,30 @@ function newField(total: Totals, compact: boolean, subSlots: number): FieldDelta
   };
 }
 
-function addTick(delta: BucketDelta, input: FoldInput): void {
+/**
+ * Sketch keys by value, for one flush: a bin key costs a logarithm and a string, a lookup ~20×
+ * less, and readings repeat (a sensor's one decimal, a price's ticks). Bounded: cleared when full.
+ */
+class SketchKeys {
+  private readonly keys = new Map<number, string>();
+
+  of(value: number): string {
+    let key = this.keys.get(value);
+    if (key === undefined) {
+      if (this.keys.size >= 4096) this.keys.clear();
+      this.keys.set(value, (key = sketchKey(value)));
+    }
+    return key;
+  }
+}
+
+function addTick(delta: BucketDelta, input: FoldInput, sketchKeys: SketchKeys): void {
   delta.ticks += 1;
   const { ts: t, offset: o } = input;
   if (o < delta.minOffset) delta.minOffset = o;
   if (o > delta.maxOffset) delta.maxOffset = o;
   const spec = LEVEL_SPECS[delta.level];
-  const compact = delta.compact;
+  const { compact, sketch, weights } = delta;
   const sub = Math.floor((t - delta.slotStart) / spec.subSlotMs);
   let numeric = false;
   for (const name in input.fields) {
@@ -127,13 +166,30 @@ function addTick(delta: BucketDelta, input: FoldInput): void {
     } else {
       field.total.add(t, o, v);
     }
+    let slot: Totals | undefined;
     if (field.subSums !== undefined) {
       const sum = field.subSums[sub]!;
       field.subSums[sub] = Number.isNaN(sum) ? v : sum + v;
     } else {
-      const slot = field.sub[sub];
-      if (slot === undefined) field.sub[sub] = new Totals(t, o, v);
+      slot = field.sub[sub];
+      if (slot === undefined) field.sub[sub] = slot = new Totals(t, o, v);
       else slot.add(t, o, v);
+    }
+    if (weights !== undefined) {
+      const by = weights.get(name);
+      const w = by === undefined ? undefined : input.fields[by];
+      if (w !== undefined) {
+        field.total.weigh(v, w);
+        slot?.weigh(v, w);
+      }
+    }
+    if (sketch !== undefined) {
+      const into = sketch === 'totals' ? field.total : slot;
+      if (into !== undefined) {
+        const bins = (into.bins ??= new Map());
+        const key = sketchKeys.of(v);
+        bins.set(key, (bins.get(key) ?? 0) + 1);
+      }
     }
   }
   if (compact && numeric) {
@@ -150,25 +206,32 @@ function addTick(delta: BucketDelta, input: FoldInput): void {
   }
 }
 
-/** Which metrics a level keeps in the compact form (the level policy); none by default. */
-export type CompactMetrics = (metric: string) => boolean;
-
-const NONE_COMPACT: CompactMetrics = () => false;
+/**
+ * What the fold asks of the level policy (`LevelPolicy` is one): which metrics a level keeps
+ * compact, which keep sketches, which fields are weighted by which. Asked once per bucket.
+ */
+export interface FoldPolicy {
+  compacts(level: Level, metric: string): boolean;
+  sketches(metric: string): boolean;
+  weightsOf(metric: string): ReadonlyMap<string, string> | undefined;
+}
 
 /**
  * Coalesces a batch into one delta per bucket (per Kafka partition, which for a keyed topic is
  * one per bucket): however many ticks a bucket gets in a flush, it costs one database update.
  * A record delivered twice within the batch (same partition and offset) counts once. Minute
- * buckets are always compact; an hour bucket is when `compact` says so for its metric.
+ * buckets are always compact; an hour bucket is when the policy keeps its metric compact. Every
+ * aggregate keeps Σx²; the policy's weighted fields keep Σx·w and Σw, its sketched metrics sketches.
  */
 export function foldBatch(
   level: Level,
   inputs: Iterable<FoldInput>,
-  compact: CompactMetrics = NONE_COMPACT,
+  policy: FoldPolicy = KEEP_EVERYTHING,
 ): Map<string, BucketDelta> {
   const alwaysCompact = LEVEL_SPECS[level].subKey === SECOND_SUMS;
   const canCompact = LEVEL_SPECS[level].sumsKey !== undefined;
   const deltas = new Map<string, BucketDelta>();
+  const sketchKeys = new SketchKeys();
   // Per Kafka partition: the offsets seen, and its deltas by series key, then slot start. Nested
   // maps rather than one string key per tick: the series key is usually the same string object
   // tick after tick (the decoder's cache), so no key is built or hashed anew per tick.
@@ -195,12 +258,13 @@ export function foldBatch(
         input,
         bucketId(level, input.seriesKey, start),
         start,
-        alwaysCompact || (canCompact && compact(input.metric)),
+        alwaysCompact || (canCompact && policy.compacts(level, input.metric)),
+        policy,
       );
       bySlot.set(start, delta);
       deltas.set(deltaKey(input.kafkaPartition, start, input.seriesKey), delta);
     }
-    addTick(delta, input);
+    addTick(delta, input, sketchKeys);
   }
   return deltas;
 }

@@ -48,9 +48,11 @@ export {
   deltaKey,
   foldBatch,
   foldInputOf,
+  sketchPlace,
   type BucketDelta,
-  type CompactMetrics,
   type FieldDelta,
+  type FoldPolicy,
+  type SketchPlace,
   type FoldInput,
   type TickFields,
 } from './fold.js';
@@ -75,4 +77,6 @@ export {
   suggestedModes,
   type LevelMode,
   type LevelPolicySpec,
+  type MetricPolicyChange,
+  type WeightSpec,
 } from './level-policy.js';

@@ -20,12 +20,34 @@ export const COMPACT_LEVELS: readonly Level[] = LEVELS.filter((level) => {
   return sumsKey !== undefined && sumsKey !== subKey;
 });
 
-/** What a level stores of a metric, by metric; metrics not named are `full`. */
+/** One weighted field of a metric: `field` is averaged by `by` (stock.tick's price by volume). */
+export interface WeightSpec {
+  metric: string;
+  field: string;
+  by: string;
+}
+
+/**
+ * What a level stores of a metric, by metric (metrics not named are `full`); and, for every level,
+ * the metrics whose fields keep a quantile sketch and the fields weighted by another field.
+ */
 export type LevelPolicySpec = Readonly<
-  Partial<Record<Level, { skip?: readonly string[]; compact?: readonly string[] }>>
+  Partial<Record<Level, { skip?: readonly string[]; compact?: readonly string[] }>> & {
+    sketch?: readonly string[];
+    weights?: readonly WeightSpec[];
+  }
 >;
 
+/** A change of the per-metric parts of the policy (every level): sketches on or off, a weight set or cleared. */
+export type MetricPolicyChange =
+  | { kind: 'sketch'; metrics: readonly string[]; on: boolean }
+  | { kind: 'weight'; metric: string; field: string; by: string | undefined };
+
 export class LevelPolicyError extends RangeError {}
+
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 /**
  * Which levels keep which metrics, and in which form. A level too fine for a metric's density
@@ -39,6 +61,9 @@ export class LevelPolicyError extends RangeError {}
  */
 export class LevelPolicy {
   private readonly modes: ReadonlyMap<Level, ReadonlyMap<string, Exclude<LevelMode, 'full'>>>;
+  private readonly sketched: ReadonlySet<string>;
+  /** Per metric: weighted field → its weight field. */
+  private readonly weighted: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** The policy as one canonical string: equal policies, equal keys (what cached answers carry). */
   readonly key: string;
 
@@ -56,12 +81,31 @@ export class LevelPolicy {
       if (byMetric.size > 0) modes.set(level, byMetric);
     }
     this.modes = modes;
-    this.key = JSON.stringify(
-      [...modes].map(([level, byMetric]) => [
-        level,
-        [...byMetric].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-      ]),
-    );
+    this.sketched = new Set(spec.sketch ?? []);
+    const weighted = new Map<string, Map<string, string>>();
+    for (const { metric, field, by } of spec.weights ?? []) {
+      if (metric === '' || field === '' || by === '')
+        throw new LevelPolicyError('a weight names a metric, a field and its weight field');
+      if (field === by)
+        throw new LevelPolicyError(`${metric}: field ${field} cannot be weighted by itself`);
+      const fields = weighted.get(metric) ?? new Map<string, string>();
+      fields.set(field, by);
+      weighted.set(metric, fields);
+    }
+    this.weighted = weighted;
+    const levelKey = [...modes].map(([level, byMetric]) => [
+      level,
+      [...byMetric].sort(([a], [b]) => byName(a, b)),
+    ]);
+    // The per-metric parts join the key only when set, so a policy without them keeps its key.
+    this.key =
+      this.sketched.size === 0 && weighted.size === 0
+        ? JSON.stringify(levelKey)
+        : JSON.stringify({
+            levels: levelKey,
+            sketch: this.sketchedMetrics(),
+            weights: this.weights(),
+          });
     const everywhere = [...(modes.get(LEVELS[0]) ?? new Map<string, LevelMode>())].find(
       ([metric]) => LEVELS.every((level) => this.skips(level, metric)),
     );
@@ -91,6 +135,51 @@ export class LevelPolicy {
       .sort();
   }
 
+  /** Whether `metric`'s numeric fields keep a quantile sketch (at every level; docs/data-layout.md). */
+  sketches(metric: string): boolean {
+    return this.sketched.has(metric);
+  }
+
+  /** The field that weighs `field` of `metric` (Σx·w and Σw kept), if any. */
+  weightOf(metric: string, field: string): string | undefined {
+    return this.weighted.get(metric)?.get(field);
+  }
+
+  /** `metric`'s weighted fields (field → weight field); undefined when none: what the fold asks once per bucket. */
+  weightsOf(metric: string): ReadonlyMap<string, string> | undefined {
+    return this.weighted.get(metric);
+  }
+
+  /** The metrics with sketches, sorted. */
+  sketchedMetrics(): string[] {
+    return [...this.sketched].sort(byName);
+  }
+
+  /** Every weighted field, sorted by metric, then field. */
+  weights(): WeightSpec[] {
+    return [...this.weighted]
+      .flatMap(([metric, fields]) => [...fields].map(([field, by]) => ({ metric, field, by })))
+      .sort((a, b) => byName(a.metric, b.metric) || byName(a.field, b.field));
+  }
+
+  /** The same policy with a per-metric change; throws if that is not allowed. */
+  withMetricChange(change: MetricPolicyChange): LevelPolicy {
+    const spec = this.spec();
+    if (change.kind === 'sketch') {
+      const sketch = new Set(this.sketched);
+      for (const metric of change.metrics) {
+        if (metric === '') throw new LevelPolicyError('a sketch names a metric');
+        if (change.on) sketch.add(metric);
+        else sketch.delete(metric);
+      }
+      return new LevelPolicy({ ...spec, sketch: [...sketch] });
+    }
+    const { metric, field, by } = change;
+    const weights = this.weights().filter((w) => !(w.metric === metric && w.field === field));
+    if (by !== undefined) weights.push({ metric, field, by });
+    return new LevelPolicy({ ...spec, weights });
+  }
+
   /** The levels among `levels` that keep `metric`, finest first. */
   levelsFor(levels: readonly Level[], metric: string): Level[] {
     return levels.filter((level) => !this.skips(level, metric));
@@ -101,14 +190,18 @@ export class LevelPolicy {
     return new LevelPolicy(this.specWith(level, metrics, mode));
   }
 
-  /** The policy as stored: per level, the metrics it skips and those it keeps compact. */
+  /**
+   * The policy as stored: per level, the metrics it skips and those it keeps compact; the
+   * sketched metrics and weighted fields.
+   */
   spec(): LevelPolicySpec {
-    return Object.fromEntries(
-      LEVELS.map((level) => [
-        level,
-        { skip: this.metricsAt(level, 'skip'), compact: this.metricsAt(level, 'compact') },
-      ]),
-    );
+    const levels: Partial<Record<Level, { skip: string[]; compact: string[] }>> = {};
+    for (const level of LEVELS)
+      levels[level] = {
+        skip: this.metricsAt(level, 'skip'),
+        compact: this.metricsAt(level, 'compact'),
+      };
+    return { ...levels, sketch: this.sketchedMetrics(), weights: this.weights() };
   }
 
   private specWith(level: Level, metrics: readonly string[], mode: LevelMode): LevelPolicySpec {
@@ -122,6 +215,7 @@ export class LevelPolicy {
     return { ...this.spec(), [level]: { skip: pick('skip'), compact: pick('compact') } };
   }
 
+  /** No level skips or compacts a metric (sketches and weights aside): every level keeps every metric in full. */
   get isEmpty(): boolean {
     return this.modes.size === 0;
   }

@@ -1,6 +1,7 @@
 import type { Aggregate } from './aggregate.js';
-import { LEVEL_SPECS, type LEVELS, type Level } from './levels.js';
+import { LEVEL_SPECS, LEVELS, type Level } from './levels.js';
 import { earlier, later, type Mark } from './marks.js';
+import { mergeBins, type SketchBins } from './sketch.js';
 import { bucketId, slotStart, subSlot } from './slots.js';
 
 /** The levels a roll-up can make (all but the finest): each from the level below (minute → hour → day). */
@@ -26,10 +27,8 @@ interface Building {
   ap: Record<string, number>;
 }
 
-// Finer buckets cover disjoint spans of time, so first/last of two of them never tie on time:
-// earlier/later by (t, o) pick what $min/$max on {t, o, v} picked.
 function totalsOf(field: Readonly<Record<string, unknown>>): Aggregate {
-  return {
+  const totals: Aggregate = {
     n: field.n as number,
     sum: field.sum as number,
     min: field.min as number,
@@ -37,8 +36,45 @@ function totalsOf(field: Readonly<Record<string, unknown>>): Aggregate {
     first: field.first as Mark,
     last: field.last as Mark,
   };
+  if (typeof field.sq === 'number') totals.sq = field.sq;
+  if (typeof field.xw === 'number' && typeof field.w === 'number') {
+    totals.xw = field.xw;
+    totals.w = field.w;
+  }
+  return totals;
 }
 
+/**
+ * The sketch of a finer bucket's field: its totals' (a minute bucket's) or the merge of its
+ * sub-slots' (an hour bucket's minutes). Shell padding holds no bins, so it adds nothing.
+ */
+function sketchOf(
+  field: Readonly<Record<string, unknown>>,
+  subKey: string,
+): SketchBins | undefined {
+  if (typeof field.q === 'object' && field.q !== null) return { ...(field.q as SketchBins) };
+  const subs = field[subKey] as Record<string, { q?: SketchBins }> | undefined;
+  let bins: SketchBins | undefined;
+  for (const index in subs ?? {}) {
+    const q = subs![index]!.q;
+    if (q !== undefined) mergeBins((bins ??= {}), q);
+  }
+  return bins;
+}
+
+// The optional parts add up where present, as `$inc` adds them: a bucket written before they
+// existed adds nothing to them.
+function addOptional(into: Aggregate, add: Aggregate): void {
+  if (add.sq !== undefined) into.sq = (into.sq ?? 0) + add.sq;
+  if (add.xw !== undefined && add.w !== undefined) {
+    into.xw = (into.xw ?? 0) + add.xw;
+    into.w = (into.w ?? 0) + add.w;
+  }
+  if (add.q !== undefined) mergeBins((into.q ??= {}), add.q);
+}
+
+// Finer buckets cover disjoint spans of time, so first/last of two of them never tie on time:
+// earlier/later by (t, o) pick what $min/$max on {t, o, v} picked.
 function merge(into: Aggregate, add: Aggregate): void {
   into.n += add.n;
   into.sum += add.sum;
@@ -46,6 +82,7 @@ function merge(into: Aggregate, add: Aggregate): void {
   if (add.max > into.max) into.max = add.max;
   into.first = earlier(into.first, add.first);
   into.last = later(into.last, add.last);
+  addOptional(into, add);
 }
 
 function building(level: CoarseLevel, finer: FinerBucket, start: number): Building {
@@ -66,23 +103,27 @@ function building(level: CoarseLevel, finer: FinerBucket, start: number): Buildi
 
 function addBucket(level: CoarseLevel, doc: Building, finer: FinerBucket, at: number): void {
   const { subKey } = LEVEL_SPECS[level];
+  const finerSubKey = LEVEL_SPECS[LEVELS[LEVELS.indexOf(level) - 1]!].subKey;
   const index = String(subSlot(level, at));
   doc.n += finer.n as number;
   const fields = (finer.f ?? {}) as Record<string, Readonly<Record<string, unknown>>>;
   for (const [name, field] of Object.entries(fields)) {
     // A shell's field the series did not send in this sub-slot: padding, not data.
     if (!((field.n as number) > 0)) continue;
+    // The coarse totals keep no sketch; the sub-slot this finer bucket becomes keeps its sketch.
     const totals = totalsOf(field);
+    const q = sketchOf(field, finerSubKey);
+    const sub: Aggregate = q === undefined ? { ...totals } : { ...totals, q };
     const into = doc.f[name];
     if (into === undefined) {
-      doc.f[name] = { ...totals, [subKey]: { [index]: { ...totals } } };
+      doc.f[name] = { ...totals, [subKey]: { [index]: sub } };
       continue;
     }
     merge(into, totals);
     const subs = into[subKey] as Record<string, Aggregate>;
     const slot = subs[index];
-    if (slot === undefined) subs[index] = { ...totals };
-    else merge(slot, totals);
+    if (slot === undefined) subs[index] = sub;
+    else merge(slot, sub);
   }
   const strings = (finer.s ?? {}) as Record<string, { first: Mark<string>; last: Mark<string> }>;
   for (const [name, marks] of Object.entries(strings)) {
@@ -98,8 +139,10 @@ function addBucket(level: CoarseLevel, doc: Building, finer: FinerBucket, at: nu
 /**
  * The buckets of `level` that the buckets of the level below make — hour buckets from minute
  * buckets, day buckets from hour buckets — exactly as the live fold would have written them from
- * the same ticks: counts and sums add, min/max and first/last (by time, then offset) merge, each
- * finer bucket's totals become its sub-slot entry (`m.<minute>`, `h.<hour>`), `ap.<p>` is the
+ * the same ticks: counts and sums add (Σx², Σx·w and Σw too, where present), min/max and
+ * first/last (by time, then offset) merge, each finer bucket's totals become its sub-slot entry
+ * (`m.<minute>`, `h.<hour>`) with the finer bucket's sketch (a minute's, or the merge of an hour's
+ * per-minute sketches: sketch bins add), `ap.<p>` is the
  * highest of the sources'. Any mix of series and slots may be given; the result is keyed by `_id`.
  * Shells and their padding contribute nothing, and a coarse slot with nothing but shells makes no
  * bucket. A minute bucket keeps only a sum and a count per second, but its totals are all an

@@ -22,8 +22,12 @@ export function leaves(value: unknown, prefix = '', into = new Map<string, unkno
  */
 export const SUM_RELATIVE_TOLERANCE = 1e-9;
 
-/** A total or a compact bucket's per-sub-slot sum (`f.<field>.sec.<second>`, `f.<field>.msum.<minute>`). */
-const SUM_PATH = /(\.sum|\.sec\.\d+|\.msum\.\d+)$/;
+/**
+ * A total (`sum`, and the spread's and weighted average's `sq`, `xw`, `w`) or a compact bucket's
+ * per-sub-slot sum (`f.<field>.sec.<second>`, `f.<field>.msum.<minute>`). Sketch bins are counts:
+ * exact.
+ */
+const SUM_PATH = /(\.sum|\.sq|\.xw|\.w|\.sec\.\d+|\.msum\.\d+)$/;
 
 /**
  * How far two orders of adding the same values can part when they cancel (a sum near 0 has no

@@ -1,9 +1,13 @@
 import {
+  addToBins,
   bucketId,
   fieldSetKeyOf,
+  KEEP_EVERYTHING,
   LEVEL_SPECS,
   SECOND_COUNTS,
+  SECOND_SUMS,
   type Level,
+  type SketchBins,
 } from '@tickertape/buckets';
 import type { TruthTick } from './truth.js';
 
@@ -35,21 +39,50 @@ export function chronological<V extends number | string>(
   return a.t - b.t || a.o - b.o || compareValues(a.v, b.v);
 }
 
+/** An observation of a weighted field: its weight, when its tick carried the weight field. */
+interface WeighedObservation extends Observation {
+  w?: number;
+}
+
 /**
  * The totals of a set of observations, computed the plain way: sort (chronological), take the
- * ends, sum. Deliberately unlike the workers' incremental fold.
+ * ends, sum. Deliberately unlike the workers' incremental fold. Σx² always; Σx·w and Σw when the
+ * field is weighted and some observation carried its weight; the sketch when `sketch`.
  */
-function totals(observations: Observation[]): Record<string, unknown> {
+function totals(
+  observations: WeighedObservation[],
+  weighted: boolean,
+  sketch: boolean,
+): Record<string, unknown> {
   const sorted = [...observations].sort(chronological);
   const values = sorted.map((x) => x.v);
-  return {
+  const result: Record<string, unknown> = {
     n: sorted.length,
     sum: values.reduce((a, b) => a + b, 0),
     min: values.reduce((a, b) => (b < a ? b : a)),
     max: values.reduce((a, b) => (b > a ? b : a)),
     first: sorted[0],
     last: sorted[sorted.length - 1],
+    sq: values.reduce((a, b) => a + b * b, 0),
   };
+  const weighed = sorted.filter((x) => x.w !== undefined);
+  if (weighted && weighed.length > 0) {
+    result.xw = weighed.reduce((a, x) => a + x.v * x.w!, 0);
+    result.w = weighed.reduce((a, x) => a + x.w!, 0);
+  }
+  if (sketch) {
+    const q: SketchBins = {};
+    for (const v of values) addToBins(q, v);
+    result.q = q;
+  }
+  return result;
+}
+
+/** What the reference fold asks of the level policy (`LevelPolicy` is one). */
+export interface ReferencePolicy {
+  compacts(level: Level, metric: string): boolean;
+  sketches(metric: string): boolean;
+  weightOf(metric: string, field: string): string | undefined;
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string | number): Map<string, T[]> {
@@ -73,22 +106,37 @@ function expectedBucket(
   start: number,
   ticks: TruthTick[],
   compact: boolean,
+  policy: ReferencePolicy,
 ): Record<string, unknown> {
   const spec = LEVEL_SPECS[level];
   const head = ticks[0]!;
   const names = new Set(ticks.flatMap((tick) => Object.keys(tick.fields)));
   const secondOf = (t: number) => Math.floor((t - start) / spec.subSlotMs);
+  // One sketch per minute: a minute bucket's totals, an hour's or a day's full sub-slots.
+  const sketched = policy.sketches(head.metric);
+  const sketchTotals = sketched && spec.subKey === SECOND_SUMS;
+  const sketchSubs = sketched && !compact;
   const f: Record<string, unknown> = {};
   for (const name of names) {
+    const by = policy.weightOf(head.metric, name);
     const observations = ticks
       .filter((tick) => Object.hasOwn(tick.fields, name))
-      .map((tick) => ({ t: tick.ts, o: tick.offset, v: tick.fields[name]! }));
+      .map((tick): WeighedObservation => {
+        const w = by === undefined ? undefined : tick.fields[by];
+        const x = { t: tick.ts, o: tick.offset, v: tick.fields[name]! };
+        return w === undefined ? x : { ...x, w };
+      });
     const sub: Record<string, unknown> = {};
     for (const [index, group] of groupBy(observations, (x) => secondOf(x.t))) {
       // Compact buckets keep the sum of each sub-slot; the others full totals.
-      sub[index] = compact ? totals(group).sum : totals(group);
+      sub[index] = compact
+        ? totals(group, false, false).sum
+        : plain(totals(group, by !== undefined, sketchSubs));
     }
-    f[name] = { ...totals(observations), [compact ? spec.sumsKey! : spec.subKey]: sub };
+    f[name] = {
+      ...plain(totals(observations, by !== undefined, sketchTotals)),
+      [compact ? spec.sumsKey! : spec.subKey]: sub,
+    };
   }
   // Compact buckets count the ticks of each sub-slot once per set of numeric fields they carried.
   const c: Record<string, Record<string, number>> = {};
@@ -113,6 +161,15 @@ function expectedBucket(
   const ap: Record<string, number> = {};
   for (const tick of ticks) ap[tick.partition] = Math.max(ap[tick.partition] ?? -1, tick.offset);
   return bucketDocument(head, level, start, { n: ticks.length, f, s, ap, c });
+}
+
+/** Marks as stored: `{ t, o, v }` (an observation's weight is not part of it). */
+function plain(aggregate: Record<string, unknown>): Record<string, unknown> {
+  const mark = (x: unknown) => {
+    const { t, o, v } = x as Observation;
+    return { t, o, v };
+  };
+  return { ...aggregate, first: mark(aggregate.first), last: mark(aggregate.last) };
 }
 
 /**
@@ -148,14 +205,14 @@ export function bucketDocument(
 
 /**
  * Every bucket of `level` the ticks make, by `_id`. A record appears once in `ticks` (the caller
- * reads each offset once), so each tick counts once by construction. `compactByPolicy` names the
- * metrics the level policy keeps compact at `level` (asked only of a level whose compact form
- * is the policy's choice).
+ * reads each offset once), so each tick counts once by construction. `policy` says which metrics the
+ * level keeps compact (asked only of a level whose compact form is the policy's choice), which
+ * keep sketches and which fields are weighted (docs/data-layout.md).
  */
 export function expectedBuckets(
   level: Level,
   ticks: readonly TruthTick[],
-  compactByPolicy: (metric: string) => boolean = () => false,
+  policy: ReferencePolicy = KEEP_EVERYTHING,
 ): Map<string, Record<string, unknown>> {
   const { slotMs, subKey, sumsKey } = LEVEL_SPECS[level];
   const buckets = new Map<string, Record<string, unknown>>();
@@ -166,10 +223,10 @@ export function expectedBuckets(
     const start = Number(key.slice(0, key.indexOf('\u0000')));
     // Always compact when the sums map is the sub-slot map (minute buckets), never without one.
     const compact =
-      sumsKey === subKey || (sumsKey !== undefined && compactByPolicy(group[0]!.metric));
+      sumsKey === subKey || (sumsKey !== undefined && policy.compacts(level, group[0]!.metric));
     buckets.set(
       bucketId(level, group[0]!.series, start),
-      expectedBucket(level, start, group, compact),
+      expectedBucket(level, start, group, compact, policy),
     );
   }
   return buckets;

@@ -1,7 +1,33 @@
-import { LEVEL_SPECS, slotStart, subSlot, type CoarseLevel, type Mark } from '@tickertape/buckets';
+import {
+  LEVEL_SPECS,
+  LEVELS,
+  slotStart,
+  subSlot,
+  type Aggregate,
+  type CoarseLevel,
+  type Mark,
+  type SketchBins,
+} from '@tickertape/buckets';
 import { bucketDocument, chronological } from './reference-fold.js';
 
-type Totals = { n: number; sum: number; min: number; max: number; first: Mark; last: Mark };
+type Totals = Aggregate;
+
+/** Σ of an optional part over the entries that have it; absent when none has it. */
+function sumOf(totals: readonly Totals[], part: 'sq' | 'xw' | 'w'): { [k: string]: number } {
+  const having = totals.filter((t) => t[part] !== undefined);
+  return having.length === 0 ? {} : { [part]: having.reduce((a, t) => a + t[part]!, 0) };
+}
+
+/** A finer field's sketch: on its totals (a minute bucket) or the bins of all its sub-slots added. */
+function sketchOf(field: Record<string, unknown>, finerSubKey: string): SketchBins | undefined {
+  if (typeof field.q === 'object' && field.q !== null) return field.q as SketchBins;
+  const subs = Object.values((field[finerSubKey] ?? {}) as Record<string, { q?: SketchBins }>);
+  const all = subs.flatMap((sub) => (sub.q === undefined ? [] : Object.entries(sub.q)));
+  if (all.length === 0) return undefined;
+  const bins: SketchBins = {};
+  for (const [key, count] of all) bins[key] = (bins[key] ?? 0) + count;
+  return bins;
+}
 
 /**
  * The coarse bucket the checker expects from one slot's finer buckets (one series), computed the
@@ -17,6 +43,7 @@ export function expectedFromFiner(
   const head = real[0];
   if (head === undefined) return undefined;
   const { subKey } = LEVEL_SPECS[level];
+  const finerSubKey = LEVEL_SPECS[LEVELS[LEVELS.indexOf(level) - 1]!].subKey;
   const start = slotStart(level, (head.start as Date).getTime());
   const entries = new Map<string, [string, Totals][]>();
   const strings = new Map<string, { first: Mark<string>; last: Mark<string> }[]>();
@@ -25,8 +52,20 @@ export function expectedFromFiner(
     const index = String(subSlot(level, (bucket.start as Date).getTime()));
     for (const [name, field] of Object.entries((bucket.f ?? {}) as Record<string, Totals>)) {
       if (!(field.n > 0)) continue;
-      const { n, sum, min, max, first, last } = field;
-      entries.set(name, [...(entries.get(name) ?? []), [index, { n, sum, min, max, first, last }]]);
+      const { n, sum, min, max, first, last, sq, xw, w } = field;
+      const q = sketchOf(field as unknown as Record<string, unknown>, finerSubKey);
+      const entry: Totals = {
+        n,
+        sum,
+        min,
+        max,
+        first,
+        last,
+        ...(sq === undefined ? {} : { sq }),
+        ...(xw === undefined || w === undefined ? {} : { xw, w }),
+        ...(q === undefined ? {} : { q }),
+      };
+      entries.set(name, [...(entries.get(name) ?? []), [index, entry]]);
     }
     for (const [name, marks] of Object.entries((bucket.s ?? {}) as Record<string, never>))
       strings.set(name, [...(strings.get(name) ?? []), marks]);
@@ -45,6 +84,12 @@ export function expectedFromFiner(
       max: Math.max(...totals.map((t) => t.max)),
       first: firsts[0],
       last: lasts[lasts.length - 1],
+      ...sumOf(totals, 'sq'),
+      ...sumOf(
+        totals.filter((t) => t.w !== undefined),
+        'xw',
+      ),
+      ...sumOf(totals, 'w'),
       [subKey]: Object.fromEntries(list),
     };
   }

@@ -179,8 +179,8 @@ async function checkLevel(
   // A metric the level skips is expected nowhere in it (a bucket of it there is extra).
   const kept = policy.isEmpty ? ticks : ticks.filter((tick) => !policy.skips(level, tick.metric));
   const want = new Map(
-    [...expectedBuckets(level, kept, (metric) => policy.compacts(level, metric))].filter(
-      ([, bucket]) => slotInRange(level, (bucket.start as Date).getTime(), range),
+    [...expectedBuckets(level, kept, policy)].filter(([, bucket]) =>
+      slotInRange(level, (bucket.start as Date).getTime(), range),
     ),
   );
   const have = await storedBuckets(options.stores.rollups, level, range);

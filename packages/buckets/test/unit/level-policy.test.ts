@@ -1,5 +1,11 @@
 import { describe, expect, test } from '@jest/globals';
-import { KEEP_EVERYTHING, LEVELS, LevelPolicy, suggestedModes } from '../../src/index.js';
+import {
+  KEEP_EVERYTHING,
+  LEVELS,
+  LevelPolicy,
+  LevelPolicyError,
+  suggestedModes,
+} from '../../src/index.js';
 
 describe('LevelPolicy', () => {
   const policy = new LevelPolicy({
@@ -63,6 +69,49 @@ describe('LevelPolicy', () => {
       'full',
     ]);
     expect(policy.isEmpty).toBe(false);
+  });
+
+  test('sketches and weights hold at every level, survive mode changes, and join the key', () => {
+    const extras = policy
+      .withMetricChange({ kind: 'sketch', metrics: ['traffic', 'stock.tick'], on: true })
+      .withMetricChange({ kind: 'weight', metric: 'stock.tick', field: 'price', by: 'volume' })
+      .with('hour', ['traffic'], 'compact');
+    expect(extras.sketches('traffic')).toBe(true);
+    expect(extras.sketches('mms.cpu')).toBe(false);
+    expect(extras.weightOf('stock.tick', 'price')).toBe('volume');
+    expect(extras.weightOf('stock.tick', 'volume')).toBeUndefined();
+    expect(extras.weightsOf('stock.tick')).toEqual(new Map([['price', 'volume']]));
+    expect(extras.weightsOf('traffic')).toBeUndefined();
+    expect(extras.sketchedMetrics()).toEqual(['stock.tick', 'traffic']);
+    expect(new LevelPolicy(extras.spec()).key).toBe(extras.key);
+    expect(extras.key).not.toBe(
+      extras.withMetricChange({ kind: 'sketch', metrics: ['traffic'], on: false }).key,
+    );
+    expect(
+      extras
+        .withMetricChange({ kind: 'weight', metric: 'stock.tick', field: 'price', by: undefined })
+        .weights(),
+    ).toEqual([]);
+    // A policy without them keeps the key it had before they existed (cached answers stay valid).
+    expect(KEEP_EVERYTHING.key).toBe('[]');
+    expect(policy.sketchedMetrics()).toEqual([]);
+  });
+
+  test('refuses a field weighted by itself and empty names', () => {
+    expect(() =>
+      policy.withMetricChange({
+        kind: 'weight',
+        metric: 'stock.tick',
+        field: 'price',
+        by: 'price',
+      }),
+    ).toThrow('stock.tick: field price cannot be weighted by itself');
+    expect(() =>
+      policy.withMetricChange({ kind: 'weight', metric: 'stock.tick', field: '', by: 'volume' }),
+    ).toThrow(LevelPolicyError);
+    expect(() => policy.withMetricChange({ kind: 'sketch', metrics: [''], on: true })).toThrow(
+      LevelPolicyError,
+    );
   });
 });
 

@@ -72,12 +72,13 @@ export async function foldIntoShadows(
         timeoutMs: options.timeoutMs,
         onRecords: advance,
       });
-      // What the writer wrote under the level policy: nothing of a skipped metric, compact hours.
+      // What the writer wrote under the level policy: nothing of a skipped metric, compact hours,
+      // sketches and weighted sums where it keeps them.
       const policy = await store.readLevelPolicy();
       const want = expectedBuckets(
         options.level,
         read.ticks.filter((tick) => !policy.skips(options.level, tick.metric)),
-        (metric) => policy.compacts(options.level, metric),
+        policy,
       );
       return {
         read: {

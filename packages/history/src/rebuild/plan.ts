@@ -64,6 +64,15 @@ export async function planPartitions(
         RebuildErrorCode.BadSource,
         `the ${options.source} level skips ${lost.join(', ')} (level policy) while ${options.level} keeps ${lost.length === 1 ? 'it' : 'them'}: rolling ${options.source} up would drop ${lost.length === 1 ? 'that metric' : 'those metrics'}; use --source topic`,
       );
+    // A compact source keeps no sketch (one sum per minute): the target's sketches would be lost.
+    const unsketched = policy
+      .metricsAt(options.source, 'compact')
+      .filter((metric) => policy.sketches(metric));
+    if (unsketched.length > 0)
+      throw new RebuildError(
+        RebuildErrorCode.BadSource,
+        `the ${options.source} level keeps ${unsketched.join(', ')} compact, without the sketches (level policy) ${options.level} keeps: use --source topic`,
+      );
     // A roll-up writes the full layout: a metric the target keeps compact is rebuilt from the topic.
     const compact = policy.metricsAt(options.level, 'compact');
     if (compact.length > 0)

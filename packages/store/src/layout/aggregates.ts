@@ -1,13 +1,21 @@
-import { LEVEL_SPECS, type Aggregate } from '@tickertape/buckets';
+import { LEVEL_SPECS, addToBins, type Aggregate } from '@tickertape/buckets';
 import type { BucketPart, FieldSlot } from '../port/bucket-reads.js';
 
 /**
  * A compact sub-slot as an aggregate: its count and sum; its mean for min, max, first and last
- * (exact when it holds one tick), first and last dated at the sub-slot's start.
+ * (exact when it holds one tick), first and last dated at the sub-slot's start. With one tick
+ * the sum is the value itself, so its square and its sketch are exact too; with more they are
+ * unknown and left out (the reader counts such ticks as not covered).
  */
 function compactAggregate(t: number, sum: number, n: number): Aggregate {
   const mean = { t, o: 0, v: sum / n };
-  return { n, sum, min: mean.v, max: mean.v, first: mean, last: mean };
+  const aggregate: Aggregate = { n, sum, min: mean.v, max: mean.v, first: mean, last: mean };
+  if (n === 1) {
+    aggregate.sq = sum * sum;
+    aggregate.q = {};
+    addToBins(aggregate.q, sum);
+  }
+  return aggregate;
 }
 
 /**

@@ -6,7 +6,12 @@ import {
   type Level,
 } from '@tickertape/buckets';
 import type { FieldSlot, SubSlotValue } from '../port/bucket-reads.js';
-import { isObservedAggregate, isObservedMark, type StoredBucket } from './stored-bucket.js';
+import {
+  aggregatePartsOf,
+  isObservedAggregate,
+  isObservedMark,
+  type StoredBucket,
+} from './stored-bucket.js';
 
 /** Which part of a field to decode: its totals, and the sub-slots `[from, to)` (or all of them). */
 export interface FieldPart {
@@ -38,8 +43,7 @@ export function fieldSlotOf(
   if (!values) return slot;
   if (part.totals && isObservedAggregate(values)) {
     // The totals alone: a whole read also brought the sub-maps stored beside them.
-    const { n, sum, min, max, first, last } = values;
-    slot.totals = { n, sum, min, max, first, last };
+    slot.totals = aggregatePartsOf(values);
   }
   if (part.sub === undefined) return slot;
   const spec = LEVEL_SPECS[level];
@@ -53,7 +57,8 @@ export function fieldSlotOf(
   const subSlots: SubSlotValue[] = slot.subSlots;
   for (let index = from; index < to; index++) {
     const aggregate = full?.[String(index)];
-    if (isObservedAggregate(aggregate)) subSlots.push({ index, kind: 'aggregate', aggregate });
+    if (isObservedAggregate(aggregate))
+      subSlots.push({ index, kind: 'aggregate', aggregate: aggregatePartsOf(aggregate) });
     const n = counts?.get(index);
     const sum = sums?.[String(index)];
     if (n !== undefined && typeof sum === 'number') {

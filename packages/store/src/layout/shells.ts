@@ -25,9 +25,12 @@ export const EMPTY_FIRST = Object.freeze({ t: Number.POSITIVE_INFINITY });
 export const EMPTY_LAST = Object.freeze({ t: Number.NEGATIVE_INFINITY });
 
 function emptyAggregate() {
+  // `sq` is written with every tick (the others, `xw`, `w` and sketches, by policy only, grow
+  // the document when written).
   return {
     n: 0,
     sum: 0,
+    sq: 0,
     min: Number.POSITIVE_INFINITY,
     max: Number.NEGATIVE_INFINITY,
     first: { ...EMPTY_FIRST },

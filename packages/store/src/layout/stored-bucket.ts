@@ -9,6 +9,23 @@ export type StoredField = Aggregate &
   Partial<Record<'sec' | 'v' | 'm' | 'h' | 'msum', Record<string, unknown>>>;
 
 /**
+ * The aggregate parts of a stored aggregate, and only those (a field's totals sit beside its
+ * sub-maps): the optional parts (Σx², Σx·w and Σw, the sketch) where the bucket has them —
+ * buckets written before them, and metrics the policy does not weight or sketch, lack them.
+ */
+export function aggregatePartsOf(stored: Aggregate): Aggregate {
+  const { n, sum, min, max, first, last, sq, xw, w, q } = stored;
+  const aggregate: Aggregate = { n, sum, min, max, first, last };
+  if (typeof sq === 'number') aggregate.sq = sq;
+  if (typeof xw === 'number' && typeof w === 'number') {
+    aggregate.xw = xw;
+    aggregate.w = w;
+  }
+  if (typeof q === 'object' && q !== null) aggregate.q = q;
+  return aggregate;
+}
+
+/**
  * The parts of a bucket document the decoder looks at (a read may leave any of them out). The
  * writer's side of the same layout is the guarded update document; this is the one reader's
  * view of it, and nothing outside `layout/` and the store's implementations sees it.

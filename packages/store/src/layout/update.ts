@@ -21,8 +21,20 @@ export function appliedPath(kafkaPartition: number): string {
 }
 
 function addTotals(update: UpdateDocument, path: string, totals: Totals): void {
-  update.$inc[`${path}.n`] = totals.n;
-  update.$inc[`${path}.sum`] = totals.sum;
+  const inc = update.$inc;
+  inc[`${path}.n`] = totals.n;
+  inc[`${path}.sum`] = totals.sum;
+  inc[`${path}.sq`] = totals.sq;
+  if (totals.weighed > 0) {
+    inc[`${path}.xw`] = totals.xw;
+    inc[`${path}.w`] = totals.w;
+  }
+  const bins = totals.bins;
+  if (bins !== undefined) {
+    // Bin counts add like `n`: a sketch is a count per bin (docs/data-layout.md).
+    const prefix = `${path}.q.`;
+    for (const [key, count] of bins) inc[prefix + key] = count;
+  }
   update.$min[`${path}.min`] = totals.min;
   update.$max[`${path}.max`] = totals.max;
   update.$min[`${path}.first`] = totals.first;
@@ -31,7 +43,7 @@ function addTotals(update: UpdateDocument, path: string, totals: Totals): void {
 
 /**
  * The single update a delta becomes. Only commutative operators ($inc, $min, $max,
- * $setOnInsert), so the result does not depend on the order flushes land in, and it works on
+ * $setOnInsert) — Σx², Σx·w, Σw and the sketches' bin counts are sums too, so the result does not depend on the order flushes land in, and it works on
  * a missing document (upsert), a shell, or a bucket with data alike.
  *
  * The filter is the exactly-once guard: it matches only while the bucket has applied nothing at

@@ -86,6 +86,7 @@ export function createMemoryStore(): RollupStore {
     readLevelPolicy: () => upkeep.readLevelPolicy(),
     changeLevelPolicy: (level, metrics, mode, nowMs) =>
       upkeep.changeLevelPolicy(level, metrics, mode, nowMs),
+    changeMetricPolicy: (change, nowMs) => upkeep.changeMetricPolicy(change, nowMs),
 
     startRun: (start, nowMs) => history.startRun(start, nowMs),
     updateRun: (id, nowMs, patch) => history.updateRun(id, nowMs, patch),

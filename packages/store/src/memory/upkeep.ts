@@ -4,6 +4,7 @@ import {
   retentionPlan,
   type Level,
   type LevelMode,
+  type MetricPolicyChange,
   type RetentionPolicy,
 } from '@tickertape/buckets';
 import { shellDocument } from '../layout/shells.js';
@@ -86,6 +87,13 @@ export class MemoryUpkeep implements Upkeep {
   ): Promise<LevelPolicy> {
     return settle(() => {
       this.state.policy = new LevelPolicy(this.state.policy.with(level, metrics, mode).spec());
+      return this.state.policy;
+    });
+  }
+
+  changeMetricPolicy(change: MetricPolicyChange, _nowMs: number): Promise<LevelPolicy> {
+    return settle(() => {
+      this.state.policy = new LevelPolicy(this.state.policy.withMetricChange(change).spec());
       return this.state.policy;
     });
   }

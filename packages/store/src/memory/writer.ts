@@ -4,6 +4,7 @@ import {
   slotStart,
   type BucketDelta,
   type FoldInput,
+  type FoldPolicy,
   type Level,
 } from '@tickertape/buckets';
 import { guardedUpdate } from '../layout/update.js';
@@ -39,15 +40,12 @@ export class MemoryRollupWriter implements RollupWriter {
       : inputs.filter((input) => !policy.skips(this.level, input.metric));
     if (kept.length === 0)
       return { buckets: 0, operations: 0, bulkWrites: 0, conflicts: 0, skipped: inputs.length };
-    const stats = this.applyFlush(kept, (metric) => policy.compacts(this.level, metric));
+    const stats = this.applyFlush(kept, policy);
     return { ...stats, skipped: inputs.length - kept.length };
   }
 
-  private applyFlush(
-    inputs: readonly FoldInput[],
-    compact: (metric: string) => boolean,
-  ): ApplyStats {
-    const deltas = foldBatch(this.level, inputs, compact);
+  private applyFlush(inputs: readonly FoldInput[], policy: FoldPolicy): ApplyStats {
+    const deltas = foldBatch(this.level, inputs, policy);
     const stats: ApplyStats = {
       buckets: deltas.size,
       operations: deltas.size,
@@ -70,7 +68,7 @@ export class MemoryRollupWriter implements RollupWriter {
         if (conflicted.length === 0) continue;
         stats.conflicts += conflicted.length;
         const retries = [
-          ...foldBatch(this.level, this.unapplied(name, inputs, conflicted), compact).values(),
+          ...foldBatch(this.level, this.unapplied(name, inputs, conflicted), policy).values(),
         ];
         if (retries.length > 0) {
           stats.operations += retries.length;

@@ -1,10 +1,10 @@
 import {
   deltaKey,
   foldBatch,
-  type CompactMetrics,
   slotStart,
   type BucketDelta,
   type FoldInput,
+  type FoldPolicy,
   type Level,
 } from '@tickertape/buckets';
 import { isRetriable } from '@tickertape/errors';
@@ -130,9 +130,9 @@ export async function applyFlush(
   inputs: readonly FoldInput[],
   ensure: EnsureCollection = () => Promise.resolve(),
   target: PartitionTarget = (collection) => collection,
-  compact: CompactMetrics = () => false,
+  policy?: FoldPolicy,
 ): Promise<ApplyStats> {
-  const deltas = foldBatch(level, inputs, compact);
+  const deltas = foldBatch(level, inputs, policy);
   const stats: ApplyStats = {
     buckets: deltas.size,
     operations: deltas.size,
@@ -160,7 +160,7 @@ export async function applyFlush(
         stats.conflicts += conflicted.length;
         const applied = await appliedOffsets(db, collection, conflicted);
         const retries = [
-          ...foldBatch(level, unapplied(level, inputs, conflicted, applied), compact).values(),
+          ...foldBatch(level, unapplied(level, inputs, conflicted, applied), policy).values(),
         ];
         if (retries.length > 0) {
           stats.operations += retries.length;

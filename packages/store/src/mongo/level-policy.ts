@@ -1,21 +1,44 @@
-import { LevelPolicy, isLevel, type Level, type LevelMode } from '@tickertape/buckets';
+import {
+  LevelPolicy,
+  isLevel,
+  type Level,
+  type LevelMode,
+  type LevelPolicySpec,
+  type MetricPolicyChange,
+  type WeightSpec,
+} from '@tickertape/buckets';
 import type { Db } from 'mongodb';
 
-/** One document per level: `{ _id: level, skip: [metric…], compact: [metric…], updatedAt }`. */
+/**
+ * One document per level: `{ _id: level, skip: [metric…], compact: [metric…], updatedAt }`; and
+ * one for what holds at every level, `{ _id: 'metrics', sketch: [metric…], weights: [{ metric,
+ * field, by }…], updatedAt }` (metric names hold dots, so lists rather than keys). Readers from
+ * before the second document ignore it: they read level ids only.
+ */
 export const LEVEL_POLICY_COLLECTION = 'level_policy';
+const METRICS_ID = 'metrics';
 
 interface PolicyDoc {
-  _id: Level;
+  _id: Level | typeof METRICS_ID;
   skip?: string[];
   compact?: string[];
+  sketch?: string[];
+  weights?: WeightSpec[];
   updatedAt: Date;
 }
 
 export async function readLevelPolicy(db: Db): Promise<LevelPolicy> {
   const docs = await db.collection<PolicyDoc>(LEVEL_POLICY_COLLECTION).find().toArray();
-  const spec: Partial<Record<Level, { skip: string[]; compact: string[] }>> = {};
-  for (const doc of docs)
+  const spec: {
+    -readonly [K in keyof LevelPolicySpec]: LevelPolicySpec[K];
+  } = {};
+  for (const doc of docs) {
     if (isLevel(doc._id)) spec[doc._id] = { skip: doc.skip ?? [], compact: doc.compact ?? [] };
+    else if (doc._id === METRICS_ID) {
+      spec.sketch = doc.sketch ?? [];
+      spec.weights = (doc.weights ?? []).map(({ metric, field, by }) => ({ metric, field, by }));
+    }
+  }
   return new LevelPolicy(spec);
 }
 
@@ -39,6 +62,30 @@ export async function changeLevelPolicy(
       $set: {
         skip: next.metricsAt(level, 'skip'),
         compact: next.metricsAt(level, 'compact'),
+        updatedAt: new Date(nowMs),
+      },
+    },
+    { upsert: true },
+  );
+  return next;
+}
+
+/**
+ * Sketches on or off, or a weight set or cleared, for every level; checked whole before writing
+ * (a field weighted by itself is refused and stores nothing). The last write wins.
+ */
+export async function changeMetricPolicy(
+  db: Db,
+  change: MetricPolicyChange,
+  nowMs: number,
+): Promise<LevelPolicy> {
+  const next = (await readLevelPolicy(db)).withMetricChange(change);
+  await db.collection<PolicyDoc>(LEVEL_POLICY_COLLECTION).updateOne(
+    { _id: METRICS_ID },
+    {
+      $set: {
+        sketch: next.sketchedMetrics(),
+        weights: next.weights(),
         updatedAt: new Date(nowMs),
       },
     },

@@ -2,6 +2,7 @@ import type {
   Level,
   LevelMode,
   LevelPolicy,
+  MetricPolicyChange,
   PartitionRange,
   RetentionPolicy,
 } from '@tickertape/buckets';
@@ -38,7 +39,7 @@ import { StoreUnsupportedError } from '../store-error.js';
 import { MongoBucketReads } from './bucket-reads.js';
 import { dialectOf, type Dialect } from './capabilities.js';
 import { listRuns, startRun, updateRun } from './history-runs.js';
-import { changeLevelPolicy, readLevelPolicy } from './level-policy.js';
+import { changeLevelPolicy, changeMetricPolicy, readLevelPolicy } from './level-policy.js';
 import { MongoPartitionBuckets } from './partition-buckets.js';
 import { bucketCollectionNames, ensurePartition, listPartitions } from './partitions.js';
 import { MongoReadSession, clientSessionOf } from './read-session.js';
@@ -199,6 +200,9 @@ export class MongoRollupStore implements RollupStore {
     nowMs: number,
   ): Promise<LevelPolicy> {
     return changeLevelPolicy(this.db, level, metrics, mode, nowMs);
+  }
+  changeMetricPolicy(change: MetricPolicyChange, nowMs: number): Promise<LevelPolicy> {
+    return changeMetricPolicy(this.db, change, nowMs);
   }
 
   // History

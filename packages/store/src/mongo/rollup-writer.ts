@@ -46,7 +46,7 @@ export class MongoRollupWriter implements RollupWriter {
         this.ready.add(collection);
       },
       this.target,
-      (metric) => policy.compacts(this.level, metric),
+      policy,
     );
     return { ...stats, skipped: inputs.length - kept.length };
   }

@@ -2,6 +2,7 @@ import type {
   Level,
   LevelMode,
   LevelPolicy,
+  MetricPolicyChange,
   RetentionPolicy,
   RetentionVerdict,
 } from '@tickertape/buckets';
@@ -43,4 +44,6 @@ export interface Upkeep {
     mode: LevelMode,
     nowMs: number,
   ): Promise<LevelPolicy>;
+  /** Sketches on or off for metrics, or a field's weight set or cleared (every level). */
+  changeMetricPolicy(change: MetricPolicyChange, nowMs: number): Promise<LevelPolicy>;
 }

@@ -15,13 +15,30 @@ import {
   tick,
 } from './ticks.js';
 
-/** Each level in its own layout, and the hour level compact (the level policy). */
-const FORMS: [string, Level, boolean][] = [
-  ['minute', 'minute', false],
-  ['hour', 'hour', false],
-  ['day', 'day', false],
-  ['compact hour', 'hour', true],
-];
+/**
+ * Each level in its own layout, and the hour level compact (the level policy); each also with
+ * sketches of both metrics and speed weighted by travel (`extras`).
+ */
+const FORMS: [string, Level, boolean, boolean][] = (
+  [
+    ['minute', 'minute', false],
+    ['hour', 'hour', false],
+    ['day', 'day', false],
+    ['compact hour', 'hour', true],
+  ] as const
+).flatMap(([form, level, compact]): [string, Level, boolean, boolean][] => [
+  [form, level, compact, false],
+  [`${form}, sketched and weighted`, level, compact, true],
+]);
+
+/** Sets the policy a form asks for. */
+async function setPolicy(store: RollupStore, compact: boolean, extras: boolean): Promise<void> {
+  if (compact) await store.changeLevelPolicy('hour', ['spd', 'px'], 'compact', T0);
+  if (!extras) return;
+  await store.changeMetricPolicy({ kind: 'sketch', metrics: ['spd', 'px'], on: true }, T0);
+  for (const metric of ['spd', 'px'])
+    await store.changeMetricPolicy({ kind: 'weight', metric, field: 'speed', by: 'travel' }, T0);
+}
 
 /** The sub-slot kind each form stores. */
 const KIND = { minute: 'compact', hour: 'aggregate', day: 'aggregate' } as const;
@@ -55,10 +72,22 @@ async function readBack(store: RollupStore, level: Level, field: string): Promis
   );
 }
 
-function expected(level: Level, records: readonly FoldInput[], field: string) {
-  return [...expectedSlots(level, records, field).values()]
+function expected(
+  level: Level,
+  records: readonly FoldInput[],
+  field: string,
+  compact = false,
+  extras = false,
+) {
+  const parts = {
+    compact,
+    sketch: extras,
+    ...(extras && field === 'speed' ? { weightBy: 'travel' } : {}),
+  };
+  const full = level !== 'minute' && !compact;
+  return [...expectedSlots(level, records, field, parts).values()]
     .sort((a, b) => (a.series < b.series ? -1 : a.series > b.series ? 1 : a.start - b.start))
-    .map(expectedRead);
+    .map((slot) => expectedRead(slot, full));
 }
 
 /** Replays everything from offset 0, in batches of `size` per Kafka partition. */
@@ -82,11 +111,11 @@ export function exactlyOnceContract(open: OpenStore, options: ContractOptions): 
   describe('exactly once', () => {
     it.each(FORMS)(
       '%s buckets read back as the fold of their unique ticks, however flushes were replayed, overlapped and interleaved',
-      async (_form, level, compact) => {
+      async (_form, level, compact, extras) => {
         await fc.assert(
           fc.asyncProperty(deliveredArb, async ({ records, flushes }) => {
             const store = await stores.use();
-            if (compact) await store.changeLevelPolicy('hour', ['spd', 'px'], 'compact', T0);
+            await setPolicy(store, compact, extras);
             const writer = store.writer(level);
             for (const flush of flushes) await writer.apply(flush);
             for (const field of ['speed', 'travel']) {
@@ -95,7 +124,7 @@ export function exactlyOnceContract(open: OpenStore, options: ContractOptions): 
               expect([...kinds]).toEqual(
                 read.length === 0 ? [] : [compact ? 'compact' : KIND[level]],
               );
-              expect(read.map(asRead)).toEqual(expected(level, records, field));
+              expect(read.map(asRead)).toEqual(expected(level, records, field, compact, extras));
             }
             // A replay from offset 0, batched otherwise, changes no bucket at all.
             const before = await snapshot(store);
@@ -111,12 +140,12 @@ export function exactlyOnceContract(open: OpenStore, options: ContractOptions): 
 
     it.each(FORMS)(
       '%s buckets are stored as the very records the reference store holds for the same flushes',
-      async (_form, level, compact) => {
+      async (_form, level, compact, extras) => {
         await fc.assert(
           fc.asyncProperty(deliveredArb, async ({ flushes }) => {
             const [store, reference] = [await stores.use(), createMemoryStore()];
             for (const each of [store, reference]) {
-              if (compact) await each.changeLevelPolicy('hour', ['spd', 'px'], 'compact', T0);
+              await setPolicy(each, compact, extras);
               const writer = each.writer(level);
               for (const flush of flushes) await writer.apply(flush);
             }
@@ -165,6 +194,7 @@ export function exactlyOnceContract(open: OpenStore, options: ContractOptions): 
       expect(slot?.totals).toEqual({
         n: 4,
         sum: 100,
+        sq: 3_000,
         min: 10,
         max: 40,
         first: { t: T0, o: 0, v: 10 },

@@ -26,6 +26,7 @@ const mark = (t: number, o: number, v: number) => ({ t, o, v });
 const one = (t: number, o: number, v: number) => ({
   n: 1,
   sum: v,
+  sq: v * v,
   min: v,
   max: v,
   first: mark(t, o, v),

@@ -1,5 +1,6 @@
 import {
   LEVEL_SPECS,
+  addToBins,
   slotStart,
   subSlot,
   type Aggregate,
@@ -146,17 +147,43 @@ function before(a: Mark<number | string>, b: Mark<number | string>): boolean {
   return a.v < b.v;
 }
 
-function foldInto(agg: Aggregate | undefined, mark: Mark): Aggregate {
-  if (agg === undefined)
-    return { n: 1, sum: mark.v, min: mark.v, max: mark.v, first: mark, last: mark };
-  return {
-    n: agg.n + 1,
-    sum: agg.sum + mark.v,
-    min: Math.min(agg.min, mark.v),
-    max: Math.max(agg.max, mark.v),
-    first: before(mark, agg.first) ? mark : agg.first,
-    last: before(agg.last, mark) ? mark : agg.last,
-  };
+/** A tick's value with its weight (when the field is weighted and the tick carries it). */
+function foldInto(
+  agg: Aggregate | undefined,
+  mark: Mark,
+  w: number | undefined,
+  sketch: boolean,
+): Aggregate {
+  const v = mark.v;
+  const next: Aggregate =
+    agg === undefined
+      ? { n: 1, sum: v, min: v, max: v, first: mark, last: mark, sq: v * v }
+      : {
+          ...agg,
+          n: agg.n + 1,
+          sum: agg.sum + v,
+          min: Math.min(agg.min, v),
+          max: Math.max(agg.max, v),
+          first: before(mark, agg.first) ? mark : agg.first,
+          last: before(agg.last, mark) ? mark : agg.last,
+          sq: agg.sq! + v * v,
+        };
+  if (w !== undefined) {
+    next.xw = (agg?.xw ?? 0) + v * w;
+    next.w = (agg?.w ?? 0) + w;
+  }
+  if (sketch) {
+    next.q = { ...(agg?.q ?? {}) };
+    addToBins(next.q, v);
+  }
+  return next;
+}
+
+/** The level policy's parts for the contract's metrics: sketches, a weight field, compact hours. */
+export interface ExpectedParts {
+  sketch?: boolean;
+  weightBy?: string;
+  compact?: boolean;
 }
 
 /** What a store must read back for one series, field and bucket. */
@@ -173,7 +200,12 @@ export function expectedSlots(
   level: Level,
   records: readonly FoldInput[],
   field: string,
+  parts: ExpectedParts = {},
 ): Map<string, ExpectedSlot> {
+  // One sketch per minute: a minute bucket's totals, the full sub-slots of hours and days.
+  const minute = LEVEL_SPECS[level].subKey === 'sec';
+  const sketchTotals = parts.sketch === true && minute;
+  const sketchSub = parts.sketch === true && !minute && parts.compact !== true;
   const seen = new Set<string>();
   const slots = new Map<string, ExpectedSlot>();
   for (const r of records) {
@@ -185,38 +217,54 @@ export function expectedSlots(
     const start = slotStart(level, r.ts);
     const key = `${r.seriesKey}@${start}`;
     const mark = { t: r.ts, o: r.offset, v };
+    const w = parts.weightBy === undefined ? undefined : r.fields[parts.weightBy];
     const slot = slots.get(key);
     const index = subSlot(level, r.ts);
     if (slot === undefined) {
       slots.set(key, {
         series: r.seriesKey,
         start,
-        totals: foldInto(undefined, mark),
-        sub: new Map([[index, foldInto(undefined, mark)]]),
+        totals: foldInto(undefined, mark, w, sketchTotals),
+        sub: new Map([[index, foldInto(undefined, mark, w, sketchSub)]]),
       });
     } else {
-      slot.totals = foldInto(slot.totals, mark);
-      slot.sub.set(index, foldInto(slot.sub.get(index), mark));
+      slot.totals = foldInto(slot.totals, mark, w, sketchTotals);
+      slot.sub.set(index, foldInto(slot.sub.get(index), mark, w, sketchSub));
     }
   }
   return slots;
 }
+
+/** A sub-slot as the reference states it: count and sum, and a full aggregate's optional parts. */
+type SubRead = Pick<Aggregate, 'n' | 'sum' | 'sq' | 'xw' | 'w' | 'q'>;
 
 /** A read slot as the reference states it: sub-slots added up per index into count and sum. */
 export function asRead(slot: FieldSlot): {
   series: string;
   start: number;
   totals: Aggregate | undefined;
-  sub: Record<number, { n: number; sum: number }>;
+  sub: Record<number, SubRead>;
 } {
-  const sub: Record<number, { n: number; sum: number }> = {};
+  const sub: Record<number, SubRead> = {};
   for (const value of slot.subSlots) {
     const into = (sub[value.index] ??= { n: 0, sum: 0 });
     const { n, sum } = countAndSum(value);
     into.n += n;
     into.sum += sum;
+    if (value.kind === 'aggregate') {
+      const { sq, xw, w, q } = value.aggregate;
+      Object.assign(into, optionalParts({ sq, xw, w, q }));
+    }
   }
   return { series: slot.series, start: slot.start, totals: slot.totals, sub };
+}
+
+function optionalParts(agg: Pick<Aggregate, 'sq' | 'xw' | 'w' | 'q'>): Partial<SubRead> {
+  return {
+    ...(agg.sq === undefined ? {} : { sq: agg.sq }),
+    ...(agg.xw === undefined ? {} : { xw: agg.xw, w: agg.w }),
+    ...(agg.q === undefined ? {} : { q: agg.q }),
+  };
 }
 
 function countAndSum(value: SubSlotValue): { n: number; sum: number } {
@@ -225,14 +273,20 @@ function countAndSum(value: SubSlotValue): { n: number; sum: number } {
   return { n: 1, sum: value.mark.v };
 }
 
-/** The reference in the shape of `asRead`. */
-export function expectedRead(slot: ExpectedSlot) {
+/**
+ * The reference in the shape of `asRead`: a full sub-slot (`full`: hours and days not compact)
+ * keeps its optional parts, a compact one its count and sum.
+ */
+export function expectedRead(slot: ExpectedSlot, full = false) {
   return {
     series: slot.series,
     start: slot.start,
     totals: slot.totals,
     sub: Object.fromEntries(
-      [...slot.sub].map(([index, agg]) => [index, { n: agg.n, sum: agg.sum }]),
+      [...slot.sub].map(([index, agg]) => [
+        index,
+        { n: agg.n, sum: agg.sum, ...(full ? optionalParts(agg) : {}) },
+      ]),
     ),
   };
 }

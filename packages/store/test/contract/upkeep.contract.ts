@@ -231,6 +231,8 @@ export function upkeepContract(open: OpenStore): void {
         minute: { skip: ['spd'], compact: [] },
         hour: { skip: [], compact: ['spd'] },
         day: { skip: [], compact: [] },
+        sketch: [],
+        weights: [],
       });
       await store.changeLevelPolicy('hour', ['spd'], 'skip', T0);
       await expect(store.changeLevelPolicy('day', ['spd'], 'skip', T0)).rejects.toThrow(
@@ -240,6 +242,45 @@ export function upkeepContract(open: OpenStore): void {
         /compact/,
       );
       expect((await store.readLevelPolicy()).mode('day', 'spd')).toBe('full');
+    });
+
+    it('keeps sketches and weights for every level beside the modes, and refuses a field weighted by itself', async () => {
+      const store = await stores.use();
+      await store.changeLevelPolicy('hour', ['spd'], 'compact', T0);
+      const before = (await store.readLevelPolicy()).key;
+      await store.changeMetricPolicy({ kind: 'sketch', metrics: ['spd', 'px'], on: true }, T0);
+      await store.changeMetricPolicy({ kind: 'sketch', metrics: ['px'], on: false }, T0);
+      await store.changeMetricPolicy(
+        { kind: 'weight', metric: 'px', field: 'price', by: 'volume' },
+        T0,
+      );
+      await store.changeMetricPolicy(
+        { kind: 'weight', metric: 'spd', field: 'speed', by: 'n' },
+        T0,
+      );
+      await store.changeMetricPolicy(
+        { kind: 'weight', metric: 'spd', field: 'speed', by: undefined },
+        T0,
+      );
+      const policy = await store.readLevelPolicy();
+      expect(policy.sketches('spd')).toBe(true);
+      expect(policy.sketches('px')).toBe(false);
+      expect(policy.weightOf('px', 'price')).toBe('volume');
+      expect(policy.weightOf('spd', 'speed')).toBeUndefined();
+      expect(policy.mode('hour', 'spd')).toBe('compact');
+      expect(policy.key).not.toBe(before);
+      await expect(
+        store.changeMetricPolicy(
+          { kind: 'weight', metric: 'px', field: 'volume', by: 'volume' },
+          T0,
+        ),
+      ).rejects.toThrow('px: field volume cannot be weighted by itself');
+      expect((await store.readLevelPolicy()).key).toBe(policy.key);
+      // A level-mode change keeps them.
+      await store.changeLevelPolicy('minute', ['px'], 'skip', T0);
+      expect((await store.readLevelPolicy()).weights()).toEqual([
+        { metric: 'px', field: 'price', by: 'volume' },
+      ]);
     });
   });
 }

@@ -6,7 +6,7 @@
  * in any order with MongoDB's operator semantics, equal the checker's bucket.
  */
 import { describe, expect, it } from '@jest/globals';
-import { foldBatch, LEVELS, type FoldInput } from '@tickertape/buckets';
+import { foldBatch, LevelPolicy, LEVELS, type FoldInput } from '@tickertape/buckets';
 import { guardedUpdate } from '@tickertape/store';
 import fc from 'fast-check';
 import { compareDocuments, expectedBuckets, type TruthTick } from '../../src/index.js';
@@ -95,12 +95,25 @@ function applyUpdate(doc: Doc, update: ReturnType<typeof guardedUpdate>['update'
     }
 }
 
-/** Every level in its own layout, and the hour level in the compact form (the level policy). */
+/**
+ * Every level in its own layout, and the hour level in the compact form (the level policy); each
+ * also with both metrics sketched and `b` weighted by `a`.
+ */
 const FORMS = [
   ...LEVELS.map((level) => [level, level, false] as const),
   ['compact hour', 'hour', true] as const,
-];
-const compactIf = (compact: boolean) => () => compact;
+].flatMap(([form, level, compact]) => [
+  [form, level, { compact, extras: false }] as const,
+  [`${form}, sketched and weighted`, level, { compact, extras: true }] as const,
+]);
+const compactIf = ({ compact, extras }: { compact: boolean; extras: boolean }) => {
+  const metrics = ['m', 'n'];
+  return new LevelPolicy({
+    hour: { compact: compact ? metrics : [] },
+    sketch: extras ? metrics : [],
+    weights: extras ? metrics.map((metric) => ({ metric, field: 'b', by: 'a' })) : [],
+  });
+};
 
 describe('the checker folds as the workers do', () => {
   it.each(FORMS)(

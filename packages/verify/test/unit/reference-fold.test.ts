@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { addToBins, LevelPolicy, type SketchBins } from '@tickertape/buckets';
 import { compareBuckets, expectedBuckets, type TruthTick } from '../../src/index.js';
 
 const MINUTE = Date.parse('2026-11-21T10:15:00Z');
@@ -84,6 +85,7 @@ describe('expectedBuckets', () => {
           max: 55,
           first: { t: MINUTE + 1_000, o: 8, v: 40 },
           last: { t: MINUTE + 30_500, o: 9, v: 55 },
+          sq: 1600 + 2500 + 3025,
           sec: { 1: 40, 30: 105 },
         },
         travel_time: {
@@ -93,6 +95,7 @@ describe('expectedBuckets', () => {
           max: 3,
           first: { t: MINUTE + 30_500, o: 9, v: 3 },
           last: { t: MINUTE + 30_500, o: 9, v: 3 },
+          sq: 9,
           sec: { 30: 3 },
         },
       },
@@ -116,6 +119,27 @@ describe('expectedBuckets', () => {
     expect(speed.m[15]).toMatchObject({ n: 3, sum: 145 });
     expect(speed.m[16]).toMatchObject({ n: 1, sum: 60 });
     expect(hour?.ap).toEqual({ 2: 10 });
+  });
+
+  it('keeps sketches per minute and weighted sums where the policy asks for them', () => {
+    const policy = new LevelPolicy({
+      sketch: ['traffic'],
+      weights: [{ metric: 'traffic', field: 'speed', by: 'travel_time' }],
+    });
+    const bins = (...values: number[]) => {
+      const q: SketchBins = {};
+      for (const v of values) addToBins(q, v);
+      return q;
+    };
+    const minute = expectedBuckets('minute', ticks, policy).get('traffic|sensor=1:202611211015');
+    const speed = (minute?.f as Record<string, Record<string, unknown>>).speed!;
+    expect(speed).toMatchObject({ q: bins(50, 40, 55), xw: 165, w: 3 });
+    const hour = expectedBuckets('hour', ticks, policy).get('traffic|sensor=1:2026112110');
+    const hourly = (hour?.f as Record<string, Record<string, unknown>>).speed!;
+    expect(hourly.q).toBeUndefined();
+    expect((hourly.m as Record<string, unknown>)[15]).toMatchObject({ q: bins(50, 40, 55) });
+    expect((hourly.m as Record<string, unknown>)[16]).toMatchObject({ q: bins(60) });
+    expect((hourly.m as Record<string, unknown>)[16]).not.toHaveProperty('xw');
   });
 });
 

@@ -112,6 +112,30 @@ describe('the level policy', () => {
     );
   });
 
+  it('sets sketches and weights for every level with tickertape levels', async () => {
+    const weighted = await levels(['weight', 'stock.tick', 'price=volume', 'bid=size']);
+    expect(weighted.code).toBe(0);
+    expect(weighted.stdout).toContain('\nweight  stock.tick: bid by size, price by volume\n');
+    const self = await levels(['weight', 'stock.tick', 'ask=size', 'volume=volume']);
+    expect(self.code).toBe(2);
+    expect(self.stderr).toContain('stock.tick: field volume cannot be weighted by itself');
+    // Refused whole: the valid change beside it was not stored either.
+    expect((await levels([])).stdout).not.toContain('ask by size');
+    const bad = await levels(['weight', 'stock.tick', 'price']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('give <field>=<weight field>');
+    expect((await levels(['no-weight', 'stock.tick', 'price', 'bid'])).stdout).not.toContain(
+      'weight',
+    );
+    // Traffic keeps sketches from here on: the workers and the checker below must agree on them.
+    expect((await levels(['sketch', 'traffic', 'x.y'])).stdout).toContain(
+      '\nsketch  traffic, x.y\n',
+    );
+    expect((await levels(['no-sketch', 'x.y'])).stdout).toBe(
+      'minute  skips mms.cpu\nhour    compact mms.cpu\nday     keeps every metric\nsketch  traffic\n',
+    );
+  });
+
   it('the workers skip the metric at the minute level and keep compact hours of it; the checker agrees', async () => {
     await pipeline.start();
     const { code, report } = await pipeline.verify();

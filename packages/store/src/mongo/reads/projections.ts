@@ -8,11 +8,12 @@ import {
 import type { Document } from 'mongodb';
 import type { BucketPart } from '../../port/bucket-reads.js';
 
-/** One field's totals (`n`, `sum`, `min`, `max`, `first`, `last`), not its sub-map. */
+/** A stored aggregate's parts: the totals, spread, weighted sums and sketch (aggregatePartsOf). */
+const AGGREGATE_PARTS = ['n', 'sum', 'min', 'max', 'first', 'last', 'sq', 'xw', 'w', 'q'];
+
+/** One field's totals (an aggregate's parts), not its sub-map. */
 export function summaryProjection(field: string): Document {
-  return Object.fromEntries(
-    ['n', 'sum', 'min', 'max', 'first', 'last'].map((key) => [`f.${field}.${key}`, 1]),
-  );
+  return Object.fromEntries(AGGREGATE_PARTS.map((key) => [`f.${field}.${key}`, 1]));
 }
 
 /** Reads `part` of `field` from its buckets and nothing else. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { fieldSetKeyOf, type Aggregate } from '@tickertape/buckets';
+import { addToBins, fieldSetKeyOf, type Aggregate } from '@tickertape/buckets';
 import { aggregatesOf } from '../../../src/layout/aggregates.js';
 import { fieldSlotOf } from '../../../src/layout/field-slot.js';
 import { shellDocument } from '../../../src/layout/shells.js';
@@ -143,6 +143,59 @@ describe('aggregatesOf: a window part of a decoded bucket', () => {
       agg(2, 20, HOUR + 60_000),
       { n: 3, sum: 12, min: 4, max: 4, first: mean, last: mean },
     ]);
+  });
+
+  it('passes the spread, weighted sums and sketches through, and derives them for a compact sub-slot with one tick', () => {
+    const q = { '200': 2, n5: 1, z: 1 };
+    const minute = fieldSlotOf(
+      { series: 's', level: 'minute', start: MINUTE },
+      stored({
+        f: { v: { ...agg(4, 8, MINUTE), sq: 40, xw: 16, w: 2, q, sec: { '3': 5, '4': 3 } } },
+        c: { v: { '3': 1, '4': 2 } },
+      }),
+      'v',
+      { totals: true, sub: 'all' },
+    );
+    expect(minute.totals).toEqual({ ...agg(4, 8, MINUTE), sq: 40, xw: 16, w: 2, q });
+    const [one, two] = aggregatesOf(
+      { level: 'minute', start: MINUTE, sub: { from: 0, to: 60 } },
+      minute,
+    );
+    const bins = {};
+    addToBins(bins, 5);
+    // One tick: its sum is its value, so its square and sketch are exact; two: not known.
+    expect(one).toMatchObject({ n: 1, sum: 5, sq: 25, q: bins });
+    expect(two).toEqual({
+      n: 2,
+      sum: 3,
+      min: 1.5,
+      max: 1.5,
+      first: { t: MINUTE + 4_000, o: 0, v: 1.5 },
+      last: { t: MINUTE + 4_000, o: 0, v: 1.5 },
+    });
+    const hour = fieldSlotOf(
+      { series: 's', level: 'hour', start: HOUR },
+      stored({
+        f: { v: { ...agg(2, 20, HOUR), sq: 202, m: { '1': { ...agg(2, 20, HOUR), sq: 202, q } } } },
+      }),
+      'v',
+      { totals: true, sub: 'all' },
+    );
+    expect(hour.subSlots).toEqual([
+      { index: 1, kind: 'aggregate', aggregate: { ...agg(2, 20, HOUR), sq: 202, q } },
+    ]);
+    // A shell's padding, sq 0 included, is still no data.
+    const shell = shellDocument(
+      'hour',
+      { seriesKey: 's', metric: 'm', tags: {}, fields: ['v'] },
+      HOUR,
+    );
+    expect(
+      fieldSlotOf({ series: 's', level: 'hour', start: HOUR }, stored(shell.doc), 'v', {
+        totals: true,
+        sub: 'all',
+      }),
+    ).toEqual({ series: 's', level: 'hour', start: HOUR, subSlots: [] });
   });
 
   it('gives nothing for a bucket without observations', () => {

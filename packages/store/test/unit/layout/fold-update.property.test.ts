@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import {
   LEVEL_SPECS,
   LEVELS,
+  LevelPolicy,
+  addToBins,
   bucketId,
   fieldSetKeyOf,
   foldBatch,
@@ -10,6 +12,7 @@ import {
   subSlot,
   type FoldInput,
   type Level,
+  type SketchBins,
 } from '@tickertape/buckets';
 import { applyGuarded, type Doc } from '@tickertape/testing';
 import { shellDocument, withoutShellPadding } from '../../../src/layout/shells.js';
@@ -91,14 +94,30 @@ const deliveredRecordsArb = recordsArb.chain((records) =>
 /** The protocol a writer follows: guarded update; on a duplicate key, read the applied offset and re-fold only what is newer. */
 let conflicts = 0;
 
+/** What the level policy asks of the two metrics: compact hours, sketches, speed weighted by travel. */
+interface Parts {
+  compact: boolean;
+  extras: boolean;
+}
+
+function policyOf({ compact, extras }: Parts): LevelPolicy {
+  const metrics = ['spd', 'px'];
+  return new LevelPolicy({
+    hour: { compact: compact ? metrics : [] },
+    sketch: extras ? metrics : [],
+    weights: extras ? metrics.map((metric) => ({ metric, field: 'speed', by: 'travel' })) : [],
+  });
+}
+
 function flush(
   collection: Map<string, Doc>,
   level: Level,
   inputs: FoldInput[],
-  compact = false,
+  parts: Parts = { compact: false, extras: false },
 ): number {
+  const policy = policyOf(parts);
   let operations = 0;
-  for (const delta of foldBatch(level, inputs, () => compact).values()) {
+  for (const delta of foldBatch(level, inputs, policy).values()) {
     operations += 1;
     if (applyGuarded(collection, guardedUpdate(delta)) !== 'duplicate-key') continue;
     conflicts += 1;
@@ -109,32 +128,63 @@ function flush(
         i.offset > applied &&
         bucketId(level, i.seriesKey, slotStart(level, i.ts)) === delta.id,
     );
-    for (const retry of foldBatch(level, rest, () => compact).values())
+    for (const retry of foldBatch(level, rest, policy).values())
       expect(applyGuarded(collection, guardedUpdate(retry))).not.toBe('duplicate-key');
   }
   return operations;
 }
 
-/** The bucket documents computed directly from the unique records, tick by tick. */
-function expectedBuckets(level: Level, records: FoldInput[], compact = false): Map<string, Doc> {
+/**
+ * The bucket documents computed directly from the unique records, tick by tick. Σx² always; with
+ * `extras`, speed's Σx·w and Σw by travel where a tick carries both, and one sketch per minute
+ * (a minute bucket's totals, the full sub-slots of hours and days, none in compact hours).
+ */
+function expectedBuckets(
+  level: Level,
+  records: FoldInput[],
+  { compact, extras }: Parts = { compact: false, extras: false },
+): Map<string, Doc> {
   const spec = LEVEL_SPECS[level];
   // Sums and counts per sub-slot: every minute bucket, a compact hour bucket.
   const sums = level === 'minute' || compact;
+  const bins = (values: number[]): SketchBins => {
+    const q: SketchBins = {};
+    for (const v of values) addToBins(q, v);
+    return q;
+  };
   const docs = new Map<string, Doc>();
   const mark = <V>(r: FoldInput, v: V) => ({ t: r.ts, o: r.offset, v });
   const before = (a: { t: number; o: number }, b: { t: number; o: number }) =>
     a.t < b.t || (a.t === b.t && a.o < b.o);
-  const fold = (agg: Doc | undefined, r: FoldInput, v: number): Doc => {
+  const fold = (agg: Doc | undefined, r: FoldInput, v: number, name: string): Doc => {
     const m = mark(r, v);
-    if (!agg) return { n: 1, sum: v, min: v, max: v, first: m, last: m };
+    const w = extras && name === 'speed' ? r.fields.travel : undefined;
+    const weighed =
+      w === undefined
+        ? {}
+        : {
+            xw: ((agg?.xw as number | undefined) ?? 0) + v * w,
+            w: ((agg?.w as number | undefined) ?? 0) + w,
+          };
+    const values = [...((agg?.values as number[] | undefined) ?? []), v];
+    if (!agg)
+      return { n: 1, sum: v, min: v, max: v, first: m, last: m, sq: v * v, ...weighed, values };
     return {
+      ...agg,
       n: (agg.n as number) + 1,
       sum: (agg.sum as number) + v,
       min: Math.min(agg.min as number, v),
       max: Math.max(agg.max as number, v),
       first: before(m, agg.first as typeof m) ? m : agg.first,
       last: before(agg.last as typeof m, m) ? m : agg.last,
+      sq: (agg.sq as number) + v * v,
+      ...weighed,
+      values,
     };
+  };
+  const shaped = (agg: Doc, sketch: boolean): Doc => {
+    const { values, ...kept } = agg as Doc & { values: number[] };
+    return sketch ? { ...kept, q: bins(values) } : kept;
   };
   for (const r of records) {
     const start = slotStart(level, r.ts);
@@ -167,8 +217,11 @@ function expectedBuckets(level: Level, records: FoldInput[], compact = false): M
     for (const [name, v] of Object.entries(r.fields)) {
       const f = ((doc.f as Doc)[name] as Doc | undefined) ?? { subs: {} };
       const { subs, ...total } = f as Doc & { subs: Record<number, Doc> };
-      subs[sub] = fold(subs[sub], r, v);
-      (doc.f as Doc)[name] = { ...fold(Object.keys(total).length ? total : undefined, r, v), subs };
+      subs[sub] = fold(subs[sub], r, v, name);
+      (doc.f as Doc)[name] = {
+        ...fold(Object.keys(total).length ? total : undefined, r, v, name),
+        subs,
+      };
     }
     for (const [name, v] of Object.entries(r.strings)) {
       const s = (doc.s as Doc)[name] as
@@ -189,9 +242,12 @@ function expectedBuckets(level: Level, records: FoldInput[], compact = false): M
       const { subs, ...total } = f;
       const nested = Object.fromEntries(
         // Compact buckets keep the sum of each sub-slot, the others the full totals.
-        Object.entries(subs).map(([k, agg]) => [k, sums ? agg.sum : agg]),
+        Object.entries(subs).map(([k, agg]) => [k, sums ? agg.sum : shaped(agg, extras)]),
       );
-      (doc.f as Doc)[name] = { ...total, [sums ? spec.sumsKey! : spec.subKey]: nested };
+      (doc.f as Doc)[name] = {
+        ...shaped(total, extras && level === 'minute'),
+        [sums ? spec.sumsKey! : spec.subKey]: nested,
+      };
     }
   }
   return docs;
@@ -211,11 +267,17 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-/** Every level in its own layout, and the hour level in the compact form (the level policy). */
+/**
+ * Every level in its own layout, and the hour level in the compact form (the level policy); each
+ * without and with sketches and a weighted field.
+ */
 const FORMS = [
   ...LEVELS.map((level) => [level, level, false] as const),
   ['compact hour', 'hour', true] as const,
-];
+].flatMap(([form, level, compact]) => [
+  [form, level, { compact, extras: false }] as const,
+  [`${form} (sketched, weighted)`, level, { compact, extras: true }] as const,
+]);
 
 describe('fold + guarded update (property)', () => {
   beforeEach(() => {
@@ -224,7 +286,7 @@ describe('fold + guarded update (property)', () => {
 
   it.each(FORMS)(
     '%s buckets equal the fold of their ticks under replays, duplicates and any batch split',
-    (_form, level, compact) => {
+    (_form, level, parts) => {
       fc.assert(
         fc.property(deliveredRecordsArb, ([records, deliveries]) => {
           const collection = new Map<string, Doc>();
@@ -233,9 +295,9 @@ describe('fold + guarded update (property)', () => {
               collection,
               level,
               offsets.map((o) => records[o]!),
-              compact,
+              parts,
             );
-          const expected = expectedBuckets(level, records, compact);
+          const expected = expectedBuckets(level, records, parts);
           const byId = (docs: Map<string, Doc>) =>
             [...docs.values()].sort((a, b) => String(a._id).localeCompare(String(b._id)));
           expect(canonical(byId(collection))).toEqual(canonical(byId(expected)));
@@ -249,7 +311,7 @@ describe('fold + guarded update (property)', () => {
 
   it.each(FORMS)(
     '%s buckets written onto preallocated shells hold the same data as without shells',
-    (_form, level, compact) => {
+    (_form, level, parts) => {
       fc.assert(
         fc.property(deliveredRecordsArb, ([records, deliveries]) => {
           const plain = new Map<string, Doc>();
@@ -266,7 +328,7 @@ describe('fold + guarded update (property)', () => {
                 fields: ['speed', 'travel'],
               },
               slotStart(level, r.ts),
-              compact,
+              parts.compact,
             );
             shelled.set(shell._id, shell.doc);
           }
@@ -275,13 +337,13 @@ describe('fold + guarded update (property)', () => {
               plain,
               level,
               offsets.map((o) => records[o]!),
-              compact,
+              parts,
             );
             flush(
               shelled,
               level,
               offsets.map((o) => records[o]!),
-              compact,
+              parts,
             );
           }
           const read = (docs: Map<string, Doc>) =>

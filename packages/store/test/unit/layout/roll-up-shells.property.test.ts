@@ -1,12 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import {
+  KEEP_EVERYTHING,
+  LevelPolicy,
+  addToBins,
+  bucketId,
   foldBatch,
+  mergeBins,
   rollUp,
   slotStart,
+  subSlot,
   type CoarseLevel,
   type FoldInput,
   type Level,
+  type SketchBins,
 } from '@tickertape/buckets';
 import { applyGuarded, type Doc } from '@tickertape/testing';
 import { shellDocument, withoutShellPadding } from '../../../src/layout/shells.js';
@@ -48,8 +55,19 @@ const ticksArb = fc
     }));
   });
 
+/** Both metrics sketched, speed weighted by travel (the parts a roll-up must carry over). */
+const EXTRAS = new LevelPolicy({
+  sketch: ['spd', 'px'],
+  weights: ['spd', 'px'].map((metric) => ({ metric, field: 'speed', by: 'travel' })),
+});
+
 /** What a level's collection holds after its workers folded `ticks` (in two flushes), over shells. */
-function stored(level: Level, ticks: FoldInput[], shellStarts: number[]): Map<string, Doc> {
+function stored(
+  level: Level,
+  ticks: FoldInput[],
+  shellStarts: number[],
+  policy: LevelPolicy = KEEP_EVERYTHING,
+): Map<string, Doc> {
   const collection = new Map<string, Doc>();
   for (const start of shellStarts)
     for (const series of SERIES) {
@@ -67,7 +85,7 @@ function stored(level: Level, ticks: FoldInput[], shellStarts: number[]): Map<st
     }
   const half = Math.floor(ticks.length / 2);
   for (const flush of [ticks.slice(0, half), ticks.slice(half)])
-    for (const delta of foldBatch(level, flush).values())
+    for (const delta of foldBatch(level, flush, policy).values())
       expect(applyGuarded(collection, guardedUpdate(delta))).not.toBe('duplicate-key');
   return collection;
 }
@@ -90,15 +108,17 @@ function canonical(docs: Iterable<Doc>): unknown {
     .sort((a, b) => String((a as Doc)._id).localeCompare(String((b as Doc)._id)));
 }
 
-const PAIRS: [CoarseLevel, Level][] = [
-  ['hour', 'minute'],
-  ['day', 'hour'],
+const PAIRS: [CoarseLevel, Level, string, LevelPolicy][] = [
+  ['hour', 'minute', 'plain', KEEP_EVERYTHING],
+  ['day', 'hour', 'plain', KEEP_EVERYTHING],
+  ['hour', 'minute', 'sketched and weighted', EXTRAS],
+  ['day', 'hour', 'sketched and weighted', EXTRAS],
 ];
 
 describe('rollUp (property)', () => {
   it.each(PAIRS)(
-    '%s buckets rolled up from %s buckets equal the ticks folded straight into the coarser level',
-    (coarse, finer) => {
+    '%s buckets rolled up from %s buckets (%s) equal the ticks folded straight into the coarser level',
+    (coarse, finer, _parts, policy) => {
       fc.assert(
         fc.property(
           ticksArb,
@@ -106,8 +126,8 @@ describe('rollUp (property)', () => {
           (ticks, shells) => {
             // Shells of some finer slots, with ticks or without; the coarse level's stay bare.
             const shellStarts = shells.map((m) => slotStart(finer, T0 + m * 60_000));
-            const direct = stored(coarse, ticks, []);
-            const rolled = rollUp(coarse, stored(finer, ticks, shellStarts).values());
+            const direct = stored(coarse, ticks, [], policy);
+            const rolled = rollUp(coarse, stored(finer, ticks, shellStarts, policy).values());
             expect(canonical(rolled.values())).toEqual(canonical(direct.values()));
           },
         ),
@@ -116,11 +136,51 @@ describe('rollUp (property)', () => {
     },
   );
 
-  it('minute → hour → day equals minute → day through the ticks', () => {
+  it.each([
+    ['plain', KEEP_EVERYTHING],
+    ['sketched and weighted', EXTRAS],
+  ])('minute → hour → day equals minute → day through the ticks (%s)', (_parts, policy) => {
     fc.assert(
       fc.property(ticksArb, (ticks) => {
-        const twice = rollUp('day', rollUp('hour', stored('minute', ticks, []).values()).values());
-        expect(canonical(twice.values())).toEqual(canonical(stored('day', ticks, []).values()));
+        const twice = rollUp(
+          'day',
+          rollUp('hour', stored('minute', ticks, [], policy).values()).values(),
+        );
+        expect(canonical(twice.values())).toEqual(
+          canonical(stored('day', ticks, [], policy).values()),
+        );
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("a day's sketch of an hour is the merge of that hour's per-minute sketches, and the sketch of its ticks", () => {
+    const field = (doc: Doc | undefined) => (doc?.f as Record<string, Doc> | undefined)?.speed;
+    fc.assert(
+      fc.property(ticksArb, (ticks) => {
+        const hours = stored('hour', ticks, [], EXTRAS);
+        const days = stored('day', ticks, [], EXTRAS);
+        const byHour = new Map<string, { series: string; start: number; values: number[] }>();
+        for (const tick of ticks) {
+          const start = slotStart('hour', tick.ts);
+          const id = bucketId('hour', tick.seriesKey, start);
+          const hour = byHour.get(id) ?? { series: tick.seriesKey, start, values: [] };
+          hour.values.push(tick.fields.speed!);
+          byHour.set(id, hour);
+        }
+        for (const [id, { series, start, values }] of byHour) {
+          const ofTicks: SketchBins = {};
+          for (const v of values) addToBins(ofTicks, v);
+          const minutes: SketchBins = {};
+          for (const minute of Object.values(field(hours.get(id))!.m as Record<string, Doc>))
+            mergeBins(minutes, minute.q as SketchBins);
+          const day = days.get(bucketId('day', series, slotStart('day', start)));
+          const ofDay = (field(day)!.h as Record<string, Doc>)[String(subSlot('day', start))]!.q;
+          expect(minutes).toEqual(ofTicks);
+          expect(ofDay).toEqual(ofTicks);
+          // Totals keep none: the merge of their sub-slots' is theirs.
+          expect(field(hours.get(id))!.q).toBeUndefined();
+        }
       }),
       { numRuns: 100 },
     );

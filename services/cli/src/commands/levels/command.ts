@@ -1,9 +1,24 @@
-import { LEVELS, LevelPolicyError, isLevel, type Level, type LevelMode } from '@tickertape/buckets';
+import {
+  LEVELS,
+  LevelPolicyError,
+  isLevel,
+  type Level,
+  type LevelMode,
+  type LevelPolicy,
+  type MetricPolicyChange,
+} from '@tickertape/buckets';
 import { Argument, InvalidArgumentError, Option } from 'commander';
 import { positiveInt } from '../../arguments.js';
 import { EXIT } from '../../exit-codes.js';
-import { defineCommand } from '../command.js';
-import { changePolicy, formatPolicy, LEVELS_HELP, showPolicy, suggestPolicy } from './run.js';
+import { defineCommand, type CommandRun } from '../command.js';
+import {
+  changeMetricPolicy,
+  changePolicy,
+  formatPolicy,
+  LEVELS_HELP,
+  showPolicy,
+  suggestPolicy,
+} from './run.js';
 
 function levelArgument(value: string): Level {
   if (!isLevel(value))
@@ -48,6 +63,76 @@ function changeDefinition(verb: string, mode: LevelMode, summary: string) {
   });
 }
 
+/** Prints the policy a change made, or stops with the policy's refusal (exit 2). */
+async function showChanged(ctx: CommandRun, change: () => Promise<LevelPolicy>): Promise<void> {
+  try {
+    ctx.io.stdout(formatPolicy(await change()));
+  } catch (err) {
+    if (!(err instanceof LevelPolicyError)) throw err;
+    ctx.usage(err.message, EXIT.refused);
+  }
+}
+
+/** `tickertape levels sketch|no-sketch <metric...>`: quantile sketches on or off. */
+function sketchDefinition(verb: string, on: boolean, summary: string) {
+  return defineCommand({
+    name: verb,
+    summary,
+    arguments: [new Argument('<metric...>', 'metric names, e.g. traffic')],
+    async run(ctx, options: { database: string }, metrics: string[]) {
+      await showChanged(ctx, () =>
+        changeMetricPolicy(ctx, options.database, [{ kind: 'sketch', metrics, on }]),
+      );
+    },
+  });
+}
+
+function weightPair(value: string, previous: [string, string][] = []): [string, string][] {
+  const at = value.indexOf('=');
+  if (at <= 0 || at === value.length - 1)
+    throw new InvalidArgumentError(`${value}: give <field>=<weight field>, e.g. price=volume`);
+  return [...previous, [value.slice(0, at), value.slice(at + 1)]];
+}
+
+const weightDefinition = defineCommand({
+  name: 'weight',
+  summary: 'keep Σ(field × weight) and Σ weight of fields of a metric (weighted averages)',
+  arguments: [
+    new Argument('<metric>', 'metric name, e.g. stock.tick'),
+    new Argument(
+      '<field=weight...>',
+      'a field and the field weighing it, e.g. price=volume',
+    ).argParser(weightPair),
+  ],
+  async run(ctx, options: { database: string }, metric: string, pairs: [string, string][]) {
+    const changes: MetricPolicyChange[] = pairs.map(([field, by]) => ({
+      kind: 'weight',
+      metric,
+      field,
+      by,
+    }));
+    await showChanged(ctx, () => changeMetricPolicy(ctx, options.database, changes));
+  },
+});
+
+const noWeightDefinition = defineCommand({
+  name: 'no-weight',
+  summary: 'stop weighting fields of a metric',
+  arguments: [
+    new Argument('<metric>', 'metric name, e.g. stock.tick'),
+    new Argument('<field...>', 'field names, e.g. price'),
+  ],
+  async run(ctx, options: { database: string }, metric: string, fields: string[]) {
+    const changes: MetricPolicyChange[] = fields.map((field) => ({
+      kind: 'weight',
+      metric,
+      field,
+      by: undefined,
+    }));
+    await showChanged(ctx, () => changeMetricPolicy(ctx, options.database, changes));
+  },
+});
+
 /** `tickertape levels`: which levels keep which metrics, and the verbs that change it. */
 export const levelsDefinition = defineCommand({
   name: 'levels',
@@ -68,5 +153,9 @@ export const levelsDefinition = defineCommand({
       'keep a sum and a count per sub-slot of these metrics at a level (hour)',
     ),
     changeDefinition('keep', 'full', "write these metrics in the level's full layout again"),
+    sketchDefinition('sketch', true, 'keep quantile sketches of these metrics (every level)'),
+    sketchDefinition('no-sketch', false, 'stop keeping quantile sketches of these metrics'),
+    weightDefinition,
+    noWeightDefinition,
   ],
 });

@@ -5,6 +5,7 @@ import {
   type Level,
   type LevelMode,
   type LevelPolicy,
+  type MetricPolicyChange,
 } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
 import type { MetricDensity, RollupStore } from '@tickertape/store';
@@ -27,6 +28,10 @@ bucket holds one tick, while the hour bucket's per-minute map holds that minute 
            totals: one number per field for a minute with one tick; a minute's min, max, first
            and last are then its mean (exact at one tick a minute)
   keep     the level's full layout again (the default)
+  sketch     every level keeps a quantile sketch of the metrics' numeric fields (one per
+             minute: about a few bins per minute and field) for percentiles; no-sketch stops
+  weight     every level keeps Σ(field × weight) and Σ weight of a field, for weighted averages
+             (VWAP: tickertape levels weight stock.tick price=volume); no-weight stops
 For metrics at one tick a minute: skip minute, compact hour. Every 10 s: skip minute.
 \`tickertape levels suggest\` measures each metric in the last day's hour buckets and says
 which (--apply sets them). Set a
@@ -45,6 +50,13 @@ export function formatPolicy(policy: LevelPolicy): string {
     });
     return `${level.padEnd(6)}  ${parts.length === 0 ? 'keeps every metric' : parts.join('; ')}`;
   });
+  // Shown only when set, at every level.
+  const sketched = policy.sketchedMetrics();
+  if (sketched.length > 0) lines.push(`sketch  ${sketched.join(', ')}`);
+  const byMetric = new Map<string, string[]>();
+  for (const { metric, field, by } of policy.weights())
+    byMetric.set(metric, [...(byMetric.get(metric) ?? []), `${field} by ${by}`]);
+  for (const [metric, fields] of byMetric) lines.push(`weight  ${metric}: ${fields.join(', ')}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -145,6 +157,25 @@ export function suggestPolicy(
       if (policy !== undefined) out += `applied:\n${formatPolicy(policy)}`;
     }
     return out;
+  });
+}
+
+/**
+ * `tickertape levels sketch|no-sketch|weight|no-weight`: the policy after the changes. Every
+ * change is checked against the current policy before the first is stored, so a refused one
+ * (a field weighted by itself) stores nothing.
+ */
+export function changeMetricPolicy(
+  io: LevelsIo,
+  database: string,
+  changes: readonly MetricPolicyChange[],
+): Promise<LevelPolicy> {
+  return withStore(io, database, async (store) => {
+    let policy = await store.readLevelPolicy();
+    let checked = policy;
+    for (const change of changes) checked = checked.withMetricChange(change);
+    for (const change of changes) policy = await store.changeMetricPolicy(change, io.now());
+    return policy;
   });
 }
 

@@ -19,7 +19,6 @@ import { QueryError, QueryErrorCode } from './query-error.js';
 import { checkLevelKept, keptContext, metricOfSeries } from './kept-levels.js';
 import type { AnsweredPoint } from './points.js';
 import type { Stats } from './stats.js';
-import { weightFieldOf } from './weights.js';
 import {
   readRange,
   type RangeQuery,
@@ -141,7 +140,7 @@ export class RollupReader {
   /** The weight field of `field` in `series`' metric, if the level policy weights it. */
   private async weightOf(field: string): Promise<(series: string) => string | undefined> {
     const policy = await this.policy.current();
-    return (series) => weightFieldOf(policy, metricOfSeries(series), field);
+    return (series) => policy.weightOf(metricOfSeries(series), field);
   }
 
   /** The weight of one series' field, as the range reads take it. */

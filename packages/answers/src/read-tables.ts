@@ -17,6 +17,7 @@ import type {
   StatusRead,
   WindowRead,
 } from './reads.js';
+import { statsColumns } from './stats-columns.js';
 
 /*
  * Each read's answer as a tidy table (docs/analysts.md has the columns per read): the row's
@@ -50,52 +51,71 @@ function seriesTable<R>(
   };
 }
 
-/** Points: the interval's start, n, sum, avg, min, max, first and last value (JSON's open, close). */
+/**
+ * Points: the interval's start, n, sum, avg, min, max, first and last value (JSON's open, close),
+ * then the stats (stats-columns.ts).
+ */
 export function pointsTable(read: PointsRead): Table {
+  const values = [text('field'), ...['n', 'sum', 'avg', 'min', 'max', 'first', 'last'].map(number)];
+  const stats = statsColumns(read.points, namesOf(values));
   return seriesTable(
     read.points,
     () => read.series,
     instantColumns('time'),
-    [text('field'), ...['n', 'sum', 'avg', 'min', 'max', 'first', 'last'].map(number), FINAL],
+    [...values, ...stats.columns, FINAL],
     (p) => ({
       lead: instantCells(p.t),
-      values: [read.field, p.n, p.sum, p.avg, p.min, p.max, p.open, p.close, p.final],
+      values: [
+        read.field,
+        p.n,
+        p.sum,
+        p.avg,
+        p.min,
+        p.max,
+        p.open,
+        p.close,
+        ...stats.cells(p),
+        p.final,
+      ],
     }),
   );
 }
 
 export function candlesTable(read: CandlesRead): Table {
+  const values = [text('field'), ...['open', 'high', 'low', 'close', 'volume'].map(number)];
+  const stats = statsColumns(read.candles, namesOf(values));
   return seriesTable(
     read.candles,
     () => read.series,
     instantColumns('time'),
-    [text('field'), ...['open', 'high', 'low', 'close', 'volume'].map(number), FINAL],
+    [...values, ...stats.columns, FINAL],
     (c) => ({
       lead: instantCells(c.t),
-      values: [read.field, c.open, c.high, c.low, c.close, c.volume, c.final],
+      values: [read.field, c.open, c.high, c.low, c.close, c.volume, ...stats.cells(c), c.final],
     }),
   );
 }
 
 /**
  * One row per series over the window actually summed (`time` to `end`), with the first and last
- * observation and their times; a series without readings in it has n 0 and every other value
- * empty (its sum too: nothing was summed).
+ * observation and their times, then the stats; a series without readings in it has n 0, its
+ * coverage 0 and every other value empty (its sum too: nothing was summed).
  */
 export function windowTable(read: WindowRead): Table {
   const span = [...instantCells(read.fromMs), ...instantCells(read.toMs)];
+  const values = [
+    text('field'),
+    ...['n', 'sum', 'avg', 'min', 'max', 'first'].map(number),
+    ...instantColumns('first_time'),
+    number('last'),
+    ...instantColumns('last_time'),
+  ];
+  const stats = statsColumns(read.rows, namesOf(values));
   return seriesTable(
     read.rows,
     (row) => row.series,
     [...instantColumns('time'), ...instantColumns('end')],
-    [
-      text('field'),
-      ...['n', 'sum', 'avg', 'min', 'max', 'first'].map(number),
-      ...instantColumns('first_time'),
-      number('last'),
-      ...instantColumns('last_time'),
-      FINAL,
-    ],
+    [...values, ...stats.columns, FINAL],
     (row) => ({
       lead: span,
       values: [
@@ -109,6 +129,7 @@ export function windowTable(read: WindowRead): Table {
         ...instantCells(row.first?.t ?? null),
         row.last?.v ?? null,
         ...instantCells(row.last?.t ?? null),
+        ...stats.cells(row),
         row.final,
       ],
     }),

@@ -5,10 +5,23 @@
  * reader nor the database to be built or tested.
  */
 
+/**
+ * The stats of a point, candle or window row (@tickertape/query's `Stats`): spread always,
+ * quantiles when asked for, the weighted average of a weighted field, and the ticks each covers.
+ */
+export interface StatsRead {
+  variance: number | null;
+  stddev: number | null;
+  /** Keyed by column name: `q0.85`. */
+  quantiles?: Readonly<Record<string, number | null>>;
+  weighted?: { by: string; avg: number | null };
+  coverage: { spread: number; sketch?: number; weighted?: number };
+}
+
 export interface PointsRead {
   series: string;
   field: string;
-  points: readonly {
+  points: readonly ({
     t: number;
     n: number | null;
     sum: number | null;
@@ -19,13 +32,13 @@ export interface PointsRead {
     open: number;
     close: number;
     final: boolean;
-  }[];
+  } & StatsRead)[];
 }
 
 export interface CandlesRead {
   series: string;
   field: string;
-  candles: readonly {
+  candles: readonly ({
     t: number;
     open: number;
     high: number;
@@ -33,7 +46,7 @@ export interface CandlesRead {
     close: number;
     volume: number | null;
     final: boolean;
-  }[];
+  } & StatsRead)[];
 }
 
 /** An observation: its event time and value. */
@@ -46,7 +59,7 @@ export interface WindowRead {
   field: string;
   fromMs: number;
   toMs: number;
-  rows: readonly {
+  rows: readonly ({
     series: string;
     n: number;
     sum: number;
@@ -56,7 +69,7 @@ export interface WindowRead {
     first: Mark | null;
     last: Mark | null;
     final: boolean;
-  }[];
+  } & StatsRead)[];
 }
 
 export interface RawPoint {

@@ -90,8 +90,14 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       },
     },
     async (request, reply) => {
-      const { series, field, from, to, maxPoints, level, detail } = request.query;
-      const query = { series, field, fromMs: from, toMs: to ?? now() };
+      const { series, field, from, to, maxPoints, level, detail, quantile } = request.query;
+      const query = {
+        series,
+        field,
+        fromMs: from,
+        toMs: to ?? now(),
+        ...(quantile === undefined ? {} : { quantiles: quantile }),
+      };
       return sendAnswer(options, request, reply, {
         ...(to === undefined ? { relative: clockRange(query.fromMs, query.toMs) } : {}),
         shape: READ_SHAPES.points,
@@ -115,7 +121,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       },
     },
     async (request, reply) => {
-      const { series, field, from, to, maxPoints } = request.query;
+      const { series, field, from, to, maxPoints, quantile } = request.query;
       const toMs = to ?? now();
       return sendAnswer(options, request, reply, {
         ...(to === undefined ? { relative: clockRange(from, toMs) } : {}),
@@ -127,6 +133,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
             fromMs: from,
             toMs,
             maxPoints: maxPoints ?? DEFAULT_MAX_POINTS,
+            ...(quantile === undefined ? {} : { quantiles: quantile }),
           }),
       });
     },
@@ -137,7 +144,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     {
       schema: {
         summary:
-          'Count, sum, average, min, max, first and last of a field over a window, per series',
+          'Count, sum, average, min, max, first, last, spread, quantiles and weighted average of a field over a window, per series',
         tags: ['read'],
         security: BEARER,
         querystring: windowQuerySchema,
@@ -145,9 +152,10 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       },
     },
     async (request, reply) => {
-      const { series, metric, tag, limit, field } = request.query;
+      const { series, metric, tag, limit, field, quantile } = request.query;
       const t = now();
       const range = windowRange(request.query, t);
+      const quantiles = quantile === undefined ? {} : { quantiles: quantile };
       // A window ending now is summed in whole minutes: it moves to other buckets each minute.
       const relative =
         request.query.to === undefined
@@ -158,7 +166,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         shape: READ_SHAPES.window,
         read: () =>
           metric === undefined
-            ? reader.window({ series: series ?? [], field, ...range })
+            ? reader.window({ series: series ?? [], field, ...range, ...quantiles })
             : // The seed's question in one request: the metric's series found in the window's own buckets.
               reader.windowByMetric({
                 metric,
@@ -166,6 +174,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
                 limit: limit ?? SERIES_LIMIT_DEFAULT,
                 field,
                 ...range,
+                ...quantiles,
               }),
       });
     },

@@ -3,6 +3,7 @@ import { LEVELS, LEVEL_SPECS, type Level } from '@tickertape/buckets';
 import type { CandleResult, Gap, RangeResult, Resolution } from '@tickertape/query';
 import { plural } from '../plural.js';
 import type { QueryAnswer } from './render.js';
+import { statsGrid } from './stats.js';
 import { formatSpan, isoTime } from './time.js';
 
 /* The answers of the range reads (points, candles): a resolution line, gaps, one row per slot. */
@@ -63,25 +64,38 @@ function withGapRows(
 
 /** The interval's first and last value are `first` and `last`, as in every table (JSON: open, close). */
 export function pointsAnswer(result: RangeResult): QueryAnswer {
+  const stats = statsGrid(result.points);
   const values = result.points.map((p) => ({
     t: p.t,
-    cells: [isoTime(p.t), p.n, p.avg, p.min, p.max, p.open, p.close, p.final] as Cell[],
+    cells: [
+      isoTime(p.t),
+      p.n,
+      p.avg,
+      p.min,
+      p.max,
+      p.open,
+      p.close,
+      ...stats.cells(p),
+      p.final,
+    ] as Cell[],
   }));
   return {
     answer: { json: () => result, table: () => pointsTable(result) },
     table: {
-      header: ['time', 'n', 'avg', 'min', 'max', 'first', 'last', 'final', 'gap'],
-      rows: withGapRows(values, result.gaps, 7),
+      header: ['time', 'n', 'avg', 'min', 'max', 'first', 'last', ...stats.header, 'final', 'gap'],
+      rows: withGapRows(values, result.gaps, 7 + stats.header.length),
     },
     notes: [
       rangeLine(result),
       `${plural(result.points.length, 'point')}, ${gapsLine(result.gaps)}`,
+      ...stats.notes,
       examinedLine(result.examined),
     ],
   };
 }
 
 export function candlesAnswer(result: CandleResult): QueryAnswer {
+  const stats = statsGrid(result.candles.map((c) => ({ ...c, n: c.volume })));
   const cellsOf = (c: CandleResult['candles'][number]): Cell[] => [
     isoTime(c.t),
     c.open,
@@ -89,21 +103,23 @@ export function candlesAnswer(result: CandleResult): QueryAnswer {
     c.low,
     c.close,
     c.volume,
+    ...stats.cells(c),
     c.final,
   ];
   return {
     answer: { json: () => result, table: () => candlesTable(result) },
     table: {
-      header: ['time', 'open', 'high', 'low', 'close', 'volume', 'final', 'gap'],
+      header: ['time', 'open', 'high', 'low', 'close', 'volume', ...stats.header, 'final', 'gap'],
       rows: withGapRows(
         result.candles.map((c) => ({ t: c.t, cells: cellsOf(c) })),
         result.gaps,
-        6,
+        6 + stats.header.length,
       ),
     },
     notes: [
       rangeLine(result),
       `${plural(result.candles.length, 'candle')}, ${gapsLine(result.gaps)}`,
+      ...stats.notes,
       examinedLine(result.examined),
     ],
   };

@@ -8,6 +8,7 @@ import {
   statusAnswer,
   windowAnswer,
 } from '../../format/answers.js';
+import { quantilesPart } from '../../format/stats.js';
 import { range, respond, type CommonOptions, type QueryIo, type RangeOptions } from './shared.js';
 
 export type { QueryIo } from './shared.js';
@@ -41,11 +42,17 @@ export type PointsOptions = CommonOptions &
     maxPoints: number;
     level?: string;
     detail?: Detail;
+    quantile?: string[];
   };
 
 export async function queryPoints(io: QueryIo, options: PointsOptions): Promise<void> {
   const nowMs = io.now();
-  const base = { series: options.series, field: options.field, ...range(options, nowMs) };
+  const base = {
+    series: options.series,
+    field: options.field,
+    ...range(options, nowMs),
+    ...quantilesPart(options.quantile),
+  };
   await respond(io, options, nowMs, async (reader) =>
     pointsAnswer(
       options.level === undefined && options.detail === undefined
@@ -60,11 +67,12 @@ export async function queryPoints(io: QueryIo, options: PointsOptions): Promise<
 }
 
 export type CandlesOptions = CommonOptions &
-  RangeOptions & { series: string; field: string; maxPoints: number };
+  RangeOptions & { series: string; field: string; maxPoints: number; quantile?: string[] };
 
 export async function queryCandles(io: QueryIo, options: CandlesOptions): Promise<void> {
   const nowMs = io.now();
   const { fromMs, toMs } = range(options, nowMs);
+  const quantiles = quantilesPart(options.quantile);
   await respond(io, options, nowMs, async (reader) =>
     candlesAnswer(
       await reader.candles({
@@ -73,6 +81,7 @@ export async function queryCandles(io: QueryIo, options: CandlesOptions): Promis
         fromMs,
         toMs,
         maxPoints: options.maxPoints,
+        ...quantiles,
       }),
     ),
   );
@@ -87,6 +96,7 @@ export type WindowOptions = CommonOptions & {
   last?: number;
   from?: string;
   to?: string;
+  quantile?: string[];
 };
 
 /** Called with the series named (--series or --metric) and the window given (--last or --from). */
@@ -96,16 +106,23 @@ export async function queryWindow(io: QueryIo, options: WindowOptions): Promise<
     options.last !== undefined
       ? lastMinutes(nowMs, options.last)
       : range({ from: options.from!, to: options.to ?? 'now' }, nowMs);
+  const quantiles = quantilesPart(options.quantile);
   await respond(io, options, nowMs, async (reader) =>
     windowAnswer(
       options.metric === undefined
-        ? await reader.window({ series: options.series ?? [], field: options.field, ...window })
+        ? await reader.window({
+            series: options.series ?? [],
+            field: options.field,
+            ...window,
+            ...quantiles,
+          })
         : await reader.windowByMetric({
             metric: options.metric,
             tags: options.tag ?? {},
             limit: options.limit,
             field: options.field,
             ...window,
+            ...quantiles,
           }),
     ),
   );

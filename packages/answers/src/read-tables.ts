@@ -29,6 +29,26 @@ import type {
 const text = (name: string): Column => ({ name, kind: 'text' });
 const number = (name: string): Column => ({ name, kind: 'number' });
 const FINAL: Column = { name: 'final', kind: 'bool' };
+const FILLED: Column = { name: 'filled', kind: 'bool' };
+
+/**
+ * A row's time columns: its start, and with a time zone its step's end (a local day lasts 23 to
+ * 25 hours) and its start in the zone's wall time, with the offset (`local_time`).
+ */
+function stepLead(tz: string | undefined): Column[] {
+  const lead = instantColumns('time');
+  return tz === undefined ? lead : [...lead, ...instantColumns('end'), text('local_time')];
+}
+
+function stepCells(
+  tz: string | undefined,
+  row: { t: number; end?: number; local?: string },
+): Cell[] {
+  const lead = instantCells(row.t);
+  return tz === undefined
+    ? lead
+    : [...lead, ...instantCells(row.end ?? null), row.local ?? null];
+}
 
 /** A table whose rows are of known series: lead columns, `series`, its tags, then `values`. */
 function seriesTable<R>(
@@ -50,16 +70,37 @@ function seriesTable<R>(
   };
 }
 
-/** Points: the interval's start, n, sum, avg, min, max, first and last value (JSON's open, close). */
+/**
+ * Points: the interval's start, n, sum, avg, min, max, first and last value (JSON's open, close);
+ * with a zone its end and local time, with a fill whether the row was filled (then n and sum are
+ * empty: no observation).
+ */
 export function pointsTable(read: PointsRead): Table {
+  const filled = read.fill !== undefined;
   return seriesTable(
     read.points,
     () => read.series,
-    instantColumns('time'),
-    [text('field'), ...['n', 'sum', 'avg', 'min', 'max', 'first', 'last'].map(number), FINAL],
+    stepLead(read.tz),
+    [
+      text('field'),
+      ...['n', 'sum', 'avg', 'min', 'max', 'first', 'last'].map(number),
+      FINAL,
+      ...(filled ? [FILLED] : []),
+    ],
     (p) => ({
-      lead: instantCells(p.t),
-      values: [read.field, p.n, p.sum, p.avg, p.min, p.max, p.open, p.close, p.final],
+      lead: stepCells(read.tz, p),
+      values: [
+        read.field,
+        p.n,
+        p.sum,
+        p.avg,
+        p.min,
+        p.max,
+        p.open,
+        p.close,
+        p.final,
+        ...(filled ? [p.filled === true] : []),
+      ],
     }),
   );
 }
@@ -68,10 +109,10 @@ export function candlesTable(read: CandlesRead): Table {
   return seriesTable(
     read.candles,
     () => read.series,
-    instantColumns('time'),
+    stepLead(read.tz),
     [text('field'), ...['open', 'high', 'low', 'close', 'volume'].map(number), FINAL],
     (c) => ({
-      lead: instantCells(c.t),
+      lead: stepCells(read.tz, c),
       values: [read.field, c.open, c.high, c.low, c.close, c.volume, c.final],
     }),
   );
@@ -83,11 +124,17 @@ export function candlesTable(read: CandlesRead): Table {
  * empty (its sum too: nothing was summed).
  */
 export function windowTable(read: WindowRead): Table {
-  const span = [...instantCells(read.fromMs), ...instantCells(read.toMs)];
+  const local = read.tz === undefined ? [] : [read.local?.from ?? null, read.local?.to ?? null];
+  const span = [...instantCells(read.fromMs), ...instantCells(read.toMs), ...local];
   return seriesTable(
     read.rows,
     (row) => row.series,
-    [...instantColumns('time'), ...instantColumns('end')],
+    [
+      ...instantColumns('time'),
+      ...instantColumns('end'),
+      // With a zone: the window's bounds in its wall time.
+      ...(read.tz === undefined ? [] : [text('local_time'), text('local_end')]),
+    ],
     [
       text('field'),
       ...['n', 'sum', 'avg', 'min', 'max', 'first'].map(number),

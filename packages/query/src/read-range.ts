@@ -25,6 +25,8 @@ export interface RangeQuery {
   field: string;
   fromMs: number;
   toMs: number;
+  /** An IANA zone: steps follow its local calendar (local-range.ts). */
+  tz?: string;
 }
 
 export interface RangeResult {
@@ -33,6 +35,8 @@ export interface RangeResult {
   fromMs: number;
   toMs: number;
   resolution: Resolution;
+  /** The zone whose local steps the points are (each point then has its `end` and `local`). */
+  tz?: string;
   /** Points with data only, in time order; intervals without data are in `gaps`, never zeros. */
   points: Point[];
   /** Runs without data inside [from, min(to, now)). */

@@ -19,6 +19,8 @@ import { QueryError, QueryErrorCode } from './query-error.js';
 import { checkLevelKept, keptContext, metricOfSeries } from './kept-levels.js';
 import type { Point } from './points.js';
 import { readRange, type RangeQuery, type RangeResult } from './read-range.js';
+import { readLocalRange } from './local-range.js';
+import type { Resolution } from './resolution.js';
 import { chooseResolution, levelResolution, sourceFor, type Detail } from './resolution.js';
 import { findSeries, type SeriesQuery, type SeriesResult } from './series.js';
 import { seriesStatus, type StatusResult } from './status.js';
@@ -74,6 +76,9 @@ export interface Candle {
   /** Ticks in the candle; `null` at second width. */
   volume: number | null;
   final: boolean;
+  /** With a time zone: the candle's local step's end (UTC) and its start in wall time. */
+  end?: number;
+  local?: string;
 }
 
 export interface CandleResult extends Omit<RangeResult, 'points'> {
@@ -89,6 +94,7 @@ export function candleOf(point: Point): Candle {
     close: point.close,
     volume: point.n,
     final: point.final,
+    ...(point.end === undefined ? {} : { end: point.end, local: point.local }),
   };
 }
 
@@ -137,14 +143,13 @@ export class RollupReader {
     const level = checkLevel(query.level, this.ctx);
     const ctx = await this.keptFor([query.series]);
     checkLevelKept(level, metricOfSeries(query.series), ctx);
-    return readRange(this.store, ctx, query, levelResolution(level, query.detail));
+    return this.read(ctx, query, levelResolution(level, query.detail));
   }
 
   /** One series at the finest width that fits `maxPoints`, read from the cheapest level. */
   async auto(query: AutoQuery): Promise<RangeResult> {
     const ctx = await this.keptFor([query.series]);
-    return readRange(
-      this.store,
+    return this.read(
       ctx,
       query,
       chooseResolution(
@@ -154,6 +159,14 @@ export class RollupReader {
         ctx.levels,
       ),
     );
+  }
+
+  /** A range in UTC steps, or with `tz` in the zone's local steps (a level's width, for `range`). */
+  private read(ctx: ReaderContext, query: RangeQuery, resolution: Resolution): Promise<RangeResult> {
+    const { tz } = query;
+    return tz === undefined
+      ? readRange(this.store, ctx, query, resolution)
+      : readLocalRange(this.store, ctx, { ...query, tz }, resolution);
   }
 
   /**

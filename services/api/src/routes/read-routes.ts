@@ -1,4 +1,5 @@
 import { floorTo } from '@tickertape/buckets';
+import { fillRange, windowInZone } from '@tickertape/query';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { REVALIDATE } from '../http-caching.js';
@@ -90,15 +91,17 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       },
     },
     async (request, reply) => {
-      const { series, field, from, to, maxPoints, level, detail } = request.query;
-      const query = { series, field, fromMs: from, toMs: to ?? now() };
+      const { series, field, from, to, maxPoints, level, detail, tz, fill } = request.query;
+      const query = { series, field, fromMs: from, toMs: to ?? now(), ...(tz ? { tz } : {}) };
       return sendAnswer(options, request, reply, {
         ...(to === undefined ? { relative: clockRange(query.fromMs, query.toMs) } : {}),
         shape: READ_SHAPES.points,
-        read: () =>
-          level === undefined
+        read: async () => {
+          const result = await (level === undefined
             ? reader.auto({ ...query, maxPoints: maxPoints ?? DEFAULT_MAX_POINTS })
-            : reader.range({ ...query, level, detail: detail ?? 'slot' }),
+            : reader.range({ ...query, level, detail: detail ?? 'slot' }));
+          return fill === undefined ? result : fillRange(result, fill, now());
+        },
       });
     },
   );
@@ -115,7 +118,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       },
     },
     async (request, reply) => {
-      const { series, field, from, to, maxPoints } = request.query;
+      const { series, field, from, to, maxPoints, tz } = request.query;
       const toMs = to ?? now();
       return sendAnswer(options, request, reply, {
         ...(to === undefined ? { relative: clockRange(from, toMs) } : {}),
@@ -127,6 +130,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
             fromMs: from,
             toMs,
             maxPoints: maxPoints ?? DEFAULT_MAX_POINTS,
+            ...(tz ? { tz } : {}),
           }),
       });
     },
@@ -145,7 +149,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       },
     },
     async (request, reply) => {
-      const { series, metric, tag, limit, field } = request.query;
+      const { series, metric, tag, limit, field, tz } = request.query;
       const t = now();
       const range = windowRange(request.query, t);
       // A window ending now is summed in whole minutes: it moves to other buckets each minute.
@@ -156,8 +160,8 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       return sendAnswer(options, request, reply, {
         ...(relative ? { relative } : {}),
         shape: READ_SHAPES.window,
-        read: () =>
-          metric === undefined
+        read: async () => {
+          const result = await (metric === undefined
             ? reader.window({ series: series ?? [], field, ...range })
             : // The seed's question in one request: the metric's series found in the window's own buckets.
               reader.windowByMetric({
@@ -166,7 +170,9 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
                 limit: limit ?? SERIES_LIMIT_DEFAULT,
                 field,
                 ...range,
-              }),
+              }));
+          return tz === undefined ? result : windowInZone(result, tz);
+        },
       });
     },
   );

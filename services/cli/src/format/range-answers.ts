@@ -1,6 +1,12 @@
 import { candlesTable, pointsTable, type Cell } from '@tickertape/answers';
 import { LEVELS, LEVEL_SPECS, type Level } from '@tickertape/buckets';
-import type { CandleResult, Gap, RangeResult, Resolution } from '@tickertape/query';
+import type {
+  CandleResult,
+  FilledRangeResult,
+  Gap,
+  RangeResult,
+  Resolution,
+} from '@tickertape/query';
 import { plural } from '../plural.js';
 import type { QueryAnswer } from './render.js';
 import { formatSpan, isoTime } from './time.js';
@@ -25,7 +31,22 @@ export function describeResolution(resolution: Resolution): string {
 function rangeLine(result: Omit<RangeResult, 'points'>): string {
   return (
     `${result.series} ${result.field} from ${isoTime(result.fromMs)} to ${isoTime(result.toMs)}: ` +
-    describeResolution(result.resolution)
+    (result.tz === undefined
+      ? describeResolution(result.resolution)
+      : `${formatSpan(result.resolution.stepMs)} steps of ${result.tz}'s local calendar (time: local start; end: UTC)`)
+  );
+}
+
+/** A row's time for people: its local start with a zone (each row's UTC bounds are in csv/json). */
+const rowTime = (row: { t: number; local?: string }) => row.local ?? isoTime(row.t);
+
+/** Gap rows for the gaps no filled row covers. */
+function unfilledGaps(result: RangeResult | FilledRangeResult): Gap[] {
+  if (!('fill' in result)) return result.gaps;
+  const filled = result.points.filter((p) => p.filled);
+  const step = result.resolution.stepMs;
+  return result.gaps.filter(
+    (gap) => !filled.some((p) => p.t < gap.to && (p.end ?? p.t + step) > gap.from),
   );
 }
 
@@ -61,21 +82,48 @@ function withGapRows(
     .map((row) => row.cells);
 }
 
-/** The interval's first and last value are `first` and `last`, as in every table (JSON: open, close). */
-export function pointsAnswer(result: RangeResult): QueryAnswer {
+/**
+ * The interval's first and last value are `first` and `last`, as in every table (JSON: open,
+ * close). With a fill, a `filled` column says which rows are not data.
+ */
+export function pointsAnswer(result: RangeResult | FilledRangeResult): QueryAnswer {
+  const fill = 'fill' in result ? result.fill : undefined;
   const values = result.points.map((p) => ({
     t: p.t,
-    cells: [isoTime(p.t), p.n, p.avg, p.min, p.max, p.open, p.close, p.final] as Cell[],
+    cells: [
+      rowTime(p),
+      p.n,
+      p.avg,
+      p.min,
+      p.max,
+      p.open,
+      p.close,
+      p.final,
+      ...(fill === undefined ? [] : ['filled' in p && p.filled]),
+    ] as Cell[],
   }));
+  const filled = result.points.filter((p) => 'filled' in p && p.filled).length;
   return {
     answer: { json: () => result, table: () => pointsTable(result) },
     table: {
-      header: ['time', 'n', 'avg', 'min', 'max', 'first', 'last', 'final', 'gap'],
-      rows: withGapRows(values, result.gaps, 7),
+      header: [
+        'time',
+        'n',
+        'avg',
+        'min',
+        'max',
+        'first',
+        'last',
+        'final',
+        ...(fill === undefined ? [] : ['filled']),
+        'gap',
+      ],
+      rows: withGapRows(values, unfilledGaps(result), fill === undefined ? 7 : 8),
     },
     notes: [
       rangeLine(result),
-      `${plural(result.points.length, 'point')}, ${gapsLine(result.gaps)}`,
+      `${plural(result.points.length, 'point')}, ${gapsLine(result.gaps)}` +
+        (fill === undefined ? '' : `; ${filled} filled (${fill}), not data`),
       examinedLine(result.examined),
     ],
   };
@@ -83,7 +131,7 @@ export function pointsAnswer(result: RangeResult): QueryAnswer {
 
 export function candlesAnswer(result: CandleResult): QueryAnswer {
   const cellsOf = (c: CandleResult['candles'][number]): Cell[] => [
-    isoTime(c.t),
+    rowTime(c),
     c.open,
     c.high,
     c.low,

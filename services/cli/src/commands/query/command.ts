@@ -16,6 +16,7 @@ import {
   type SeriesOptions,
   type WindowOptions,
 } from './run.js';
+import { fillOption, tzOption } from './local-options.js';
 import {
   commonOptions,
   QUERY_HELP,
@@ -59,6 +60,8 @@ const pointsDefinition = defineCommand({
       '--detail <detail>',
       'with --level (default minute): slot = a point per bucket, sub = per second/minute/hour',
     ).choices(['slot', 'sub']),
+    tzOption(),
+    fillOption(),
     ...rangeOptions('-1h'),
     ...commonOptions(),
   ],
@@ -73,6 +76,7 @@ const candlesDefinition = defineCommand({
     new Option('--series <key>', 'series key, e.g. "stock.tick|symbol=AAPL"').makeOptionMandatory(),
     new Option('--field <name>', 'numeric field').makeOptionMandatory(),
     new Option('--max-points <n>', 'at most this many candles').argParser(positiveInt).default(60),
+    tzOption(),
     ...rangeOptions('-1h'),
     ...commonOptions(),
   ],
@@ -99,6 +103,7 @@ const windowDefinition = defineCommand({
       .conflicts(['from', 'to']),
     new Option('--from <time>', 'or from this time (rounded down to the minute)'),
     new Option('--to <time>', 'with --from: to this time (default now)'),
+    tzOption(),
     ...commonOptions(),
   ],
   help: QUERY_HELP,

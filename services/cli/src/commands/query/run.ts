@@ -1,5 +1,12 @@
 import { LEVELS } from '@tickertape/buckets';
-import { lastMinutes, type Detail } from '@tickertape/query';
+import {
+  checkTimeZone,
+  fillRange,
+  lastMinutes,
+  windowInZone,
+  type Detail,
+  type FillMode,
+} from '@tickertape/query';
 import {
   candlesAnswer,
   pointsAnswer,
@@ -41,30 +48,43 @@ export type PointsOptions = CommonOptions &
     maxPoints: number;
     level?: string;
     detail?: Detail;
+    tz?: string;
+    fill?: FillMode;
   };
+
+/** `--tz`: checked before any connection, so an unknown zone exits 2 at once. */
+const zoneOf = (tz: string | undefined) => (tz === undefined ? {} : { tz: checkTimeZone(tz) });
 
 export async function queryPoints(io: QueryIo, options: PointsOptions): Promise<void> {
   const nowMs = io.now();
-  const base = { series: options.series, field: options.field, ...range(options, nowMs) };
-  await respond(io, options, nowMs, async (reader) =>
-    pointsAnswer(
+  const base = {
+    series: options.series,
+    field: options.field,
+    ...range(options, nowMs),
+    ...zoneOf(options.tz),
+  };
+  await respond(io, options, nowMs, async (reader) => {
+    const result =
       options.level === undefined && options.detail === undefined
         ? await reader.auto({ ...base, maxPoints: options.maxPoints })
         : await reader.range({
             ...base,
             level: options.level ?? LEVELS[0],
             detail: options.detail ?? 'slot',
-          }),
-    ),
-  );
+          });
+    return pointsAnswer(
+      options.fill === undefined ? result : fillRange(result, options.fill, nowMs),
+    );
+  });
 }
 
 export type CandlesOptions = CommonOptions &
-  RangeOptions & { series: string; field: string; maxPoints: number };
+  RangeOptions & { series: string; field: string; maxPoints: number; tz?: string };
 
 export async function queryCandles(io: QueryIo, options: CandlesOptions): Promise<void> {
   const nowMs = io.now();
   const { fromMs, toMs } = range(options, nowMs);
+  const zone = zoneOf(options.tz);
   await respond(io, options, nowMs, async (reader) =>
     candlesAnswer(
       await reader.candles({
@@ -73,6 +93,7 @@ export async function queryCandles(io: QueryIo, options: CandlesOptions): Promis
         fromMs,
         toMs,
         maxPoints: options.maxPoints,
+        ...zone,
       }),
     ),
   );
@@ -87,6 +108,7 @@ export type WindowOptions = CommonOptions & {
   last?: number;
   from?: string;
   to?: string;
+  tz?: string;
 };
 
 /** Called with the series named (--series or --metric) and the window given (--last or --from). */
@@ -96,8 +118,9 @@ export async function queryWindow(io: QueryIo, options: WindowOptions): Promise<
     options.last !== undefined
       ? lastMinutes(nowMs, options.last)
       : range({ from: options.from!, to: options.to ?? 'now' }, nowMs);
-  await respond(io, options, nowMs, async (reader) =>
-    windowAnswer(
+  const tz = options.tz === undefined ? undefined : checkTimeZone(options.tz);
+  await respond(io, options, nowMs, async (reader) => {
+    const result =
       options.metric === undefined
         ? await reader.window({ series: options.series ?? [], field: options.field, ...window })
         : await reader.windowByMetric({
@@ -106,9 +129,9 @@ export async function queryWindow(io: QueryIo, options: WindowOptions): Promise<
             limit: options.limit,
             field: options.field,
             ...window,
-          }),
-    ),
-  );
+          });
+    return windowAnswer(tz === undefined ? result : windowInZone(result, tz));
+  });
 }
 
 export type RawOptions = CommonOptions & RangeOptions & { series: string; field?: string };

@@ -45,9 +45,7 @@ function stepCells(
   row: { t: number; end?: number; local?: string },
 ): Cell[] {
   const lead = instantCells(row.t);
-  return tz === undefined
-    ? lead
-    : [...lead, ...instantCells(row.end ?? null), row.local ?? null];
+  return tz === undefined ? lead : [...lead, ...instantCells(row.end ?? null), row.local ?? null];
 }
 
 /** A table whose rows are of known series: lead columns, `series`, its tags, then `values`. */

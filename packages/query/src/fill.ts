@@ -112,7 +112,10 @@ export function fillRange(result: RangeResult, mode: FillMode, nowMs: number): F
   );
   const rules = result.tz === undefined ? undefined : zoneRules(result.tz);
   const decorate = rules
-    ? (step: LocalStep) => ({ end: step.end, local: localIso(step.start, rules.offsetAt(step.start)) })
+    ? (step: LocalStep) => ({
+        end: step.end,
+        local: localIso(step.start, rules.offsetAt(step.start)),
+      })
     : undefined;
   return {
     ...result,

@@ -71,7 +71,8 @@ export async function readLocalRange(
   });
   const buckets = new Map<string, CoverPiece>();
   for (const { pieces } of spans)
-    for (const piece of pieces) buckets.set(bucketKey(piece), { level: piece.level, start: piece.start });
+    for (const piece of pieces)
+      buckets.set(bucketKey(piece), { level: piece.level, start: piece.start });
   checkBudget(buckets.size, ctx, `reading ${series} in ${tz} steps`);
 
   const scope = await beginReads(store, ctx);
@@ -84,8 +85,10 @@ export async function readLocalRange(
           store.readPart({ part: bucket, series: keys, field, whole: true }, session);
         const docs =
           ctx.cache && view.isFinal(bucket.level, bucket.start)
-            ? await ctx.cache.read(finalSlot(bucket, field, view), { series: [series] }, (missing) =>
-                readPart(missing ?? [series]),
+            ? await ctx.cache.read(
+                finalSlot(bucket, field, view),
+                { series: [series] },
+                (missing) => readPart(missing ?? [series]),
               )
             : await readPart([series]);
         read.set(

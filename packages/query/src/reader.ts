@@ -162,7 +162,11 @@ export class RollupReader {
   }
 
   /** A range in UTC steps, or with `tz` in the zone's local steps (a level's width, for `range`). */
-  private read(ctx: ReaderContext, query: RangeQuery, resolution: Resolution): Promise<RangeResult> {
+  private read(
+    ctx: ReaderContext,
+    query: RangeQuery,
+    resolution: Resolution,
+  ): Promise<RangeResult> {
     const { tz } = query;
     return tz === undefined
       ? readRange(this.store, ctx, query, resolution)

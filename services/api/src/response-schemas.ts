@@ -25,8 +25,9 @@ export const errorSchema = z.object({
 
 /** With `tz`: each step's UTC end and its start in the zone's wall time. */
 const localStep = {
-  end: epochMs('With tz: end of the local step, exclusive (a local day lasts 23 to 25 hours)')
-    .optional(),
+  end: epochMs(
+    'With tz: end of the local step, exclusive (a local day lasts 23 to 25 hours)',
+  ).optional(),
   local: z
     .string()
     .optional()

@@ -99,25 +99,28 @@ export function describeLocalTime(name: string, open: () => Promise<OpenedStore>
     it.each([
       ['the spring week', '2026-03-05T08:00:00Z', '2026-03-12T07:00:00Z', 23],
       ['the fall week', '2026-10-29T07:00:00Z', '2026-11-05T08:00:00Z', 25],
-    ])('Los Angeles days across %s: 23 or 25 hours, each the fold of its local day', async (_n, from, to, dstHours) => {
-      const result = await reader.range({
-        series: la,
-        field: 'speed',
-        fromMs: at(from),
-        toMs: at(to),
-        tz: LA,
-        level: 'day',
-        detail: 'slot',
-      });
-      expect(result.tz).toBe(LA);
-      expect(result.points.map(totals)).toEqual(localFold(all, la, LA, false, at(from), at(to)));
-      const hours = result.points.map((p) => (p.end! - p.t) / H);
-      expect(hours).toContain(dstHours);
-      expect(hours.filter((h) => h !== 24)).toEqual([dstHours]);
-      for (const p of result.points) expect(p.local).toMatch(/T00:00:00\.000-0[78]:00$/);
-      // Two day buckets per local day at most, shared by neighbours: days plus one.
-      expect(result.examined).toBeLessThanOrEqual(result.points.length + 2);
-    });
+    ])(
+      'Los Angeles days across %s: 23 or 25 hours, each the fold of its local day',
+      async (_n, from, to, dstHours) => {
+        const result = await reader.range({
+          series: la,
+          field: 'speed',
+          fromMs: at(from),
+          toMs: at(to),
+          tz: LA,
+          level: 'day',
+          detail: 'slot',
+        });
+        expect(result.tz).toBe(LA);
+        expect(result.points.map(totals)).toEqual(localFold(all, la, LA, false, at(from), at(to)));
+        const hours = result.points.map((p) => (p.end! - p.t) / H);
+        expect(hours).toContain(dstHours);
+        expect(hours.filter((h) => h !== 24)).toEqual([dstHours]);
+        for (const p of result.points) expect(p.local).toMatch(/T00:00:00\.000-0[78]:00$/);
+        // Two day buckets per local day at most, shared by neighbours: days plus one.
+        expect(result.examined).toBeLessThanOrEqual(result.points.length + 2);
+      },
+    );
 
     it('says a silent local day is a gap of its 24 hours, and fills it on request', async () => {
       const query = {
@@ -242,7 +245,14 @@ export function describeLocalTime(name: string, open: () => Promise<OpenedStore>
 
     it('refuses an unknown zone', async () => {
       await expect(
-        reader.auto({ series: la, field: 'speed', fromMs: 0, toMs: D, tz: 'Mars/Base', maxPoints: 10 }),
+        reader.auto({
+          series: la,
+          field: 'speed',
+          fromMs: 0,
+          toMs: D,
+          tz: 'Mars/Base',
+          maxPoints: 10,
+        }),
       ).rejects.toMatchObject({ code: QueryErrorCode.InvalidTimeZone });
     });
   });

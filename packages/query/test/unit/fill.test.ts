@@ -87,7 +87,12 @@ describe('fillPoints', () => {
   });
 
   it('takes finality from the next point with data, else from the range', () => {
-    const filled = fillPoints([p(0, 1, true), p(20, 1, false)], [step(10), step(30)], 'null', false);
+    const filled = fillPoints(
+      [p(0, 1, true), p(20, 1, false)],
+      [step(10), step(30)],
+      'null',
+      false,
+    );
     expect(filled.map((point) => [point.t, point.final])).toEqual([
       [0, true],
       [10, false],
@@ -122,7 +127,8 @@ describe('fill properties', () => {
           [...points.map((q) => q.t), ...missing.map((s) => s.start)].sort((a, b) => a - b),
         );
         expect(out.filter((q) => !q.filled)).toEqual(points.map((q) => ({ ...q, filled: false })));
-        for (const q of out.filter((q) => q.filled)) expect([q.avg, q.n, q.sum]).toEqual([null, null, null]);
+        for (const q of out.filter((q) => q.filled))
+          expect([q.avg, q.n, q.sum]).toEqual([null, null, null]);
       }),
     );
   });

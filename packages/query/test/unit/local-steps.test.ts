@@ -100,9 +100,10 @@ describe('local hours', () => {
     expect(onUtcGrid(spring, H)).toBe(true);
     expect(onUtcGrid(fall, H)).toBe(true);
     // 01:00 is on the clock twice on the fall day: two steps, an hour apart.
-    expect(
-      fall.slice(1, 3).map((s) => localIso(s.start, la.offsetAt(s.start))),
-    ).toEqual(['2026-11-01T01:00:00.000-07:00', '2026-11-01T01:00:00.000-08:00']);
+    expect(fall.slice(1, 3).map((s) => localIso(s.start, la.offsetAt(s.start)))).toEqual([
+      '2026-11-01T01:00:00.000-07:00',
+      '2026-11-01T01:00:00.000-08:00',
+    ]);
   });
 
   it('Kolkata: hours start at half past UTC, off the UTC grid', () => {
@@ -122,7 +123,12 @@ describe('local hours', () => {
     // Its 30-minute steps are UTC's.
     expect(
       onUtcGrid(
-        localSteps(at('2026-03-08T00:00:00Z'), at('2026-03-09T00:00:00Z'), 30 * M, zoneRules('Asia/Kolkata')),
+        localSteps(
+          at('2026-03-08T00:00:00Z'),
+          at('2026-03-09T00:00:00Z'),
+          30 * M,
+          zoneRules('Asia/Kolkata'),
+        ),
         30 * M,
       ),
     ).toBe(true);
@@ -165,9 +171,34 @@ describe('the pure math on given offsets', () => {
   });
 
   it.each<[string, number, number, number, [number, number][]]>([
-    ['UTC+1 days', 10 * D, 12 * D, D, [[10 * D - H, 11 * D - H], [11 * D - H, 12 * D - H], [12 * D - H, 13 * D - H]]],
-    ['a week of 7-day steps counts from 1970-01-01 local', 7 * D, 8 * D, 7 * D, [[7 * D - H, 14 * D - H]]],
-    ['15-minute steps are UTC ones', 0, 30 * M, 15 * M, [[0, 15 * M], [15 * M, 30 * M]]],
+    [
+      'UTC+1 days',
+      10 * D,
+      12 * D,
+      D,
+      [
+        [10 * D - H, 11 * D - H],
+        [11 * D - H, 12 * D - H],
+        [12 * D - H, 13 * D - H],
+      ],
+    ],
+    [
+      'a week of 7-day steps counts from 1970-01-01 local',
+      7 * D,
+      8 * D,
+      7 * D,
+      [[7 * D - H, 14 * D - H]],
+    ],
+    [
+      '15-minute steps are UTC ones',
+      0,
+      30 * M,
+      15 * M,
+      [
+        [0, 15 * M],
+        [15 * M, 30 * M],
+      ],
+    ],
   ])('%s', (_name, from, to, step, expected) => {
     const steps = localSteps(from, to, step, shifted(100 * D));
     expect(steps.map((s) => [s.start, s.end])).toEqual(expected);

@@ -44,7 +44,13 @@ function ticks(): RefTick[] {
 }
 
 /** The reference: the ticks of a series grouped by local date, read with Intl on its own. */
-function localDays(all: readonly RefTick[], series: string, zone: string, from: number, to: number) {
+function localDays(
+  all: readonly RefTick[],
+  series: string,
+  zone: string,
+  from: number,
+  to: number,
+) {
   const date = new Intl.DateTimeFormat('en-CA', {
     timeZone: zone,
     year: 'numeric',
@@ -83,13 +89,27 @@ describe('tz and fill on the read routes', () => {
   });
 
   const raw = async (path: string) => {
-    const res = await fetch(`${api.base}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const res = await fetch(`${api.base}${path}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
   };
 
   it.each([
-    ['Los Angeles across the spring change', la, LA, '2026-03-06T08:00:00Z', '2026-03-12T07:00:00Z'],
-    ['Kolkata (a half-hour zone)', kolkata, KOLKATA, '2026-03-05T18:30:00Z', '2026-03-09T18:30:00Z'],
+    [
+      'Los Angeles across the spring change',
+      la,
+      LA,
+      '2026-03-06T08:00:00Z',
+      '2026-03-12T07:00:00Z',
+    ],
+    [
+      'Kolkata (a half-hour zone)',
+      kolkata,
+      KOLKATA,
+      '2026-03-05T18:30:00Z',
+      '2026-03-09T18:30:00Z',
+    ],
   ])('%s: each local day is the fold of its ticks', async (_name, series, zone, from, to) => {
     const res = await api.get<PointsBody>(
       `/api/v1/points${qs(['series', series], ['field', 'speed'], ['from', from], ['to', to], ['level', 'day'], ['tz', zone])}`,
@@ -143,7 +163,12 @@ describe('tz and fill on the read routes', () => {
       'filled',
     ]);
     expect(records.map((r) => [r.local_time, r.end_ms, r.n, r.filled])).toEqual(
-      json.body.points.map((p) => [p.local, String(p.end), p.n === null ? '' : String(p.n), String(p.filled)]),
+      json.body.points.map((p) => [
+        p.local,
+        String(p.end),
+        p.n === null ? '' : String(p.n),
+        String(p.filled),
+      ]),
     );
 
     const arrow = await raw(`${path}&format=arrow`);
@@ -162,7 +187,13 @@ describe('tz and fill on the read routes', () => {
   it.each(['null', 'previous', 'linear'] as const)(
     'fill=%s answers a UTC range’s missing hours, marked, and keeps its gaps',
     async (fill) => {
-      const base = qs(['series', la], ['field', 'speed'], ['from', '2026-03-10T05:00:00Z'], ['to', '2026-03-11T09:00:00Z'], ['level', 'hour']);
+      const base = qs(
+        ['series', la],
+        ['field', 'speed'],
+        ['from', '2026-03-10T05:00:00Z'],
+        ['to', '2026-03-11T09:00:00Z'],
+        ['level', 'hour'],
+      );
       const plain = await api.get<PointsBody>(`/api/v1/points${base}`);
       const res = await api.get<PointsBody>(`/api/v1/points${base}&fill=${fill}`);
       expect(res.status).toBe(200);
@@ -182,8 +213,27 @@ describe('tz and fill on the read routes', () => {
   it('without tz or fill, the answer is what it was: no zone, no end, no filled column', async () => {
     const path = `/api/v1/points${qs(['series', la], ['field', 'speed'], ['from', '2026-03-08T00:00:00Z'], ['to', '2026-03-09T00:00:00Z'], ['level', 'hour'])}`;
     const res = await api.get<PointsBody>(path);
-    expect(Object.keys(res.body)).toEqual(['series', 'field', 'fromMs', 'toMs', 'resolution', 'gaps', 'examined', 'points']);
-    expect(Object.keys(res.body.points[0]!)).toEqual(['t', 'n', 'sum', 'min', 'max', 'open', 'close', 'avg', 'final']);
+    expect(Object.keys(res.body)).toEqual([
+      'series',
+      'field',
+      'fromMs',
+      'toMs',
+      'resolution',
+      'gaps',
+      'examined',
+      'points',
+    ]);
+    expect(Object.keys(res.body.points[0]!)).toEqual([
+      't',
+      'n',
+      'sum',
+      'min',
+      'max',
+      'open',
+      'close',
+      'avg',
+      'final',
+    ]);
     const csv = await raw(`${path}&format=csv`);
     expect(csv.bytes.toString('utf8').split('\r\n')[0]).toBe(
       'time,time_ms,series,sensor,field,n,sum,avg,min,max,first,last,final',
@@ -225,6 +275,8 @@ describe('tz and fill on the read routes', () => {
     const res = await api.get<{ error: string; message: string }>(`${route}${query}`);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_request');
-    expect(res.body.message).toMatch(query.includes('fill') ? /^fill: / : /^tz: "Mars\/Base" is not a time zone/);
+    expect(res.body.message).toMatch(
+      query.includes('fill') ? /^fill: / : /^tz: "Mars\/Base" is not a time zone/,
+    );
   });
 });

@@ -11,14 +11,7 @@ import type {
   WindowBody,
 } from '../../src/response-schemas.js';
 import { qs, startTestApi, type RunningApi } from '../support/api.js';
-import {
-  refGaps,
-  refPoints,
-  refSecondPoints,
-  refWindow,
-  ticksOf,
-  type RefPoint,
-} from '../support/reference.js';
+import { refGaps, refPoints, refSecondPoints, refWindow, ticksOf } from '../support/reference.js';
 import { MINUTE, at, dataset, writeTicks } from '../support/ticks.js';
 
 const NOW = at('2026-01-01T01:15:30Z');
@@ -30,12 +23,8 @@ const MARKS: Record<Level, number> = {
 const data = dataset();
 const [s1, s2, s3] = data.sensors as [string, string, string];
 
-interface ApiPoint extends RefPoint {
-  final: boolean;
-}
-
 /** The points without `final`, which is checked against the watermark separately. */
-const values = (points: ApiPoint[]) => points.map(({ final: _final, ...rest }) => rest);
+const values = (points: PointsBody['points']) => points.map(({ final: _final, ...rest }) => rest);
 
 function expectFinality(points: { t: number; final: boolean }[], level: Level): void {
   for (const point of points)
@@ -92,7 +81,7 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
     expect(values(res.body.points)).toEqual(expected);
     expect(res.body.gaps).toEqual([data.hole]);
     expect(res.body.examined).toBe(1);
-    expect(res.body.points.every((p: ApiPoint) => p.final)).toBe(true);
+    expect(res.body.points.every((p) => p.final)).toBe(true);
   });
 
   it('chooses the finest width that fits maxPoints: 2-minute points from four hour buckets', async () => {

@@ -6,13 +6,17 @@ import {
 } from '../../src/query-schemas.js';
 
 const messages = (result: { error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
-  (result.error?.issues ?? []).map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`);
+  (result.error?.issues ?? []).map(
+    (issue) => `${issue.path.map(String).join('.')}: ${issue.message}`,
+  );
 
 const points = { series: 'speed|sensor=s1', field: 'speed', from: '0' };
 
 describe('tz and fill in the query strings', () => {
   it('takes an IANA zone on points, candles and window, and a fill mode on points', () => {
-    expect(pointsQuerySchema.parse({ ...points, tz: 'Asia/Kolkata', fill: 'linear' })).toMatchObject({
+    expect(
+      pointsQuerySchema.parse({ ...points, tz: 'Asia/Kolkata', fill: 'linear' }),
+    ).toMatchObject({
       tz: 'Asia/Kolkata',
       fill: 'linear',
     });
@@ -25,7 +29,11 @@ describe('tz and fill in the query strings', () => {
   });
 
   it.each<[string, Record<string, unknown>, string]>([
-    ['an unknown zone', { tz: 'Mars/Base' }, 'tz: "Mars/Base" is not a time zone; give an IANA zone such as America/Los_Angeles or Asia/Kolkata'],
+    [
+      'an unknown zone',
+      { tz: 'Mars/Base' },
+      'tz: "Mars/Base" is not a time zone; give an IANA zone such as America/Los_Angeles or Asia/Kolkata',
+    ],
     ['a repeated zone', { tz: ['UTC', 'UTC'] }, 'tz: give it once (it is not repeatable)'],
     ['an unknown fill', { fill: 'zero' }, 'fill: must be null, previous, linear, given once'],
   ])('refuses %s naming the parameter', (_name, extra, message) => {

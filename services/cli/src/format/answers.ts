@@ -53,7 +53,10 @@ export function seriesAnswer(
  * window's own buckets, so `examined` needs no discovery added), as the API's answer does.
  */
 export function windowAnswer(
-  result: (WindowResult | MetricWindowResult) & { tz?: string; local?: { from: string; to: string } },
+  result: (WindowResult | MetricWindowResult) & {
+    tz?: string;
+    local?: { from: string; to: string };
+  },
 ): QueryAnswer {
   const empty = result.rows.filter((row) => row.n === 0).length;
   const selected = 'selected' in result ? result.selected : undefined;

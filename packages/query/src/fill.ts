@@ -14,8 +14,7 @@ export const FILL_MODES = ['null', 'previous', 'linear'] as const;
 export type FillMode = (typeof FILL_MODES)[number];
 
 /** Each of a point's values, filled on its own (as pandas' ffill and interpolate do per column). */
-const VALUES = ['avg', 'min', 'max', 'open', 'close'] as const;
-type Values = Record<(typeof VALUES)[number], number | null>;
+type Values = Record<'avg' | 'min' | 'max' | 'open' | 'close', number | null>;
 
 /**
  * A step without data, filled: no observation (`n` and `sum` null, never 0), its values by the

@@ -180,7 +180,9 @@ describe('tz and fill on the read routes', () => {
         ['filled', 'Bool'],
       ]),
     );
-    const rows = (table.toArray() as StructRowProxy[]).map((row) => row.toJSON());
+    const rows = (table.toArray() as StructRowProxy[]).map(
+      (row) => row.toJSON() as { filled: boolean },
+    );
     expect(rows.map((r) => r.filled)).toEqual(json.body.points.map((p) => p.filled));
   });
 

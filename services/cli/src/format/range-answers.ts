@@ -1,11 +1,13 @@
 import { candlesTable, pointsTable, type Cell } from '@tickertape/answers';
 import { LEVELS, LEVEL_SPECS, type Level } from '@tickertape/buckets';
-import type {
-  CandleResult,
-  FilledRangeResult,
-  Gap,
-  RangeResult,
-  Resolution,
+import {
+  localIso,
+  zoneRules,
+  type CandleResult,
+  type FilledRangeResult,
+  type Gap,
+  type RangeResult,
+  type Resolution,
 } from '@tickertape/query';
 import { plural } from '../plural.js';
 import type { QueryAnswer } from './render.js';
@@ -40,6 +42,13 @@ function rangeLine(result: Omit<RangeResult, 'points'>): string {
 /** A row's time for people: its local start with a zone (each row's UTC bounds are in csv/json). */
 const rowTime = (row: { t: number; local?: string }) => row.local ?? isoTime(row.t);
 
+/** Gap rows' times in the answer's zone, as its rows' are. */
+function timeIn(tz: string | undefined): (ms: number) => string {
+  if (tz === undefined) return isoTime;
+  const rules = zoneRules(tz);
+  return (ms) => localIso(ms, rules.offsetAt(ms));
+}
+
 /** Gap rows for the gaps no filled row covers. */
 function unfilledGaps(result: RangeResult | FilledRangeResult): Gap[] {
   if (!('fill' in result)) return result.gaps;
@@ -68,13 +77,14 @@ function withGapRows(
   rows: readonly { t: number; cells: Cell[] }[],
   gaps: readonly Gap[],
   width: number,
+  timeOf: (ms: number) => string = isoTime,
 ): Cell[][] {
   const gapRows = gaps.map((gap) => ({
     t: gap.from,
     cells: [
-      isoTime(gap.from),
+      timeOf(gap.from),
       ...Array<Cell>(width).fill(null),
-      `no data until ${isoTime(gap.to)} (${formatSpan(roundSpan(gap.to - gap.from))})`,
+      `no data until ${timeOf(gap.to)} (${formatSpan(roundSpan(gap.to - gap.from))})`,
     ],
   }));
   return [...rows.map((row) => ({ ...row, cells: [...row.cells, null] })), ...gapRows]
@@ -118,11 +128,16 @@ export function pointsAnswer(result: RangeResult | FilledRangeResult): QueryAnsw
         ...(fill === undefined ? [] : ['filled']),
         'gap',
       ],
-      rows: withGapRows(values, unfilledGaps(result), fill === undefined ? 7 : 8),
+      rows: withGapRows(
+        values,
+        unfilledGaps(result),
+        fill === undefined ? 7 : 8,
+        timeIn(result.tz),
+      ),
     },
     notes: [
       rangeLine(result),
-      `${plural(result.points.length, 'point')}, ${gapsLine(result.gaps)}` +
+      `${plural(result.points.length - filled, 'point')}, ${gapsLine(result.gaps)}` +
         (fill === undefined ? '' : `; ${filled} filled (${fill}), not data`),
       examinedLine(result.examined),
     ],
@@ -147,6 +162,7 @@ export function candlesAnswer(result: CandleResult): QueryAnswer {
         result.candles.map((c) => ({ t: c.t, cells: cellsOf(c) })),
         result.gaps,
         6,
+        timeIn(result.tz),
       ),
     },
     notes: [

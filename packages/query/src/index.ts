@@ -52,6 +52,8 @@ export {
   checkTimeZone,
   isTimeZone,
   localIso,
+  parseWallTime,
+  wallToInstant,
   zoneRules,
   type Transition,
   type ZoneRules,

@@ -6,7 +6,9 @@ import {
   localIso,
   localSteps,
   onUtcGrid,
+  parseWallTime,
   stepGaps,
+  wallToInstant,
   zoneRules,
   type ZoneRules,
 } from '../../src/index.js';
@@ -275,5 +277,51 @@ describe('time zones', () => {
     [0, 0, '1970-01-01T00:00:00.000+00:00'],
   ])('localIso(%s, %s) = %s', (ms, offset, iso) => {
     expect(localIso(ms, offset)).toBe(iso);
+  });
+});
+
+describe("wall times: what a zone's clock reads, as an instant", () => {
+  it.each<[string, string, string, string]>([
+    ['a local midnight', 'America/Los_Angeles', '2026-03-08', '2026-03-08T08:00:00.000Z'],
+    [
+      'after the spring change',
+      'America/Los_Angeles',
+      '2026-03-09T00:00',
+      '2026-03-09T07:00:00.000Z',
+    ],
+    [
+      'a skipped time lands after the jump',
+      'America/Los_Angeles',
+      '2026-03-08T02:30',
+      '2026-03-08T10:30:00.000Z',
+    ],
+    [
+      'a repeated time is its first reading',
+      'America/Los_Angeles',
+      '2026-11-01T01:30',
+      '2026-11-01T08:30:00.000Z',
+    ],
+    ['Kolkata midnight', 'Asia/Kolkata', '2026-03-08', '2026-03-07T18:30:00.000Z'],
+    [
+      'Lord Howe inside its half-hour gap',
+      'Australia/Lord_Howe',
+      '2026-10-04T02:15:30.250',
+      '2026-10-03T15:45:30.250Z',
+    ],
+  ])('%s: %s %s', (_name, zone, wall, instant) => {
+    expect(new Date(wallToInstant(parseWallTime(wall)!, zoneRules(zone))).toISOString()).toBe(
+      instant,
+    );
+  });
+
+  it.each([
+    '2026-02-30',
+    '2026-03-08T24:00',
+    '2026-03-08T06:00Z',
+    '2026-03-08T06:00+05:30',
+    '1795255200000',
+    'today',
+  ])('reads %p as no wall time', (text) => {
+    expect(parseWallTime(text)).toBeUndefined();
   });
 });

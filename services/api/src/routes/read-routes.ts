@@ -26,6 +26,7 @@ import {
   windowSchema,
 } from '../response-schemas.js';
 import { sendAnswer, type Answering } from './answers.js';
+import { localInstants } from '../zone-params.js';
 import { BEARER } from './openapi-routes.js';
 
 export type ReadRouteOptions = Answering;
@@ -89,6 +90,8 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         querystring: pointsQuerySchema,
         response: { 200: tabularAnswer(pointsSchema, 'one row per point'), ...apiErrors },
       },
+      // With tz, wall times without an offset are the zone's (zone-params.ts).
+      preValidation: localInstants,
     },
     async (request, reply) => {
       const { series, field, from, to, maxPoints, level, detail, tz, fill } = request.query;
@@ -116,6 +119,8 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         querystring: candlesQuerySchema,
         response: { 200: tabularAnswer(candlesSchema, 'one row per candle'), ...apiErrors },
       },
+      // With tz, wall times without an offset are the zone's (zone-params.ts).
+      preValidation: localInstants,
     },
     async (request, reply) => {
       const { series, field, from, to, maxPoints, tz } = request.query;
@@ -147,6 +152,8 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         querystring: windowQuerySchema,
         response: { 200: tabularAnswer(windowSchema, 'one row per series'), ...apiErrors },
       },
+      // With tz, wall times without an offset are the zone's (zone-params.ts).
+      preValidation: localInstants,
     },
     async (request, reply) => {
       const { series, metric, tag, limit, field, tz } = request.query;

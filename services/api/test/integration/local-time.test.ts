@@ -268,6 +268,31 @@ describe('tz and fill on the read routes', () => {
     expect(res.body.rows[0]).toMatchObject({ n: day!.n, sum: day!.sum });
   });
 
+  it('reads from and to without an offset as the zone’s wall time, and as UTC without tz', async () => {
+    const window = (...extra: [string, string][]) =>
+      api.get<WindowBody>(
+        `/api/v1/window${qs(['series', la], ['field', 'speed'], ['from', '2026-03-08'], ['to', '2026-03-09T00:00'], ...extra)}`,
+      );
+    const local = await window(['tz', LA]);
+    expect(local.status).toBe(200);
+    expect([local.body.fromMs, local.body.toMs]).toEqual([
+      at('2026-03-08T08:00:00Z'),
+      at('2026-03-09T07:00:00Z'),
+    ]);
+    const utc = await window();
+    expect([utc.body.fromMs, utc.body.toMs]).toEqual([
+      at('2026-03-08T00:00:00Z'),
+      at('2026-03-09T00:00:00Z'),
+    ]);
+    const days = await api.get<PointsBody>(
+      `/api/v1/points${qs(['series', kolkata], ['field', 'speed'], ['from', '2026-03-07'], ['to', '2026-03-09'], ['level', 'day'], ['tz', KOLKATA])}`,
+    );
+    expect(days.body.points.map((p) => p.local)).toEqual([
+      '2026-03-07T00:00:00.000+05:30',
+      '2026-03-08T00:00:00.000+05:30',
+    ]);
+  });
+
   it.each([
     ['/api/v1/points', qs(['series', la], ['field', 'speed'], ['from', '0'], ['tz', 'Mars/Base'])],
     ['/api/v1/candles', qs(['series', la], ['field', 'speed'], ['from', '0'], ['tz', 'Mars/Base'])],

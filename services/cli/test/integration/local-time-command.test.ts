@@ -159,6 +159,29 @@ describe('tickertape query --tz / --fill', () => {
     ]);
   });
 
+  it('reads --from/--to without an offset as the zone’s wall time', async () => {
+    const run = await query([
+      'window',
+      '--series',
+      SERIES,
+      '--field',
+      'speed',
+      '--from',
+      '2026-03-08',
+      '--to',
+      '2026-03-09',
+      '--tz',
+      LA,
+      '--format',
+      'json',
+    ]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      fromMs: at('2026-03-08T08:00:00Z'),
+      toMs: at('2026-03-09T07:00:00Z'),
+    });
+  });
+
   it('refuses an unknown zone with exit 2, before reading', async () => {
     const run = await query([...days.slice(0, -1), 'Mars/Base']);
     expect(run.code).toBe(2);

@@ -15,6 +15,7 @@ import {
   statusAnswer,
   windowAnswer,
 } from '../../format/answers.js';
+import { rangeIn } from './local-options.js';
 import { range, respond, type CommonOptions, type QueryIo, type RangeOptions } from './shared.js';
 
 export type { QueryIo } from './shared.js';
@@ -53,15 +54,17 @@ export type PointsOptions = CommonOptions &
   };
 
 /** `--tz`: checked before any connection, so an unknown zone exits 2 at once. */
-const zoneOf = (tz: string | undefined) => (tz === undefined ? {} : { tz: checkTimeZone(tz) });
+const zoneOf = (tz: string | undefined): { tz?: string } =>
+  tz === undefined ? {} : { tz: checkTimeZone(tz) };
 
 export async function queryPoints(io: QueryIo, options: PointsOptions): Promise<void> {
   const nowMs = io.now();
+  const zone = zoneOf(options.tz);
   const base = {
     series: options.series,
     field: options.field,
-    ...range(options, nowMs),
-    ...zoneOf(options.tz),
+    ...rangeIn(options, nowMs, zone.tz),
+    ...zone,
   };
   await respond(io, options, nowMs, async (reader) => {
     const result =
@@ -83,8 +86,8 @@ export type CandlesOptions = CommonOptions &
 
 export async function queryCandles(io: QueryIo, options: CandlesOptions): Promise<void> {
   const nowMs = io.now();
-  const { fromMs, toMs } = range(options, nowMs);
   const zone = zoneOf(options.tz);
+  const { fromMs, toMs } = rangeIn(options, nowMs, zone.tz);
   await respond(io, options, nowMs, async (reader) =>
     candlesAnswer(
       await reader.candles({
@@ -114,11 +117,11 @@ export type WindowOptions = CommonOptions & {
 /** Called with the series named (--series or --metric) and the window given (--last or --from). */
 export async function queryWindow(io: QueryIo, options: WindowOptions): Promise<void> {
   const nowMs = io.now();
+  const { tz } = zoneOf(options.tz);
   const window =
     options.last !== undefined
       ? lastMinutes(nowMs, options.last)
-      : range({ from: options.from!, to: options.to ?? 'now' }, nowMs);
-  const tz = options.tz === undefined ? undefined : checkTimeZone(options.tz);
+      : rangeIn({ from: options.from!, to: options.to ?? 'now' }, nowMs, tz);
   await respond(io, options, nowMs, async (reader) => {
     const result =
       options.metric === undefined

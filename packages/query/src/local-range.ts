@@ -1,5 +1,5 @@
-import { ceilTo, floorTo, type Aggregate, type Level } from '@tickertape/buckets';
-import { aggregatesOf, type FieldSlot, type RollupStore } from '@tickertape/store';
+import { ceilTo, floorTo, type Level } from '@tickertape/buckets';
+import type { FieldSlot, RollupStore } from '@tickertape/store';
 import { coverUnitMs, planCover, type CoverPiece } from './cover.js';
 import {
   beginReads,
@@ -10,12 +10,12 @@ import {
   type ReaderContext,
 } from './limits.js';
 import { localSteps, onUtcGrid, stepGaps, type LocalStep } from './local-steps.js';
-import { pointOfAggregate, type Point } from './points.js';
+import type { Point } from './points.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
 import { readRange, type RangeQuery, type RangeResult } from './read-range.js';
 import { pointCount, type Resolution } from './resolution.js';
 import { localIso, zoneRules, type ZoneRules } from './time-zone.js';
-import { combined, finalSlot } from './window.js';
+import { finalSlot, sumPieces, type WindowRow } from './window.js';
 
 /** A point of a local step: its UTC end and its local start beside its UTC start `t`. */
 function localPoint(point: Point, end: number, rules: ZoneRules): Point {
@@ -67,7 +67,7 @@ export async function readLocalRange(
         );
     const from = floorTo(Math.max(step.start, fromMs), unit);
     const to = ceilTo(Math.min(step.end, toMs), unit);
-    return { step, pieces: planCover(from, to, ctx.levels) };
+    return { step, from, to, pieces: planCover(from, to, ctx.levels) };
   });
   const buckets = new Map<string, CoverPiece>();
   for (const { pieces } of spans)
@@ -99,21 +99,16 @@ export async function readLocalRange(
     );
     const openLevels = new Set<Level>();
     const points: Point[] = [];
-    for (const { step, pieces } of spans) {
-      let aggregate: Aggregate | undefined;
-      let final = true;
-      for (const piece of pieces) {
-        if (!view.isFinal(piece.level, piece.start)) {
-          final = false;
-          openLevels.add(piece.level);
-        }
+    for (const { step, from, to, pieces } of spans) {
+      // Each step is a window of one series: summed as a window is, by the window's own code.
+      const docs = pieces.map((piece) => {
         const slot = read.get(bucketKey(piece));
-        if (!slot) continue;
-        for (const agg of aggregatesOf(piece, slot))
-          if (agg.n > 0) aggregate = combined(aggregate, agg);
-      }
-      if (aggregate)
-        points.push(localPoint(pointOfAggregate(step.start, aggregate, final), step.end, rules));
+        return slot ? [slot] : [];
+      });
+      const summed = sumPieces({ field, fromMs: from, toMs: to, pieces }, docs, [series], view);
+      for (const level of summed.openLevels) openLevels.add(level);
+      const row = summed.rows[0];
+      if (row && row.n > 0) points.push(localPoint(pointOfRow(step.start, row), step.end, rules));
     }
     return {
       series,
@@ -133,6 +128,21 @@ export async function readLocalRange(
 }
 
 const bucketKey = (piece: CoverPiece) => `${piece.level}:${piece.start}`;
+
+/** A step's window row (n > 0) as its point: first and last are the point's open and close. */
+function pointOfRow(t: number, row: WindowRow): Point {
+  return {
+    t,
+    n: row.n,
+    sum: row.sum,
+    min: row.min!,
+    max: row.max!,
+    open: row.first!.v,
+    close: row.last!.v,
+    avg: row.avg!,
+    final: row.final,
+  };
+}
 
 const startsOf = (points: readonly Point[]) => new Set(points.map((point) => point.t));
 

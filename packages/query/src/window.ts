@@ -50,7 +50,7 @@ export interface WindowResult {
 }
 
 /** Two aggregates of one field over disjoint spans as one. */
-export function combined(into: Aggregate | undefined, agg: Aggregate): Aggregate {
+function combined(into: Aggregate | undefined, agg: Aggregate): Aggregate {
   if (!into) return { ...agg };
   return {
     n: into.n + agg.n,

@@ -17,6 +17,7 @@ import type {
   StatusRead,
   WindowRead,
 } from './reads.js';
+import { statsColumns } from './stats-columns.js';
 
 /*
  * Each read's answer as a tidy table (docs/analysts.md has the columns per read): the row's
@@ -69,22 +70,19 @@ function seriesTable<R>(
 }
 
 /**
- * Points: the interval's start, n, sum, avg, min, max, first and last value (JSON's open, close);
- * with a zone its end and local time, with a fill whether the row was filled (then n and sum are
- * empty: no observation).
+ * Points: the interval's start, n, sum, avg, min, max, first and last value (JSON's open, close),
+ * then the stats (stats-columns.ts); with a zone its end and local time, with a fill whether the
+ * row was filled (then n and sum are empty: no observation).
  */
 export function pointsTable(read: PointsRead): Table {
   const filled = read.fill !== undefined;
+  const values = [text('field'), ...['n', 'sum', 'avg', 'min', 'max', 'first', 'last'].map(number)];
+  const stats = statsColumns(read.points, namesOf(values));
   return seriesTable(
     read.points,
     () => read.series,
     stepLead(read.tz),
-    [
-      text('field'),
-      ...['n', 'sum', 'avg', 'min', 'max', 'first', 'last'].map(number),
-      FINAL,
-      ...(filled ? [FILLED] : []),
-    ],
+    [...values, ...stats.columns, FINAL, ...(filled ? [FILLED] : [])],
     (p) => ({
       lead: stepCells(read.tz, p),
       values: [
@@ -96,6 +94,7 @@ export function pointsTable(read: PointsRead): Table {
         p.max,
         p.open,
         p.close,
+        ...stats.cells(p),
         p.final,
         ...(filled ? [p.filled === true] : []),
       ],
@@ -104,26 +103,36 @@ export function pointsTable(read: PointsRead): Table {
 }
 
 export function candlesTable(read: CandlesRead): Table {
+  const values = [text('field'), ...['open', 'high', 'low', 'close', 'volume'].map(number)];
+  const stats = statsColumns(read.candles, namesOf(values));
   return seriesTable(
     read.candles,
     () => read.series,
     stepLead(read.tz),
-    [text('field'), ...['open', 'high', 'low', 'close', 'volume'].map(number), FINAL],
+    [...values, ...stats.columns, FINAL],
     (c) => ({
       lead: stepCells(read.tz, c),
-      values: [read.field, c.open, c.high, c.low, c.close, c.volume, c.final],
+      values: [read.field, c.open, c.high, c.low, c.close, c.volume, ...stats.cells(c), c.final],
     }),
   );
 }
 
 /**
  * One row per series over the window actually summed (`time` to `end`), with the first and last
- * observation and their times; a series without readings in it has n 0 and every other value
- * empty (its sum too: nothing was summed).
+ * observation and their times, then the stats; a series without readings in it has n 0, its
+ * coverage 0 and every other value empty (its sum too: nothing was summed).
  */
 export function windowTable(read: WindowRead): Table {
   const local = read.tz === undefined ? [] : [read.local?.from ?? null, read.local?.to ?? null];
   const span = [...instantCells(read.fromMs), ...instantCells(read.toMs), ...local];
+  const values = [
+    text('field'),
+    ...['n', 'sum', 'avg', 'min', 'max', 'first'].map(number),
+    ...instantColumns('first_time'),
+    number('last'),
+    ...instantColumns('last_time'),
+  ];
+  const stats = statsColumns(read.rows, namesOf(values));
   return seriesTable(
     read.rows,
     (row) => row.series,
@@ -133,14 +142,7 @@ export function windowTable(read: WindowRead): Table {
       // With a zone: the window's bounds in its wall time.
       ...(read.tz === undefined ? [] : [text('local_time'), text('local_end')]),
     ],
-    [
-      text('field'),
-      ...['n', 'sum', 'avg', 'min', 'max', 'first'].map(number),
-      ...instantColumns('first_time'),
-      number('last'),
-      ...instantColumns('last_time'),
-      FINAL,
-    ],
+    [...values, ...stats.columns, FINAL],
     (row) => ({
       lead: span,
       values: [
@@ -154,6 +156,7 @@ export function windowTable(read: WindowRead): Table {
         ...instantCells(row.first?.t ?? null),
         row.last?.v ?? null,
         ...instantCells(row.last?.t ?? null),
+        ...stats.cells(row),
         row.final,
       ],
     }),

@@ -11,6 +11,19 @@ export interface LocalStepRead {
   local?: string;
 }
 
+/**
+ * The stats of a point, candle or window row (@tickertape/query's `Stats`): spread always,
+ * quantiles when asked for, the weighted average of a weighted field, and the ticks each covers.
+ */
+export interface StatsRead {
+  variance: number | null;
+  stddev: number | null;
+  /** Keyed by column name: `q0.85`. */
+  quantiles?: Readonly<Record<string, number | null>>;
+  weighted?: { by: string; avg: number | null };
+  coverage: { spread: number; sketch?: number; weighted?: number };
+}
+
 export interface PointsRead {
   series: string;
   field: string;
@@ -31,7 +44,7 @@ export interface PointsRead {
     close: number | null;
     final: boolean;
     filled?: boolean;
-  })[];
+  } & StatsRead)[];
 }
 
 export interface CandlesRead {
@@ -46,7 +59,7 @@ export interface CandlesRead {
     close: number;
     volume: number | null;
     final: boolean;
-  })[];
+  } & StatsRead)[];
 }
 
 /** An observation: its event time and value. */
@@ -62,7 +75,7 @@ export interface WindowRead {
   /** With a time zone: its name, and the window's bounds in its wall time. */
   tz?: string;
   local?: { from: string; to: string };
-  rows: readonly {
+  rows: readonly ({
     series: string;
     n: number;
     sum: number;
@@ -72,7 +85,7 @@ export interface WindowRead {
     first: Mark | null;
     last: Mark | null;
     final: boolean;
-  }[];
+  } & StatsRead)[];
 }
 
 export interface RawPoint {

@@ -1,6 +1,11 @@
 import type { Mark } from './marks.js';
+import type { SketchBins } from './sketch.js';
 
-/** The totals kept for one numeric field over some span: sums and counts, never averages. */
+/**
+ * The totals kept for one numeric field over some span: sums and counts, never averages. The
+ * optional parts are absent where a bucket was written before they existed, or where the level
+ * policy does not keep them (docs/data-layout.md).
+ */
 export interface Aggregate {
   n: number;
   sum: number;
@@ -8,6 +13,13 @@ export interface Aggregate {
   max: number;
   first: Mark;
   last: Mark;
+  /** Σx²: the spread (variance = sq/n − (sum/n)²). */
+  sq?: number;
+  /** Σ(x·w) and Σw over the ticks that carry the field's weight field w too (weighted average). */
+  xw?: number;
+  w?: number;
+  /** Quantile sketch of the values (sketch.ts), for metrics the policy sketches. */
+  q?: SketchBins;
 }
 
 /**

@@ -30,6 +30,21 @@ export {
 export { earlier, isBefore, later, type Mark } from './marks.js';
 export { Ends, Totals, type Aggregate } from './aggregate.js';
 export {
+  SKETCH_ALPHA,
+  SKETCH_MAX_BINS_PER_SIGN,
+  SKETCH_MAX_MAGNITUDE,
+  SKETCH_MIN_MAGNITUDE,
+  ZERO_BIN,
+  addToBins,
+  binValue,
+  binsCount,
+  mergeBins,
+  quantileOfBins,
+  quantilesOfBins,
+  sketchKey,
+  type SketchBins,
+} from './sketch.js';
+export {
   deltaKey,
   foldBatch,
   foldInputOf,

@@ -1,6 +1,7 @@
 import { rangeSteps } from './local-range.js';
 import type { LocalStep } from './local-steps.js';
-import type { Point } from './points.js';
+import type { AnsweredPoint } from './points.js';
+import type { Stats } from './stats.js';
 import type { RangeResult } from './read-range.js';
 import { localIso, zoneRules } from './time-zone.js';
 
@@ -20,7 +21,7 @@ type Values = Record<'avg' | 'min' | 'max' | 'open' | 'close', number | null>;
  * A step without data, filled: no observation (`n` and `sum` null, never 0), its values by the
  * mode, and `filled: true`, so no reader takes it for data.
  */
-export interface FilledPoint extends Values {
+export interface FilledPoint extends Values, Stats {
   t: number;
   end?: number;
   local?: string;
@@ -31,7 +32,30 @@ export interface FilledPoint extends Values {
   filled: true;
 }
 
-export type SteppedPoint = (Point & { filled: false }) | FilledPoint;
+export type SteppedPoint = (AnsweredPoint & { filled: false }) | FilledPoint;
+
+/**
+ * A filled step's stats: none, its ticks being none — null spread, quantiles and weighted
+ * average, each covering 0 ticks, in the shape the points with data have (the same columns).
+ */
+function noStatsLike(point: AnsweredPoint | undefined): Stats {
+  const quantiles = point?.quantiles;
+  const weighted = point?.weighted;
+  const { sketch, weighted: covered } = point?.coverage ?? {};
+  return {
+    variance: null,
+    stddev: null,
+    ...(quantiles === undefined
+      ? {}
+      : { quantiles: Object.fromEntries(Object.keys(quantiles).map((key) => [key, null])) }),
+    ...(weighted === undefined ? {} : { weighted: { by: weighted.by, avg: null } }),
+    coverage: {
+      spread: 0,
+      ...(sketch === undefined ? {} : { sketch: 0 }),
+      ...(covered === undefined ? {} : { weighted: 0 }),
+    },
+  };
+}
 
 export interface FilledRangeResult extends Omit<RangeResult, 'points'> {
   fill: FillMode;
@@ -39,7 +63,7 @@ export interface FilledRangeResult extends Omit<RangeResult, 'points'> {
   points: SteppedPoint[];
 }
 
-const valuesOf = (point: Point): Values => ({
+const valuesOf = (point: AnsweredPoint): Values => ({
   avg: point.avg,
   min: point.min,
   max: point.max,
@@ -50,7 +74,7 @@ const valuesOf = (point: Point): Values => ({
 const NULLS: Values = { avg: null, min: null, max: null, open: null, close: null };
 
 /** `a`'s and `b`'s values at `t`, on the line between them. */
-function between(a: Point, b: Point, t: number): Values {
+function between(a: AnsweredPoint, b: AnsweredPoint, t: number): Values {
   const share = (t - a.t) / (b.t - a.t);
   const at = (x: number, y: number) => x + (y - x) * share;
   return {
@@ -68,13 +92,14 @@ function between(a: Point, b: Point, t: number): Values {
  * stay gaps. Pure: `decorate` adds a step's end and local time when the answer has a zone.
  */
 export function fillPoints(
-  points: readonly Point[],
+  points: readonly AnsweredPoint[],
   missing: readonly LocalStep[],
   mode: FillMode,
   rangeFinal: boolean,
   decorate: (step: LocalStep) => { end?: number; local?: string } = () => ({}),
 ): SteppedPoint[] {
   const out = points.map((point): SteppedPoint => ({ ...point, filled: false }));
+  const stats = noStatsLike(points[0]);
   let next = 0;
   for (const step of missing) {
     while (next < points.length && points[next]!.t <= step.start) next++;
@@ -91,6 +116,7 @@ export function fillPoints(
       n: null,
       sum: null,
       ...values,
+      ...stats,
       final: after ? after.final : rangeFinal,
       filled: true,
     });

@@ -24,9 +24,29 @@ export {
   type Source,
 } from './resolution.js';
 export { coverUnitMs, planCover, type CoverPiece } from './cover.js';
-export { findGaps, mergePoints, type Gap, type Point } from './points.js';
+export { findGaps, mergePoints, type AnsweredPoint, type Gap, type Point } from './points.js';
+export {
+  MAX_QUANTILES,
+  addAggregate,
+  checkQuantiles,
+  emptyParts,
+  mergeParts,
+  quantileName,
+  statsOf,
+  type Coverage,
+  type StatParts,
+  type Stats,
+  type StatsQuery,
+  type Weighted,
+} from './stats.js';
 export type { RangeQuery, RangeResult } from './read-range.js';
-export { lastMinutes, type WindowQuery, type WindowResult, type WindowRow } from './window.js';
+export {
+  lastMinutes,
+  type WindowQuery,
+  type WindowResult,
+  type WindowRow,
+  type WindowStatsQuery,
+} from './window.js';
 export type { MetricWindowQuery, MetricWindowResult } from './window-by-metric.js';
 export type { SeriesInfo, SeriesQuery, SeriesResult } from './series.js';
 export type { LevelStatus, StatusResult } from './status.js';

@@ -10,7 +10,8 @@ import {
   type ReaderContext,
 } from './limits.js';
 import { localSteps, onUtcGrid, stepGaps, type LocalStep } from './local-steps.js';
-import type { Point } from './points.js';
+import type { AnsweredPoint } from './points.js';
+import { checkQuantiles } from './stats.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
 import { readRange, type RangeQuery, type RangeResult } from './read-range.js';
 import { pointCount, type Resolution } from './resolution.js';
@@ -18,7 +19,7 @@ import { localIso, zoneRules, type ZoneRules } from './time-zone.js';
 import { finalSlot, sumPieces, type WindowRow } from './window.js';
 
 /** A point of a local step: its UTC end and its local start beside its UTC start `t`. */
-function localPoint(point: Point, end: number, rules: ZoneRules): Point {
+function localPoint<P extends { t: number }>(point: P, end: number, rules: ZoneRules): P {
   return { ...point, end, local: localIso(point.t, rules.offsetAt(point.t)) };
 }
 
@@ -35,11 +36,14 @@ export async function readLocalRange(
   ctx: ReaderContext,
   query: RangeQuery & { tz: string },
   resolution: Resolution,
+  weight?: string,
 ): Promise<RangeResult> {
-  const { series, field, fromMs, toMs, tz } = query;
+  const { tz, ...utcQuery } = query;
+  const { series, field, fromMs, toMs } = utcQuery;
   checkRange(fromMs, toMs);
   checkSeries(series);
   checkName('field', field);
+  const quantiles = checkQuantiles(query.quantiles ?? []);
   const rules = zoneRules(tz);
   const { stepMs } = resolution;
   // Checked before the steps are made: a local step is never shorter than half its width.
@@ -50,7 +54,7 @@ export async function readLocalRange(
     );
   const steps = localSteps(fromMs, toMs, stepMs, rules);
   if (onUtcGrid(steps, stepMs)) {
-    const utc = await readRange(store, ctx, { series, field, fromMs, toMs }, resolution);
+    const utc = await readRange(store, ctx, utcQuery, resolution, weight);
     return {
       ...utc,
       tz,
@@ -98,14 +102,17 @@ export async function readLocalRange(
       }),
     );
     const openLevels = new Set<Level>();
-    const points: Point[] = [];
+    const points: AnsweredPoint[] = [];
     for (const { step, from, to, pieces } of spans) {
       // Each step is a window of one series: summed as a window is, by the window's own code.
       const docs = pieces.map((piece) => {
         const slot = read.get(bucketKey(piece));
         return slot ? [slot] : [];
       });
-      const summed = sumPieces({ field, fromMs: from, toMs: to, pieces }, docs, [series], view);
+      const summed = sumPieces({ field, fromMs: from, toMs: to, pieces }, docs, [series], view, {
+        quantiles,
+        ...(weight === undefined ? {} : { weightOf: () => weight }),
+      });
       for (const level of summed.openLevels) openLevels.add(level);
       const row = summed.rows[0];
       if (row && row.n > 0) points.push(localPoint(pointOfRow(step.start, row), step.end, rules));
@@ -130,8 +137,14 @@ export async function readLocalRange(
 const bucketKey = (piece: CoverPiece) => `${piece.level}:${piece.start}`;
 
 /** A step's window row (n > 0) as its point: first and last are the point's open and close. */
-function pointOfRow(t: number, row: WindowRow): Point {
+function pointOfRow(t: number, row: WindowRow): AnsweredPoint {
+  const { variance, stddev, quantiles, weighted, coverage } = row;
   return {
+    variance,
+    stddev,
+    ...(quantiles === undefined ? {} : { quantiles }),
+    ...(weighted === undefined ? {} : { weighted }),
+    coverage,
     t,
     n: row.n,
     sum: row.sum,
@@ -144,7 +157,7 @@ function pointOfRow(t: number, row: WindowRow): Point {
   };
 }
 
-const startsOf = (points: readonly Point[]) => new Set(points.map((point) => point.t));
+const startsOf = (points: readonly { t: number }[]) => new Set(points.map((point) => point.t));
 
 /** The steps of a range's answer: its local steps with a zone, else the UTC grid of its width. */
 export function rangeSteps(

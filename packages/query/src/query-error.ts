@@ -15,6 +15,7 @@ export const QueryErrorCode = {
   NoResolution: 'QUERY_NO_RESOLUTION',
   LevelSkipped: 'QUERY_LEVEL_SKIPPED',
   InvalidTimeZone: 'QUERY_INVALID_TIME_ZONE',
+  InvalidQuantile: 'QUERY_INVALID_QUANTILE',
 } as const;
 export type QueryErrorCode = (typeof QueryErrorCode)[keyof typeof QueryErrorCode];
 

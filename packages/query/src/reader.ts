@@ -17,7 +17,9 @@ import {
 } from './limits.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
 import { checkLevelKept, keptContext, metricOfSeries } from './kept-levels.js';
-import type { Point } from './points.js';
+import type { AnsweredPoint } from './points.js';
+import type { Stats } from './stats.js';
+import { weightFieldOf } from './weights.js';
 import { readRange, type RangeQuery, type RangeResult } from './read-range.js';
 import { readLocalRange } from './local-range.js';
 import type { Resolution } from './resolution.js';
@@ -67,7 +69,7 @@ export interface LevelQuery extends RangeQuery {
   detail: Detail;
 }
 
-export interface Candle {
+export interface Candle extends Stats {
   t: number;
   open: number;
   high: number;
@@ -85,7 +87,8 @@ export interface CandleResult extends Omit<RangeResult, 'points'> {
   candles: Candle[];
 }
 
-export function candleOf(point: Point): Candle {
+export function candleOf(point: AnsweredPoint): Candle {
+  const { variance, stddev, quantiles, weighted, coverage } = point;
   return {
     t: point.t,
     open: point.open,
@@ -93,6 +96,11 @@ export function candleOf(point: Point): Candle {
     low: point.min,
     close: point.close,
     volume: point.n,
+    variance,
+    stddev,
+    ...(quantiles === undefined ? {} : { quantiles }),
+    ...(weighted === undefined ? {} : { weighted }),
+    coverage,
     final: point.final,
     ...(point.end === undefined ? {} : { end: point.end, local: point.local }),
   };
@@ -126,6 +134,12 @@ export class RollupReader {
     this.policy = new LevelPolicySource(this.store, 5_000, this.ctx.now);
   }
 
+  /** The weight field of `field` in `series`' metric, if the level policy weights it. */
+  private async weightOf(field: string): Promise<(series: string) => string | undefined> {
+    const policy = await this.policy.current();
+    return (series) => weightFieldOf(policy, metricOfSeries(series), field);
+  }
+
   /** The context narrowed to the levels that keep these series' metrics. */
   private async keptFor(series: Iterable<string>): Promise<ReaderContext> {
     const metrics = [...series].map(metricOfSeries);
@@ -143,7 +157,8 @@ export class RollupReader {
     const level = checkLevel(query.level, this.ctx);
     const ctx = await this.keptFor([query.series]);
     checkLevelKept(level, metricOfSeries(query.series), ctx);
-    return this.read(ctx, query, levelResolution(level, query.detail));
+    const weight = (await this.weightOf(query.field))(query.series);
+    return this.read(ctx, query, levelResolution(level, query.detail), weight);
   }
 
   /** One series at the finest width that fits `maxPoints`, read from the cheapest level. */
@@ -158,6 +173,7 @@ export class RollupReader {
         Math.min(query.maxPoints, ctx.limits.maxPoints),
         ctx.levels,
       ),
+      (await this.weightOf(query.field))(query.series),
     );
   }
 
@@ -166,11 +182,12 @@ export class RollupReader {
     ctx: ReaderContext,
     query: RangeQuery,
     resolution: Resolution,
+    weight: string | undefined,
   ): Promise<RangeResult> {
     const { tz } = query;
     return tz === undefined
-      ? readRange(this.store, ctx, query, resolution)
-      : readLocalRange(this.store, ctx, { ...query, tz }, resolution);
+      ? readRange(this.store, ctx, query, resolution, weight)
+      : readLocalRange(this.store, ctx, { ...query, tz }, resolution, weight);
   }
 
   /**
@@ -185,7 +202,13 @@ export class RollupReader {
         QueryErrorCode.NoResolution,
         `no running level keeps ${query.stepMs} ms points of ${metricOfSeries(query.series)}`,
       );
-    return readRange(this.store, ctx, query, { stepMs: query.stepMs, source });
+    return readRange(
+      this.store,
+      ctx,
+      query,
+      { stepMs: query.stepMs, source },
+      (await this.weightOf(query.field))(query.series),
+    );
   }
 
   /** The metrics with data in a range, with a sample of their field and tag names. */
@@ -200,13 +223,18 @@ export class RollupReader {
   }
 
   async window(query: WindowQuery): Promise<WindowResult> {
-    return windowAggregate(this.store, await this.keptFor(query.series), query);
+    return windowAggregate(
+      this.store,
+      await this.keptFor(query.series),
+      query,
+      await this.weightOf(query.field),
+    );
   }
 
   /** The same totals for the series of one metric (and tags), found in the window's own buckets. */
   async windowByMetric(query: MetricWindowQuery): Promise<MetricWindowResult> {
     const ctx = keptContext(this.ctx, await this.policy.current(), [query.metric]);
-    return windowByMetric(this.store, ctx, query);
+    return windowByMetric(this.store, ctx, query, await this.weightOf(query.field));
   }
 
   async series(query: SeriesQuery): Promise<SeriesResult> {

@@ -40,6 +40,52 @@ const localStep = {
 /** A value of a point: null only in a step filled with nulls (`fill=null`). */
 const pointValue = () => z.number().nullable();
 
+/**
+ * The stats every point, candle and window row carries (@tickertape/query's `Stats`): a stat is
+ * computed over the ticks whose stored parts carry it, and `coverage` says how many of the `n`
+ * that is — never a guess for the rest (old buckets, compact sub-slots of several ticks,
+ * metrics not sketched or weighted). A stat nothing covers is null.
+ */
+const statsFields = {
+  variance: z.number().nullable().meta({
+    description:
+      'Population variance (Σx²/n − mean², as stdvar_over_time) over `coverage.spread` ticks; null when none',
+  }),
+  stddev: z.number().nullable().meta({ description: 'Square root of `variance`' }),
+  quantiles: z
+    .record(z.string(), z.number().nullable())
+    .optional()
+    .meta({
+      description:
+        'With `quantile`: one value per φ, keyed `q<φ>` (`q0.85`), from the merged quantile sketches over `coverage.sketch` ticks, each within 1 % (relative) of the value at its rank; null when none',
+      examples: [{ 'q0.5': 61.2, 'q0.85': 67.9 }],
+    }),
+  weighted: z
+    .object({
+      by: z.string().meta({ description: 'The weight field (the level policy’s)' }),
+      avg: z.number().nullable().meta({
+        description: 'Σ(x·w)/Σw over `coverage.weighted` ticks (VWAP for price by volume)',
+      }),
+    })
+    .optional()
+    .meta({ description: 'For a field the level policy weights: its weighted average' }),
+  coverage: z
+    .object({
+      spread: z.number().meta({ description: 'Ticks behind variance and stddev' }),
+      sketch: z
+        .number()
+        .optional()
+        .meta({ description: 'With `quantile`: ticks behind the quantiles' }),
+      weighted: z
+        .number()
+        .optional()
+        .meta({ description: 'For a weighted field: ticks behind the weighted average' }),
+    })
+    .meta({
+      description: 'How many of the `n` ticks each stat is computed over: n when all, 0 when none',
+    }),
+};
+
 const pointSchema = z.object({
   t: epochMs('Start of the point’s interval'),
   ...localStep,
@@ -53,6 +99,7 @@ const pointSchema = z.object({
   open: pointValue(),
   close: pointValue(),
   avg: pointValue(),
+  ...statsFields,
   final: z.boolean().meta({ description: 'Every slot behind the point is final' }),
   filled: z.boolean().optional().meta({
     description:
@@ -100,6 +147,7 @@ const candleSchema = z.object({
   volume: z.number().nullable().meta({
     description: 'Ticks in the candle; null only for seconds of old-layout minute buckets',
   }),
+  ...statsFields,
   final: z.boolean(),
 });
 
@@ -116,6 +164,7 @@ const windowRowSchema = z.object({
   max: z.number().nullable(),
   first: markSchema,
   last: markSchema,
+  ...statsFields,
   final: z.boolean(),
 });
 

@@ -32,6 +32,9 @@ const read: PointsRead = {
       max: 6,
       open: 6,
       close: 4,
+      variance: 1,
+      stddev: 1,
+      coverage: { spread: 2 },
       final: true,
       filled: false,
     },
@@ -46,6 +49,9 @@ const read: PointsRead = {
       max: null,
       open: null,
       close: null,
+      variance: null,
+      stddev: null,
+      coverage: { spread: 0 },
       final: true,
       filled: true,
     },
@@ -56,10 +62,10 @@ describe('the columns of local steps and fills', () => {
   it('points: each step’s UTC end and local start after time, `filled` after final', () => {
     const table = pointsTable(read);
     expect(names(table)).toBe(
-      'time,time_ms,end,end_ms,local_time,series,sensor,field,n,sum,avg,min,max,first,last,final,filled',
+      'time,time_ms,end,end_ms,local_time,series,sensor,field,n,sum,avg,min,max,first,last,variance,stddev,coverage_spread,final,filled',
     );
     expect(tableToCsv(table).split('\r\n')[2]).toBe(
-      '2026-03-09T07:00:00.000Z,1773039600000,2026-03-10T07:00:00.000Z,1773126000000,2026-03-09T00:00:00.000-07:00,speed|sensor=la,la,speed,,,,,,,,true,true',
+      '2026-03-09T07:00:00.000Z,1773039600000,2026-03-10T07:00:00.000Z,1773126000000,2026-03-09T00:00:00.000-07:00,speed|sensor=la,la,speed,,,,,,,,,,0,true,true',
     );
     const arrow = tableFromIPC(tableToArrowStream(table));
     expect(arrow.schema.fields.map((f) => [f.name, String(f.type)])).toEqual(
@@ -74,7 +80,7 @@ describe('the columns of local steps and fills', () => {
   it('points without tz or fill keep their columns', () => {
     const { tz: _tz, fill: _fill, ...plain } = read;
     expect(names(pointsTable(plain))).toBe(
-      'time,time_ms,series,sensor,field,n,sum,avg,min,max,first,last,final',
+      'time,time_ms,series,sensor,field,n,sum,avg,min,max,first,last,variance,stddev,coverage_spread,final',
     );
   });
 
@@ -93,12 +99,15 @@ describe('the columns of local steps and fills', () => {
           low: 1,
           close: 1,
           volume: 1,
+          variance: 0,
+          stddev: 0,
+          coverage: { spread: 1 },
           final: true,
         },
       ],
     });
     expect(names(candles)).toBe(
-      'time,time_ms,end,end_ms,local_time,series,s,field,open,high,low,close,volume,final',
+      'time,time_ms,end,end_ms,local_time,series,s,field,open,high,low,close,volume,variance,stddev,coverage_spread,final',
     );
     const window = windowTable({
       field: 'speed',
@@ -109,7 +118,7 @@ describe('the columns of local steps and fills', () => {
       rows: [],
     });
     expect(names(window)).toBe(
-      'time,time_ms,end,end_ms,local_time,local_end,series,field,n,sum,avg,min,max,first,first_time,first_time_ms,last,last_time,last_time_ms,final',
+      'time,time_ms,end,end_ms,local_time,local_end,series,field,n,sum,avg,min,max,first,first_time,first_time_ms,last,last_time,last_time_ms,variance,stddev,coverage_spread,final',
     );
   });
 });

@@ -4,7 +4,7 @@ import {
   fillPoints,
   fillRange,
   type FillMode,
-  type Point,
+  type AnsweredPoint,
   type RangeResult,
   type SteppedPoint,
 } from '../../src/index.js';
@@ -14,7 +14,10 @@ const M = 60_000;
 const H = 60 * M;
 const D = 24 * H;
 
-const p = (t: number, v: number, final = true): Point => ({
+const p = (t: number, v: number, final = true): AnsweredPoint => ({
+  variance: 0,
+  stddev: 0,
+  coverage: { spread: 1 },
   t,
   n: 1,
   sum: v,
@@ -80,6 +83,9 @@ describe('fillPoints', () => {
       max: 3,
       open: 3,
       close: 3,
+      variance: null,
+      stddev: null,
+      coverage: { spread: 0 },
       final: true,
       filled: true,
     });

@@ -94,8 +94,16 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       preValidation: localInstants,
     },
     async (request, reply) => {
-      const { series, field, from, to, maxPoints, level, detail, tz, fill } = request.query;
-      const query = { series, field, fromMs: from, toMs: to ?? now(), ...(tz ? { tz } : {}) };
+      const { series, field, from, to, maxPoints, level, detail, tz, fill, quantile } =
+        request.query;
+      const query = {
+        series,
+        field,
+        fromMs: from,
+        toMs: to ?? now(),
+        ...(tz ? { tz } : {}),
+        ...(quantile === undefined ? {} : { quantiles: quantile }),
+      };
       return sendAnswer(options, request, reply, {
         ...(to === undefined ? { relative: clockRange(query.fromMs, query.toMs) } : {}),
         shape: READ_SHAPES.points,
@@ -123,7 +131,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       preValidation: localInstants,
     },
     async (request, reply) => {
-      const { series, field, from, to, maxPoints, tz } = request.query;
+      const { series, field, from, to, maxPoints, tz, quantile } = request.query;
       const toMs = to ?? now();
       return sendAnswer(options, request, reply, {
         ...(to === undefined ? { relative: clockRange(from, toMs) } : {}),
@@ -136,6 +144,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
             toMs,
             maxPoints: maxPoints ?? DEFAULT_MAX_POINTS,
             ...(tz ? { tz } : {}),
+            ...(quantile === undefined ? {} : { quantiles: quantile }),
           }),
       });
     },
@@ -146,7 +155,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     {
       schema: {
         summary:
-          'Count, sum, average, min, max, first and last of a field over a window, per series',
+          'Count, sum, average, min, max, first, last, spread, quantiles and weighted average of a field over a window, per series',
         tags: ['read'],
         security: BEARER,
         querystring: windowQuerySchema,
@@ -156,9 +165,10 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       preValidation: localInstants,
     },
     async (request, reply) => {
-      const { series, metric, tag, limit, field, tz } = request.query;
+      const { series, metric, tag, limit, field, tz, quantile } = request.query;
       const t = now();
       const range = windowRange(request.query, t);
+      const quantiles = quantile === undefined ? {} : { quantiles: quantile };
       // A window ending now is summed in whole minutes: it moves to other buckets each minute.
       const relative =
         request.query.to === undefined
@@ -169,7 +179,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         shape: READ_SHAPES.window,
         read: async () => {
           const result = await (metric === undefined
-            ? reader.window({ series: series ?? [], field, ...range })
+            ? reader.window({ series: series ?? [], field, ...range, ...quantiles })
             : // The seed's question in one request: the metric's series found in the window's own buckets.
               reader.windowByMetric({
                 metric,
@@ -177,6 +187,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
                 limit: limit ?? SERIES_LIMIT_DEFAULT,
                 field,
                 ...range,
+                ...quantiles,
               }));
           return tz === undefined ? result : windowInZone(result, tz);
         },

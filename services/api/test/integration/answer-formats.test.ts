@@ -39,6 +39,17 @@ interface Fetched {
   bytes: Buffer;
 }
 
+/** The stats columns of a row asked without quantiles, of a field no policy weights. */
+const statsCells = (row: {
+  variance: number | null;
+  stddev: number | null;
+  coverage: { spread: number };
+}) => ({
+  variance: row.variance,
+  stddev: row.stddev,
+  coverage_spread: row.coverage.spread,
+});
+
 /** The rows a route's JSON answer stands for, column by column as docs/analysts.md lists them. */
 const EXPECTED: Record<string, (body: never) => Row[]> = {
   points: (body: PointsBody) =>
@@ -56,6 +67,7 @@ const EXPECTED: Record<string, (body: never) => Row[]> = {
       max: p.max,
       first: p.open,
       last: p.close,
+      ...statsCells(p),
       final: p.final,
     })),
   candles: (body: CandlesBody) =>
@@ -71,6 +83,7 @@ const EXPECTED: Record<string, (body: never) => Row[]> = {
       low: c.low,
       close: c.close,
       volume: c.volume,
+      ...statsCells(c),
       final: c.final,
     })),
   window: (body: WindowBody) =>
@@ -95,6 +108,7 @@ const EXPECTED: Record<string, (body: never) => Row[]> = {
       last: row.last?.v ?? null,
       last_time: row.last ? iso(row.last.t) : null,
       last_time_ms: row.last?.t ?? null,
+      ...statsCells(row),
       final: row.final,
     })),
   raw: (body: RawBody) =>
@@ -224,7 +238,9 @@ describe('CSV and Arrow answers of the read routes', () => {
   it('quotes a tag value holding a comma and quotes', async () => {
     const csv = await fetchRaw(ROUTES[1]![1], { Accept: CSV });
     const [header, first] = csv.bytes.toString('utf8').split('\r\n');
-    expect(header).toBe('time,time_ms,series,lane,road,field,open,high,low,close,volume,final');
+    expect(header).toBe(
+      'time,time_ms,series,lane,road,field,open,high,low,close,volume,variance,stddev,coverage_spread,final',
+    );
     expect(first).toContain(`,"speed|lane=2,road=x\\,""y""",2,"x,""y""",speed,`);
   });
 

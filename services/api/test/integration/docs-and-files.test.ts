@@ -35,12 +35,13 @@ const API_ROUTES: Record<string, string[]> = {
     'to',
     'maxPoints',
     'tz',
+    'quantile',
     'level',
     'detail',
     'fill',
     'format',
   ],
-  '/api/v1/candles': ['series', 'field', 'from', 'to', 'maxPoints', 'tz', 'format'],
+  '/api/v1/candles': ['series', 'field', 'from', 'to', 'maxPoints', 'tz', 'quantile', 'format'],
   '/api/v1/window': [
     'series',
     'metric',
@@ -51,6 +52,7 @@ const API_ROUTES: Record<string, string[]> = {
     'to',
     'last',
     'tz',
+    'quantile',
     'format',
   ],
   '/api/v1/status': ['series'],
@@ -138,6 +140,11 @@ describe('the OpenAPI document, the docs page, the dashboard files and /metrics'
       schema: { type: 'array' },
     });
     expect(window.find((p) => p.name === 'metric')).toMatchObject({ required: false });
+    // quantile=0.5,0.85 or repeated: an optional list, described.
+    expect(window.find((p) => p.name === 'quantile')).toMatchObject({
+      required: false,
+      schema: { type: 'array' },
+    });
     expect(doc.paths['/health']!.get!.security).toBeUndefined();
     // Every reference points into the document itself.
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]!);

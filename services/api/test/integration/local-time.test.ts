@@ -159,6 +159,9 @@ describe('tz and fill on the read routes', () => {
       'max',
       'first',
       'last',
+      'variance',
+      'stddev',
+      'coverage_spread',
       'final',
       'filled',
     ]);
@@ -234,11 +237,14 @@ describe('tz and fill on the read routes', () => {
       'open',
       'close',
       'avg',
+      'variance',
+      'stddev',
+      'coverage',
       'final',
     ]);
     const csv = await raw(`${path}&format=csv`);
     expect(csv.bytes.toString('utf8').split('\r\n')[0]).toBe(
-      'time,time_ms,series,sensor,field,n,sum,avg,min,max,first,last,final',
+      'time,time_ms,series,sensor,field,n,sum,avg,min,max,first,last,variance,stddev,coverage_spread,final',
     );
   });
 

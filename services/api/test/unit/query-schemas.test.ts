@@ -85,8 +85,28 @@ describe('points query', () => {
       ['detail: Invalid option: expected one of "slot"|"sub"'],
     ],
     [{ ...base, maxPoints: 'lots' }, ['maxPoints: must be a number']],
+    [
+      { ...base, quantile: '0.5,1.5' },
+      ['quantile: "1.5" is not a quantile: give each φ in [0, 1], e.g. 0.5,0.85,0.99'],
+    ],
+    [
+      { ...base, quantile: ['p95', ''] },
+      [
+        'quantile: "p95" is not a quantile: give each φ in [0, 1], e.g. 0.5,0.85,0.99',
+        'quantile: "" is not a quantile: give each φ in [0, 1], e.g. 0.5,0.85,0.99',
+      ],
+    ],
   ])('refuses %j', (query, expected) => {
     expect(issues(pointsQuerySchema, query)).toEqual(expected);
+  });
+
+  it('takes quantiles as a comma list or repeated, in order', () => {
+    expect(pointsQuerySchema.parse({ ...base, quantile: '0.5,0.85' }).quantile).toEqual([
+      0.5, 0.85,
+    ]);
+    expect(pointsQuerySchema.parse({ ...base, quantile: ['0.99', '0,1'] }).quantile).toEqual([
+      0.99, 0, 1,
+    ]);
   });
 });
 

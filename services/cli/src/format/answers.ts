@@ -16,6 +16,7 @@ import { plural } from '../plural.js';
 import type { QueryAnswer } from './render.js';
 import { formatSpan, isoTime } from './time.js';
 import { examinedLine, orEmpty } from './range-answers.js';
+import { statsGrid } from './stats.js';
 
 export { candlesAnswer, describeResolution, pointsAnswer } from './range-answers.js';
 
@@ -60,10 +61,11 @@ export function windowAnswer(
 ): QueryAnswer {
   const empty = result.rows.filter((row) => row.n === 0).length;
   const selected = 'selected' in result ? result.selected : undefined;
+  const stats = statsGrid(result.rows);
   return {
     answer: { json: () => result, table: () => windowTable(result) },
     table: {
-      header: ['series', 'n', 'avg', 'min', 'max', 'first', 'last', 'final'],
+      header: ['series', 'n', 'avg', 'min', 'max', 'first', 'last', ...stats.header, 'final'],
       rows: result.rows.map((row) => [
         row.series,
         row.n,
@@ -72,6 +74,7 @@ export function windowAnswer(
         row.max,
         row.first?.v ?? null,
         row.last?.v ?? null,
+        ...stats.cells(row),
         row.final,
       ]),
     },
@@ -95,6 +98,7 @@ export function windowAnswer(
             `${empty} of ${plural(result.rows.length, 'series', 'series')} without data in the window: empty cells`,
           ]
         : []),
+      ...stats.notes,
       examinedLine(result.examined),
     ],
   };

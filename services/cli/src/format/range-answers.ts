@@ -11,6 +11,7 @@ import {
 } from '@tickertape/query';
 import { plural } from '../plural.js';
 import type { QueryAnswer } from './render.js';
+import { statsGrid } from './stats.js';
 import { formatSpan, isoTime } from './time.js';
 
 /* The answers of the range reads (points, candles): a resolution line, gaps, one row per slot. */
@@ -98,6 +99,7 @@ function withGapRows(
  */
 export function pointsAnswer(result: RangeResult | FilledRangeResult): QueryAnswer {
   const fill = 'fill' in result ? result.fill : undefined;
+  const stats = statsGrid(result.points);
   const values = result.points.map((p) => ({
     t: p.t,
     cells: [
@@ -108,6 +110,7 @@ export function pointsAnswer(result: RangeResult | FilledRangeResult): QueryAnsw
       p.max,
       p.open,
       p.close,
+      ...stats.cells(p),
       p.final,
       ...(fill === undefined ? [] : ['filled' in p && p.filled]),
     ] as Cell[],
@@ -124,6 +127,7 @@ export function pointsAnswer(result: RangeResult | FilledRangeResult): QueryAnsw
         'max',
         'first',
         'last',
+        ...stats.header,
         'final',
         ...(fill === undefined ? [] : ['filled']),
         'gap',
@@ -131,7 +135,7 @@ export function pointsAnswer(result: RangeResult | FilledRangeResult): QueryAnsw
       rows: withGapRows(
         values,
         unfilledGaps(result),
-        fill === undefined ? 7 : 8,
+        7 + stats.header.length + (fill === undefined ? 0 : 1),
         timeIn(result.tz),
       ),
     },
@@ -139,12 +143,14 @@ export function pointsAnswer(result: RangeResult | FilledRangeResult): QueryAnsw
       rangeLine(result),
       `${plural(result.points.length - filled, 'point')}, ${gapsLine(result.gaps)}` +
         (fill === undefined ? '' : `; ${filled} filled (${fill}), not data`),
+      ...stats.notes,
       examinedLine(result.examined),
     ],
   };
 }
 
 export function candlesAnswer(result: CandleResult): QueryAnswer {
+  const stats = statsGrid(result.candles.map((c) => ({ ...c, n: c.volume })));
   const cellsOf = (c: CandleResult['candles'][number]): Cell[] => [
     rowTime(c),
     c.open,
@@ -152,22 +158,24 @@ export function candlesAnswer(result: CandleResult): QueryAnswer {
     c.low,
     c.close,
     c.volume,
+    ...stats.cells(c),
     c.final,
   ];
   return {
     answer: { json: () => result, table: () => candlesTable(result) },
     table: {
-      header: ['time', 'open', 'high', 'low', 'close', 'volume', 'final', 'gap'],
+      header: ['time', 'open', 'high', 'low', 'close', 'volume', ...stats.header, 'final', 'gap'],
       rows: withGapRows(
         result.candles.map((c) => ({ t: c.t, cells: cellsOf(c) })),
         result.gaps,
-        6,
+        6 + stats.header.length,
         timeIn(result.tz),
       ),
     },
     notes: [
       rangeLine(result),
       `${plural(result.candles.length, 'candle')}, ${gapsLine(result.gaps)}`,
+      ...stats.notes,
       examinedLine(result.examined),
     ],
   };

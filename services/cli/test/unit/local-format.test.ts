@@ -1,12 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { fillRange, type Point, type RangeResult } from '@tickertape/query';
+import { fillRange, type AnsweredPoint, type RangeResult } from '@tickertape/query';
 import { pointsAnswer } from '../../src/format/answers.js';
 import { render } from '../../src/format/render.js';
 
 const at = (iso: string) => Date.parse(iso);
 const H = 3_600_000;
 
-const day = (start: string, end: string, local: string, v: number): Point => ({
+const day = (start: string, end: string, local: string, v: number): AnsweredPoint => ({
+  variance: 0,
+  stddev: 0,
+  coverage: { spread: 1 },
   t: at(start),
   end: at(end),
   local,

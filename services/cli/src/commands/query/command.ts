@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { positiveInt, tagArgument } from '../../arguments.js';
+import { quantileArgument } from '../../format/stats.js';
 import { parseLastMinutes } from '../../format/time.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../context.js';
@@ -24,6 +25,13 @@ import {
   type CommonOptions,
   type QueryIo,
 } from './shared.js';
+
+/** `--quantile`, on the reads whose points, candles or rows have values to rank. */
+const quantileOption = (what: string) =>
+  new Option(
+    '--quantile <phi>',
+    `quantile φ in [0, 1] of ${what} (repeatable, or a comma list: 0.5,0.85,0.99); a q<φ> column each`,
+  ).argParser(quantileArgument);
 
 function queryIo({ ready, now, io }: CommandContext): QueryIo {
   return { ready, now, stdout: io.stdout, stderr: io.stderr };
@@ -62,6 +70,7 @@ const pointsDefinition = defineCommand({
     ).choices(['slot', 'sub']),
     tzOption(),
     fillOption(),
+    quantileOption("each point's values"),
     ...rangeOptions('-1h'),
     ...commonOptions(),
   ],
@@ -77,6 +86,7 @@ const candlesDefinition = defineCommand({
     new Option('--field <name>', 'numeric field').makeOptionMandatory(),
     new Option('--max-points <n>', 'at most this many candles').argParser(positiveInt).default(60),
     tzOption(),
+    quantileOption("each candle's values"),
     ...rangeOptions('-1h'),
     ...commonOptions(),
   ],
@@ -86,7 +96,8 @@ const candlesDefinition = defineCommand({
 
 const windowDefinition = defineCommand({
   name: 'window',
-  summary: 'count, sum, avg, min, max, first and last of one field over a window, for many series',
+  summary:
+    'count, sum, avg, min, max, first, last, spread and quantiles of one field over a window, for many series',
   options: [
     new Option('--series <keys...>', 'these series (repeatable)').conflicts(['metric', 'tag']),
     new Option('--metric <name>', 'or every series of this metric (up to --limit)'),
@@ -104,6 +115,7 @@ const windowDefinition = defineCommand({
     new Option('--from <time>', 'or from this time (rounded down to the minute)'),
     new Option('--to <time>', 'with --from: to this time (default now)'),
     tzOption(),
+    quantileOption("each series' values over the window"),
     ...commonOptions(),
   ],
   help: QUERY_HELP,

@@ -15,6 +15,7 @@ import {
   statusAnswer,
   windowAnswer,
 } from '../../format/answers.js';
+import { quantilesPart } from '../../format/stats.js';
 import { rangeIn } from './local-options.js';
 import { range, respond, type CommonOptions, type QueryIo, type RangeOptions } from './shared.js';
 
@@ -51,6 +52,7 @@ export type PointsOptions = CommonOptions &
     detail?: Detail;
     tz?: string;
     fill?: FillMode;
+    quantile?: string[];
   };
 
 /** `--tz`: checked before any connection, so an unknown zone exits 2 at once. */
@@ -65,6 +67,7 @@ export async function queryPoints(io: QueryIo, options: PointsOptions): Promise<
     field: options.field,
     ...rangeIn(options, nowMs, zone.tz),
     ...zone,
+    ...quantilesPart(options.quantile),
   };
   await respond(io, options, nowMs, async (reader) => {
     const result =
@@ -82,12 +85,19 @@ export async function queryPoints(io: QueryIo, options: PointsOptions): Promise<
 }
 
 export type CandlesOptions = CommonOptions &
-  RangeOptions & { series: string; field: string; maxPoints: number; tz?: string };
+  RangeOptions & {
+    series: string;
+    field: string;
+    maxPoints: number;
+    tz?: string;
+    quantile?: string[];
+  };
 
 export async function queryCandles(io: QueryIo, options: CandlesOptions): Promise<void> {
   const nowMs = io.now();
   const zone = zoneOf(options.tz);
   const { fromMs, toMs } = rangeIn(options, nowMs, zone.tz);
+  const quantiles = quantilesPart(options.quantile);
   await respond(io, options, nowMs, async (reader) =>
     candlesAnswer(
       await reader.candles({
@@ -97,6 +107,7 @@ export async function queryCandles(io: QueryIo, options: CandlesOptions): Promis
         toMs,
         maxPoints: options.maxPoints,
         ...zone,
+        ...quantiles,
       }),
     ),
   );
@@ -112,6 +123,7 @@ export type WindowOptions = CommonOptions & {
   from?: string;
   to?: string;
   tz?: string;
+  quantile?: string[];
 };
 
 /** Called with the series named (--series or --metric) and the window given (--last or --from). */
@@ -122,16 +134,23 @@ export async function queryWindow(io: QueryIo, options: WindowOptions): Promise<
     options.last !== undefined
       ? lastMinutes(nowMs, options.last)
       : rangeIn({ from: options.from!, to: options.to ?? 'now' }, nowMs, tz);
+  const quantiles = quantilesPart(options.quantile);
   await respond(io, options, nowMs, async (reader) => {
     const result =
       options.metric === undefined
-        ? await reader.window({ series: options.series ?? [], field: options.field, ...window })
+        ? await reader.window({
+            series: options.series ?? [],
+            field: options.field,
+            ...window,
+            ...quantiles,
+          })
         : await reader.windowByMetric({
             metric: options.metric,
             tags: options.tag ?? {},
             limit: options.limit,
             field: options.field,
             ...window,
+            ...quantiles,
           });
     return windowAnswer(tz === undefined ? result : windowInZone(result, tz));
   });

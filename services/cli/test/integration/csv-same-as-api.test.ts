@@ -200,9 +200,20 @@ describe('CSV: tickertape query and the API give the same bytes', () => {
       ['from', from],
       ['to', to],
     ];
-    const points = await cli(['points', ...one, '--quantile', '0.5', '--quantile', '0.85,0.99']);
+    const points = await cli([
+      'points',
+      ...one,
+      '--max-points',
+      '20',
+      '--quantile',
+      '0.5',
+      '--quantile',
+      '0.85,0.99',
+    ]);
     expect(points.split('\r\n')[0]).toContain(',q0.5,q0.85,q0.99,coverage_spread,coverage_sketch,');
-    expect(points).toBe(await api('points', [...oneQuery, ['quantile', '0.5,0.85,0.99']]));
+    expect(points).toBe(
+      await api('points', [...oneQuery, ['quantile', '0.5,0.85,0.99'], ['maxPoints', '20']]),
+    );
     expect(await cli(['candles', ...one, '--quantile', '0.85', '--max-points', '5'])).toBe(
       await api('candles', [...oneQuery, ['quantile', '0.85'], ['maxPoints', '5']]),
     );

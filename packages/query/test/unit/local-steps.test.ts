@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import {
   QueryErrorCode,
   checkTimeZone,
@@ -323,5 +324,51 @@ describe("wall times: what a zone's clock reads, as an instant", () => {
     'today',
   ])('reads %p as no wall time', (text) => {
     expect(parseWallTime(text)).toBeUndefined();
+  });
+});
+
+describe('local steps, properties over zones, ranges and widths', () => {
+  const ZONES = [
+    'America/Los_Angeles',
+    'Asia/Kolkata',
+    'Australia/Lord_Howe',
+    'Europe/London',
+    'America/St_Johns',
+    'Asia/Kathmandu',
+    'Pacific/Chatham',
+    'UTC',
+  ];
+  const WIDTHS = [15 * M, 30 * M, H, 3 * H, D, 7 * D];
+  const cases = fc.record({
+    zone: fc.constantFrom(...ZONES),
+    stepMs: fc.constantFrom(...WIDTHS),
+    // Minutes from 1990 to 2060; ranges up to ~20 steps.
+    fromMin: fc.integer({ min: 10_519_200, max: 47_336_400 }),
+    steps: fc.integer({ min: 1, max: 20 }),
+  });
+
+  it('tile the range: contiguous, covering it, each starting on a wall-clock multiple or a jump', () => {
+    fc.assert(
+      fc.property(cases, ({ zone, stepMs, fromMin, steps: count }) => {
+        const rules = zoneRules(zone);
+        const from = fromMin * M;
+        const to = from + count * stepMs;
+        const steps = localSteps(from, to, stepMs, rules);
+        expect(steps[0]!.start).toBeLessThanOrEqual(from);
+        expect(steps.at(-1)!.end).toBeGreaterThanOrEqual(to);
+        const jumps = new Set(
+          rules.transitions(from - stepMs - D, to + stepMs + D).map((c) => c.atMs),
+        );
+        steps.forEach((step, i) => {
+          if (i > 0) expect(step.start).toBe(steps[i - 1]!.end);
+          expect(step.end).toBeGreaterThan(step.start);
+          const wall = step.start + rules.offsetAt(step.start);
+          expect(((wall % stepMs) + stepMs) % stepMs === 0 || jumps.has(step.start)).toBe(true);
+          // A step differs from its width by a clock change at most (here: 2 hours).
+          expect(Math.abs(step.end - step.start - stepMs)).toBeLessThanOrEqual(2 * H);
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 });

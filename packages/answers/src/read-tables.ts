@@ -30,6 +30,24 @@ import { statsColumns } from './stats-columns.js';
 const text = (name: string): Column => ({ name, kind: 'text' });
 const number = (name: string): Column => ({ name, kind: 'number' });
 const FINAL: Column = { name: 'final', kind: 'bool' };
+const FILLED: Column = { name: 'filled', kind: 'bool' };
+
+/**
+ * A row's time columns: its start, and with a time zone its step's end (a local day lasts 23 to
+ * 25 hours) and its start in the zone's wall time, with the offset (`local_time`).
+ */
+function stepLead(tz: string | undefined): Column[] {
+  const lead = instantColumns('time');
+  return tz === undefined ? lead : [...lead, ...instantColumns('end'), text('local_time')];
+}
+
+function stepCells(
+  tz: string | undefined,
+  row: { t: number; end?: number; local?: string },
+): Cell[] {
+  const lead = instantCells(row.t);
+  return tz === undefined ? lead : [...lead, ...instantCells(row.end ?? null), row.local ?? null];
+}
 
 /** A table whose rows are of known series: lead columns, `series`, its tags, then `values`. */
 function seriesTable<R>(
@@ -53,18 +71,20 @@ function seriesTable<R>(
 
 /**
  * Points: the interval's start, n, sum, avg, min, max, first and last value (JSON's open, close),
- * then the stats (stats-columns.ts).
+ * then the stats (stats-columns.ts); with a zone its end and local time, with a fill whether the
+ * row was filled (then n and sum are empty: no observation).
  */
 export function pointsTable(read: PointsRead): Table {
+  const filled = read.fill !== undefined;
   const values = [text('field'), ...['n', 'sum', 'avg', 'min', 'max', 'first', 'last'].map(number)];
   const stats = statsColumns(read.points, namesOf(values));
   return seriesTable(
     read.points,
     () => read.series,
-    instantColumns('time'),
-    [...values, ...stats.columns, FINAL],
+    stepLead(read.tz),
+    [...values, ...stats.columns, FINAL, ...(filled ? [FILLED] : [])],
     (p) => ({
-      lead: instantCells(p.t),
+      lead: stepCells(read.tz, p),
       values: [
         read.field,
         p.n,
@@ -76,6 +96,7 @@ export function pointsTable(read: PointsRead): Table {
         p.close,
         ...stats.cells(p),
         p.final,
+        ...(filled ? [p.filled === true] : []),
       ],
     }),
   );
@@ -87,10 +108,10 @@ export function candlesTable(read: CandlesRead): Table {
   return seriesTable(
     read.candles,
     () => read.series,
-    instantColumns('time'),
+    stepLead(read.tz),
     [...values, ...stats.columns, FINAL],
     (c) => ({
-      lead: instantCells(c.t),
+      lead: stepCells(read.tz, c),
       values: [read.field, c.open, c.high, c.low, c.close, c.volume, ...stats.cells(c), c.final],
     }),
   );
@@ -102,7 +123,8 @@ export function candlesTable(read: CandlesRead): Table {
  * coverage 0 and every other value empty (its sum too: nothing was summed).
  */
 export function windowTable(read: WindowRead): Table {
-  const span = [...instantCells(read.fromMs), ...instantCells(read.toMs)];
+  const local = read.tz === undefined ? [] : [read.local?.from ?? null, read.local?.to ?? null];
+  const span = [...instantCells(read.fromMs), ...instantCells(read.toMs), ...local];
   const values = [
     text('field'),
     ...['n', 'sum', 'avg', 'min', 'max', 'first'].map(number),
@@ -114,7 +136,12 @@ export function windowTable(read: WindowRead): Table {
   return seriesTable(
     read.rows,
     (row) => row.series,
-    [...instantColumns('time'), ...instantColumns('end')],
+    [
+      ...instantColumns('time'),
+      ...instantColumns('end'),
+      // With a zone: the window's bounds in its wall time.
+      ...(read.tz === undefined ? [] : [text('local_time'), text('local_end')]),
+    ],
     [...values, ...stats.columns, FINAL],
     (row) => ({
       lead: span,

@@ -5,6 +5,12 @@
  * reader nor the database to be built or tested.
  */
 
+/** With a time zone (`tz`): a step's UTC end and its start in the zone's wall time. */
+export interface LocalStepRead {
+  end?: number;
+  local?: string;
+}
+
 /**
  * The stats of a point, candle or window row (@tickertape/query's `Stats`): spread always,
  * quantiles when asked for, the weighted average of a weighted field, and the ticks each covers.
@@ -21,24 +27,31 @@ export interface StatsRead {
 export interface PointsRead {
   series: string;
   field: string;
-  points: readonly ({
+  /** The zone of the steps, when one was asked for: the table gains local_time and end. */
+  tz?: string;
+  /** The fill asked for: the table gains `filled`. */
+  fill?: string;
+  points: readonly (LocalStepRead & {
     t: number;
     n: number | null;
     sum: number | null;
-    avg: number;
-    min: number;
-    max: number;
+    /** Null only in a step filled with nulls (`filled`). */
+    avg: number | null;
+    min: number | null;
+    max: number | null;
     /** The interval's first and last value. */
-    open: number;
-    close: number;
+    open: number | null;
+    close: number | null;
     final: boolean;
+    filled?: boolean;
   } & StatsRead)[];
 }
 
 export interface CandlesRead {
   series: string;
   field: string;
-  candles: readonly ({
+  tz?: string;
+  candles: readonly (LocalStepRead & {
     t: number;
     open: number;
     high: number;
@@ -59,6 +72,9 @@ export interface WindowRead {
   field: string;
   fromMs: number;
   toMs: number;
+  /** With a time zone: its name, and the window's bounds in its wall time. */
+  tz?: string;
+  local?: { from: string; to: string };
   rows: readonly ({
     series: string;
     n: number;

@@ -57,4 +57,25 @@ export {
   type FinalBucketCacheOptions,
 } from './final-bucket-cache.js';
 export { FinalitySource } from './finality-source.js';
+export {
+  FILL_MODES,
+  fillPoints,
+  fillRange,
+  type FillMode,
+  type FilledPoint,
+  type FilledRangeResult,
+  type SteppedPoint,
+} from './fill.js';
+export { isLocalStep, localSteps, onUtcGrid, stepGaps, type LocalStep } from './local-steps.js';
+export { rangeSteps, windowInZone } from './local-range.js';
+export {
+  checkTimeZone,
+  isTimeZone,
+  localIso,
+  parseWallTime,
+  wallToInstant,
+  zoneRules,
+  type Transition,
+  type ZoneRules,
+} from './time-zone.js';
 export { FinalityView } from './watermark-view.js';

@@ -32,6 +32,10 @@ export interface Point {
   avg: number;
   /** Whether every slot behind this point is final (the scheduler's watermark passed it). */
   final: boolean;
+  /** With a time zone (`tz`): the end of the point's local step, exclusive (UTC epoch ms). */
+  end?: number;
+  /** With a time zone: the step's start in the zone's wall time, with its offset. */
+  local?: string;
   /**
    * The parts spread, quantiles and weighted averages are computed from, merged with the point
    * (stats.ts); absent where nothing carries them. A read's answer carries the stats instead.

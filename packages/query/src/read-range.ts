@@ -29,6 +29,8 @@ export interface RangeQuery {
   field: string;
   fromMs: number;
   toMs: number;
+  /** An IANA zone: steps follow its local calendar (local-range.ts). */
+  tz?: string;
   /** φ in [0, 1]: the quantiles of each point's values. */
   quantiles?: readonly number[];
 }
@@ -52,6 +54,8 @@ export interface RangeResult {
   fromMs: number;
   toMs: number;
   resolution: Resolution;
+  /** The zone whose local steps the points are (each point then has its `end` and `local`). */
+  tz?: string;
   /** Points with data only, in time order; intervals without data are in `gaps`, never zeros. */
   points: AnsweredPoint[];
   /** Runs without data inside [from, min(to, now)). */

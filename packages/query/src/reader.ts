@@ -25,6 +25,8 @@ import {
   type RangeReadOptions,
   type RangeResult,
 } from './read-range.js';
+import { readLocalRange } from './local-range.js';
+import type { Resolution } from './resolution.js';
 import { chooseResolution, levelResolution, sourceFor, type Detail } from './resolution.js';
 import { findSeries, type SeriesQuery, type SeriesResult } from './series.js';
 import { seriesStatus, type StatusResult } from './status.js';
@@ -85,6 +87,9 @@ export interface Candle extends Stats {
   /** Ticks in the candle; `null` at second width. */
   volume: number | null;
   final: boolean;
+  /** With a time zone: the candle's local step's end (UTC) and its start in wall time. */
+  end?: number;
+  local?: string;
 }
 
 export interface CandleResult extends Omit<RangeResult, 'points'> {
@@ -106,6 +111,7 @@ export function candleOf(point: AnsweredPoint): Candle {
     ...(weighted === undefined ? {} : { weighted }),
     coverage,
     final: point.final,
+    ...(point.end === undefined ? {} : { end: point.end, local: point.local }),
   };
 }
 
@@ -166,8 +172,7 @@ export class RollupReader {
     const level = checkLevel(query.level, this.ctx);
     const ctx = await this.keptFor([query.series]);
     checkLevelKept(level, metricOfSeries(query.series), ctx);
-    return readRange(
-      this.store,
+    return this.read(
       ctx,
       query,
       levelResolution(level, query.detail),
@@ -178,8 +183,7 @@ export class RollupReader {
   /** One series at the finest width that fits `maxPoints`, read from the cheapest level. */
   async auto(query: AutoQuery): Promise<RangeResult> {
     const ctx = await this.keptFor([query.series]);
-    return readRange(
-      this.store,
+    return this.read(
       ctx,
       query,
       chooseResolution(
@@ -190,6 +194,19 @@ export class RollupReader {
       ),
       await this.rangeOptions(query),
     );
+  }
+
+  /** A range in UTC steps, or with `tz` in the zone's local steps (a level's width, for `range`). */
+  private read(
+    ctx: ReaderContext,
+    query: RangeQuery,
+    resolution: Resolution,
+    options: RangeReadOptions,
+  ): Promise<RangeResult> {
+    const { tz } = query;
+    return tz === undefined
+      ? readRange(this.store, ctx, query, resolution, options)
+      : readLocalRange(this.store, ctx, { ...query, tz }, resolution, options.weight);
   }
 
   /**

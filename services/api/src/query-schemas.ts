@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FORMATS } from '@tickertape/answers';
 import { LEVELS } from '@tickertape/buckets';
 import { parseInstant, parseLastMinutes } from './instant.js';
+import { fillParam, timeZoneParam } from './zone-params.js';
 
 /**
  * The query strings of the read routes. They check shape and syntax only; what a value means
@@ -154,6 +155,7 @@ const rangeRead = {
     .meta({
       description: `Automatic resolution: the finest width that fits this many points (default ${DEFAULT_MAX_POINTS}; capped by the server's MAX_POINTS)`,
     }),
+  tz: timeZoneParam(),
   quantile: quantileList(),
 };
 
@@ -170,6 +172,7 @@ export const pointsQuerySchema = z
       description:
         'With `level`: `slot` (default) one point per bucket, `sub` one per second/minute/hour inside each',
     }),
+    fill: fillParam(),
     format: format(),
   })
   .check((ctx) => {
@@ -239,6 +242,7 @@ export const windowQuerySchema = z
           'Instead of from/to: the last N whole minutes up to and including the current one (10m, 6h, 7d)',
         examples: ['10m'],
       }),
+    tz: timeZoneParam(),
     quantile: quantileList(),
     format: format(),
   })

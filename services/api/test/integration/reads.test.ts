@@ -11,14 +11,7 @@ import type {
   WindowBody,
 } from '../../src/response-schemas.js';
 import { qs, startTestApi, type RunningApi } from '../support/api.js';
-import {
-  refGaps,
-  refPoints,
-  refSecondPoints,
-  refWindow,
-  ticksOf,
-  type RefPoint,
-} from '../support/reference.js';
+import { refGaps, refPoints, refSecondPoints, refWindow, ticksOf } from '../support/reference.js';
 import { MINUTE, at, dataset, writeTicks } from '../support/ticks.js';
 import { testDatabase } from '@tickertape/store/testing';
 
@@ -31,17 +24,13 @@ const MARKS: Record<Level, number> = {
 const data = dataset();
 const [s1, s2, s3] = data.sensors as [string, string, string];
 
-interface ApiPoint extends RefPoint {
-  final: boolean;
-}
-
 /** The stats of a row, point or candle (checked against the fold separately: floating sums). */
 const STATS = ['variance', 'stddev', 'quantiles', 'weighted', 'coverage'];
 const withoutStats = <T extends object>(row: T): T =>
   Object.fromEntries(Object.entries(row).filter(([key]) => !STATS.includes(key))) as T;
 
 /** The points without `final`, which is checked against the watermark separately, and stats. */
-const values = (points: ApiPoint[]) =>
+const values = (points: PointsBody['points']) =>
   points.map(({ final: _final, ...rest }) => withoutStats(rest));
 
 /** Population variance of the values, two-pass: the fold the stored Σx² must agree with. */
@@ -111,7 +100,7 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
     expect(values(res.body.points)).toEqual(expected);
     expect(res.body.gaps).toEqual([data.hole]);
     expect(res.body.examined).toBe(1);
-    expect(res.body.points.every((p: ApiPoint) => p.final)).toBe(true);
+    expect(res.body.points.every((p) => p.final)).toBe(true);
   });
 
   it('chooses the finest width that fits maxPoints: 2-minute points from four hour buckets', async () => {

@@ -53,7 +53,12 @@ export function seriesAnswer(
  * The window's result; with --metric, `selected` says how the series were found (in the
  * window's own buckets, so `examined` needs no discovery added), as the API's answer does.
  */
-export function windowAnswer(result: WindowResult | MetricWindowResult): QueryAnswer {
+export function windowAnswer(
+  result: (WindowResult | MetricWindowResult) & {
+    tz?: string;
+    local?: { from: string; to: string };
+  },
+): QueryAnswer {
   const empty = result.rows.filter((row) => row.n === 0).length;
   const selected = 'selected' in result ? result.selected : undefined;
   const stats = statsGrid(result.rows);
@@ -75,6 +80,9 @@ export function windowAnswer(result: WindowResult | MetricWindowResult): QueryAn
     },
     notes: [
       `${result.field} from ${isoTime(result.fromMs)} to ${isoTime(result.toMs)} ` +
+        ('local' in result && result.local !== undefined
+          ? `(${result.tz}: ${result.local.from} to ${result.local.to}) `
+          : '') +
         `(${formatSpan(result.toMs - result.fromMs)}), summed from ` +
         `${plural(result.pieces.length, 'bucket part')} per series`,
       ...(selected === undefined

@@ -17,6 +17,7 @@ import {
   type SeriesOptions,
   type WindowOptions,
 } from './run.js';
+import { fillOption, tzOption } from './local-options.js';
 import {
   commonOptions,
   QUERY_HELP,
@@ -67,6 +68,8 @@ const pointsDefinition = defineCommand({
       '--detail <detail>',
       'with --level (default minute): slot = a point per bucket, sub = per second/minute/hour',
     ).choices(['slot', 'sub']),
+    tzOption(),
+    fillOption(),
     quantileOption("each point's values"),
     ...rangeOptions('-1h'),
     ...commonOptions(),
@@ -82,6 +85,7 @@ const candlesDefinition = defineCommand({
     new Option('--series <key>', 'series key, e.g. "stock.tick|symbol=AAPL"').makeOptionMandatory(),
     new Option('--field <name>', 'numeric field').makeOptionMandatory(),
     new Option('--max-points <n>', 'at most this many candles').argParser(positiveInt).default(60),
+    tzOption(),
     quantileOption("each candle's values"),
     ...rangeOptions('-1h'),
     ...commonOptions(),
@@ -110,6 +114,7 @@ const windowDefinition = defineCommand({
       .conflicts(['from', 'to']),
     new Option('--from <time>', 'or from this time (rounded down to the minute)'),
     new Option('--to <time>', 'with --from: to this time (default now)'),
+    tzOption(),
     quantileOption("each series' values over the window"),
     ...commonOptions(),
   ],

@@ -15,6 +15,7 @@ import {
   waitHealthy,
   type ServiceProcess,
 } from '@tickertape/testing';
+import { testDatabase } from '@tickertape/store/testing';
 import { readFile } from 'node:fs/promises';
 import { LocalPrometheus, repositoryRoot, rulesForTest } from '../support/prometheus.js';
 
@@ -59,7 +60,7 @@ describe('alerts and dashboard on a real Prometheus', () => {
       config: { 'message.timestamp.type': 'LogAppendTime' },
     });
     const dlqTopic = await stack.createTopic();
-    const db = stack.database();
+    const db = testDatabase(stack);
     const base = {
       KAFKA_BROKERS: stack.env.KAFKA_BROKERS.join(','),
       SCHEMA_REGISTRY_URL: stack.env.SCHEMA_REGISTRY_URL,

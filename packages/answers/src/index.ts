@@ -9,6 +9,7 @@ export {
   type Encoder,
   type Format,
 } from './formats.js';
+export { statsColumns, type StatsColumns } from './stats-columns.js';
 export { markdownTable, type MarkdownColumn } from './markdown.js';
 export {
   candlesTable,
@@ -25,6 +26,7 @@ export type {
   RawPoint,
   RawRead,
   SeriesListRead,
+  StatsRead,
   StatusRead,
   WindowRead,
 } from './reads.js';

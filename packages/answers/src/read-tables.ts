@@ -17,6 +17,7 @@ import type {
   StatusRead,
   WindowRead,
 } from './reads.js';
+import { statsColumns } from './stats-columns.js';
 
 /*
  * Each read's answer as a tidy table (docs/analysts.md has the columns per read): the row's
@@ -29,6 +30,24 @@ import type {
 const text = (name: string): Column => ({ name, kind: 'text' });
 const number = (name: string): Column => ({ name, kind: 'number' });
 const FINAL: Column = { name: 'final', kind: 'bool' };
+const FILLED: Column = { name: 'filled', kind: 'bool' };
+
+/**
+ * A row's time columns: its start, and with a time zone its step's end (a local day lasts 23 to
+ * 25 hours) and its start in the zone's wall time, with the offset (`local_time`).
+ */
+function stepLead(tz: string | undefined): Column[] {
+  const lead = instantColumns('time');
+  return tz === undefined ? lead : [...lead, ...instantColumns('end'), text('local_time')];
+}
+
+function stepCells(
+  tz: string | undefined,
+  row: { t: number; end?: number; local?: string },
+): Cell[] {
+  const lead = instantCells(row.t);
+  return tz === undefined ? lead : [...lead, ...instantCells(row.end ?? null), row.local ?? null];
+}
 
 /** A table whose rows are of known series: lead columns, `series`, its tags, then `values`. */
 function seriesTable<R>(
@@ -50,52 +69,80 @@ function seriesTable<R>(
   };
 }
 
-/** Points: the interval's start, n, sum, avg, min, max, first and last value (JSON's open, close). */
+/**
+ * Points: the interval's start, n, sum, avg, min, max, first and last value (JSON's open, close),
+ * then the stats (stats-columns.ts); with a zone its end and local time, with a fill whether the
+ * row was filled (then n and sum are empty: no observation).
+ */
 export function pointsTable(read: PointsRead): Table {
+  const filled = read.fill !== undefined;
+  const values = [text('field'), ...['n', 'sum', 'avg', 'min', 'max', 'first', 'last'].map(number)];
+  const stats = statsColumns(read.points, namesOf(values));
   return seriesTable(
     read.points,
     () => read.series,
-    instantColumns('time'),
-    [text('field'), ...['n', 'sum', 'avg', 'min', 'max', 'first', 'last'].map(number), FINAL],
+    stepLead(read.tz),
+    [...values, ...stats.columns, FINAL, ...(filled ? [FILLED] : [])],
     (p) => ({
-      lead: instantCells(p.t),
-      values: [read.field, p.n, p.sum, p.avg, p.min, p.max, p.open, p.close, p.final],
+      lead: stepCells(read.tz, p),
+      values: [
+        read.field,
+        p.n,
+        p.sum,
+        p.avg,
+        p.min,
+        p.max,
+        p.open,
+        p.close,
+        ...stats.cells(p),
+        p.final,
+        ...(filled ? [p.filled === true] : []),
+      ],
     }),
   );
 }
 
 export function candlesTable(read: CandlesRead): Table {
+  const values = [text('field'), ...['open', 'high', 'low', 'close', 'volume'].map(number)];
+  const stats = statsColumns(read.candles, namesOf(values));
   return seriesTable(
     read.candles,
     () => read.series,
-    instantColumns('time'),
-    [text('field'), ...['open', 'high', 'low', 'close', 'volume'].map(number), FINAL],
+    stepLead(read.tz),
+    [...values, ...stats.columns, FINAL],
     (c) => ({
-      lead: instantCells(c.t),
-      values: [read.field, c.open, c.high, c.low, c.close, c.volume, c.final],
+      lead: stepCells(read.tz, c),
+      values: [read.field, c.open, c.high, c.low, c.close, c.volume, ...stats.cells(c), c.final],
     }),
   );
 }
 
 /**
  * One row per series over the window actually summed (`time` to `end`), with the first and last
- * observation and their times; a series without readings in it has n 0 and every other value
- * empty (its sum too: nothing was summed).
+ * observation and their times, then the stats; a series without readings in it has n 0, its
+ * coverage 0 and every other value empty (its sum too: nothing was summed).
  */
 export function windowTable(read: WindowRead): Table {
-  const span = [...instantCells(read.fromMs), ...instantCells(read.toMs)];
+  const local = read.tz === undefined ? [] : [read.local?.from ?? null, read.local?.to ?? null];
+  const span = [...instantCells(read.fromMs), ...instantCells(read.toMs), ...local];
+  const values = [
+    text('field'),
+    ...['n', 'sum', 'avg', 'min', 'max', 'first'].map(number),
+    ...instantColumns('first_time'),
+    number('last'),
+    ...instantColumns('last_time'),
+  ];
+  const stats = statsColumns(read.rows, namesOf(values));
   return seriesTable(
     read.rows,
     (row) => row.series,
-    [...instantColumns('time'), ...instantColumns('end')],
     [
-      text('field'),
-      ...['n', 'sum', 'avg', 'min', 'max', 'first'].map(number),
-      ...instantColumns('first_time'),
-      number('last'),
-      ...instantColumns('last_time'),
-      FINAL,
+      ...instantColumns('time'),
+      ...instantColumns('end'),
+      // With a zone: the window's bounds in its wall time.
+      ...(read.tz === undefined ? [] : [text('local_time'), text('local_end')]),
     ],
+    [...values, ...stats.columns, FINAL],
     (row) => ({
       lead: span,
       values: [
@@ -109,6 +156,7 @@ export function windowTable(read: WindowRead): Table {
         ...instantCells(row.first?.t ?? null),
         row.last?.v ?? null,
         ...instantCells(row.last?.t ?? null),
+        ...stats.cells(row),
         row.final,
       ],
     }),

@@ -83,8 +83,12 @@ export class Totals extends Ends<number> {
   xw = 0;
   w = 0;
   weighed = 0;
-  /** Sketch bins, when this aggregate keeps a sketch (the fold creates them). */
-  q: SketchBins | undefined = undefined;
+  /**
+   * Sketch bins by key (sketch.ts), when this aggregate keeps a sketch (the fold creates them).
+   * A Map rather than the stored object: bin keys look like array indexes (`'262'`), and an
+   * object keyed so grows a sparse elements store per aggregate, at twice the fold's cost.
+   */
+  bins: Map<string, number> | undefined = undefined;
 
   constructor(t: number, o: number, v: number) {
     super(t, o, v);

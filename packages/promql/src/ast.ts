@@ -19,7 +19,10 @@ export interface Selector {
   offsetMs: number;
 }
 
-/** The range functions we answer exactly from bucket aggregates. */
+/**
+ * The range functions we answer from bucket aggregates: exactly, or (quantile_over_time over
+ * buckets of several ticks) from their quantile sketches (quantile.ts).
+ */
 export const RANGE_FUNCTIONS = [
   'count_over_time',
   'sum_over_time',
@@ -29,6 +32,10 @@ export const RANGE_FUNCTIONS = [
   'last_over_time',
   // Prometheus 3's (experimental there): the open of a candle, kept exactly as each bucket's first.
   'first_over_time',
+  // Population spread, as Prometheus: from each bucket's n, Σx and Σx² (spread.ts).
+  'stddev_over_time',
+  'stdvar_over_time',
+  'quantile_over_time',
 ] as const;
 export type RangeFunction = (typeof RANGE_FUNCTIONS)[number];
 
@@ -43,7 +50,14 @@ export type Expr =
   | { kind: 'number'; value: number }
   /** An instant selector: the last tick at or before each evaluation time, within the lookback. */
   | { kind: 'selector'; selector: Selector }
-  | { kind: 'range-function'; fn: RangeFunction; selector: Selector; rangeMs: number }
+  | {
+      kind: 'range-function';
+      fn: RangeFunction;
+      selector: Selector;
+      rangeMs: number;
+      /** φ of quantile_over_time: a number per evaluation time. */
+      param?: Expr;
+    }
   | {
       kind: 'aggregate';
       op: Aggregation;

@@ -1,3 +1,4 @@
+import { cut } from './cut.js';
 import { PromQLError, PromQLErrorCode } from './promql-error.js';
 
 const UNIT_MS: Readonly<Record<string, number>> = {
@@ -35,7 +36,7 @@ export function parseDurationMs(text: string, what: string): number {
   }
   throw new PromQLError(
     PromQLErrorCode.BadParameter,
-    `invalid ${what} ${JSON.stringify(text)}: give a duration such as 30s, 5m, 1h30m or a number of seconds`,
+    `invalid ${what} ${JSON.stringify(cut(text))}: give a duration such as 30s, 5m, 1h30m or a number of seconds`,
   );
 }
 

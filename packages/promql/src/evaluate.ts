@@ -1,5 +1,12 @@
-import { isComparison, type BinaryOp, type Expr, type Selector } from './ast.js';
+import {
+  isComparison,
+  type BinaryOp,
+  type Expr,
+  type RangeFunction,
+  type Selector,
+} from './ast.js';
 import { foldWindows } from './fold.js';
+import { leftOutWarnings, type LeftOut } from './left-out.js';
 import { labelsKey } from './names.js';
 import { PromQLError, PromQLErrorCode } from './promql-error.js';
 import type { SampleSource } from './samples.js';
@@ -12,6 +19,14 @@ export const LOOKBACK_MS = 5 * 60_000;
 
 const PICKS = new Set(['last_over_time', 'first_over_time']);
 
+/**
+ * quantile_over_time reads minutes at the widest, whatever the step: a minute is where both of
+ * its answers live — a minute of one tick is exact, and each minute of an hour bucket keeps its
+ * own sketch — while day totals keep no sketch, and an hour of a series at one tick a minute is
+ * 60 ticks that need one. The price is an hour bucket per series-hour, within the document budget.
+ */
+const WIDEST_QUANTILE_MS = 60_000;
+
 /** Most window folds one selector may cost (steps × points per window × series): a query this big is refused. */
 const MAX_FOLD_WORK = 50_000_000;
 
@@ -19,6 +34,11 @@ export interface Evaluation {
   value: Value;
   /** Levels whose open (not yet final) buckets the answer read. */
   openLevels: string[];
+  /**
+   * Samples left out because the buckets cannot answer them (a spread or quantile of buckets
+   * without the parts), by function and series: Prometheus' `warnings`.
+   */
+  warnings: string[];
 }
 
 /** The type of each expression, known before any read: what we refuse is refused first. */
@@ -27,7 +47,10 @@ export function typeOf(expr: Expr): 'scalar' | 'vector' {
     case 'number':
       return 'scalar';
     case 'selector':
+      return 'vector';
     case 'range-function':
+      if (expr.param && typeOf(expr.param) !== 'scalar')
+        throw new PromQLError(PromQLErrorCode.BadParameter, `the φ of ${expr.fn} must be a number`);
       return 'vector';
     case 'negate':
       return typeOf(expr.expr);
@@ -73,8 +96,9 @@ export async function evaluate(
 ): Promise<Evaluation> {
   typeOf(expr);
   const open = new Set<string>();
-  const value = await new Evaluator(times, stepMs, source, open).eval(expr);
-  return { value, openLevels: [...open].sort() };
+  const leftOut: LeftOut[] = [];
+  const value = await new Evaluator(times, stepMs, source, open, leftOut).eval(expr);
+  return { value, openLevels: [...open].sort(), warnings: leftOutWarnings(leftOut) };
 }
 
 class Evaluator {
@@ -83,6 +107,7 @@ class Evaluator {
     private readonly stepMs: number | undefined,
     private readonly source: SampleSource,
     private readonly open: Set<string>,
+    private readonly leftOut: LeftOut[],
   ) {}
 
   async eval(expr: Expr): Promise<Value> {
@@ -91,14 +116,22 @@ class Evaluator {
         return { type: 'scalar', values: this.times.map(() => expr.value) };
       case 'selector':
         return this.select(expr.selector, LOOKBACK_MS, 'last_over_time', true);
-      case 'range-function':
+      case 'range-function': {
+        const param = expr.param ? await this.eval(expr.param) : undefined;
         // A sample picked, not computed: it keeps its name (Prometheus' rule for last_over_time).
-        return this.select(expr.selector, expr.rangeMs, expr.fn, PICKS.has(expr.fn));
+        return this.select(
+          expr.selector,
+          expr.rangeMs,
+          expr.fn,
+          PICKS.has(expr.fn),
+          param?.type === 'scalar' ? param.values : undefined,
+        );
+      }
       case 'negate':
         return this.binary('*', false, await this.eval(expr.expr), this.constant(-1), true);
       case 'binary': {
-        const lhs = await this.eval(expr.lhs);
-        const rhs = await this.eval(expr.rhs);
+        // Both sides at once: the selectors of a sum of 30 read concurrently, not one after another.
+        const [lhs, rhs] = await Promise.all([this.eval(expr.lhs), this.eval(expr.rhs)]);
         if (lhs.type === 'vector' && rhs.type === 'vector')
           return matchVectors(expr.op, expr.bool, expr.matching, lhs.series, rhs.series);
         return this.binary(expr.op, expr.bool, lhs, rhs, false);
@@ -118,10 +151,16 @@ class Evaluator {
   private async select(
     selector: Selector,
     rangeMs: number,
-    fn: Parameters<typeof foldWindows>[3],
+    fn: RangeFunction,
     keepName: boolean,
+    phis?: readonly number[],
   ): Promise<Value> {
-    const width = chooseWidth(rangeMs, selector.offsetMs, this.stepMs, this.source.widths);
+    const width = chooseWidth(
+      rangeMs,
+      selector.offsetMs,
+      fn === 'quantile_over_time' ? WIDEST_QUANTILE_MS : this.stepMs,
+      this.source.widths,
+    );
     const ends = this.times.map((t) => alignDown(t - selector.offsetMs, width));
     if ((ends.length * rangeMs) / width > MAX_FOLD_WORK / 10)
       throw new PromQLError(
@@ -142,10 +181,12 @@ class Evaluator {
     return {
       type: 'vector',
       series: unique(
-        read.series.map((s) => ({
-          labels: keepName ? s.labels : withoutName(s.labels),
-          values: foldWindows(s.points, ends, rangeMs, fn),
-        })),
+        read.series.map((s) => {
+          const { values, unanswered } = foldWindows(s.points, ends, rangeMs, fn, phis);
+          if (unanswered > 0)
+            this.leftOut.push({ fn, labels: s.labels, windows: unanswered, steps: ends.length });
+          return { labels: keepName ? s.labels : withoutName(s.labels), values };
+        }),
       ),
     };
   }

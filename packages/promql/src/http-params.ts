@@ -1,23 +1,30 @@
+import { cut } from './cut.js';
 import { parseDurationMs } from './duration.js';
 import { PromQLError, PromQLErrorCode } from './promql-error.js';
 
 /** Prometheus' own cap on a range query's points per series. */
 export const MAX_POINTS_PER_SERIES = 11_000;
 
-/** An instant as the Prometheus HTTP API takes it: RFC 3339 or Unix seconds (fractions allowed). */
+/**
+ * The instants a query may name: years 0000 to 9999. Past them JavaScript's dates are invalid
+ * (`Invalid time value`, a 500 for `time=1e20` in issue 37), and no rollup lives there.
+ */
+export const MIN_INSTANT_MS = Date.parse('0000-01-01T00:00:00Z');
+export const MAX_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** An instant as the Prometheus HTTP API takes it: RFC 3339 or Unix seconds (fractions, exponents). */
 export function parseTime(text: string, what: string): number {
   const trimmed = text.trim();
-  if (/^[-+]?\d+(\.\d+)?$/.test(trimmed)) {
-    const ms = Math.round(Number(trimmed) * 1000);
-    if (Number.isSafeInteger(ms)) return ms;
-  }
-  if (/^\d{4}-\d{2}-\d{2}T/.test(trimmed)) {
-    const ms = Date.parse(trimmed);
-    if (Number.isFinite(ms)) return ms;
-  }
+  let ms = NaN;
+  if (/^[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?$/i.test(trimmed))
+    ms = Math.round(Number(trimmed) * 1000);
+  else if (/^\d{4}-\d{2}-\d{2}T/.test(trimmed)) ms = Date.parse(trimmed);
+  if (Number.isFinite(ms) && ms >= MIN_INSTANT_MS && ms <= MAX_INSTANT_MS) return ms;
   throw new PromQLError(
     PromQLErrorCode.BadParameter,
-    `invalid parameter ${JSON.stringify(what)}: cannot parse ${JSON.stringify(text)} to a valid timestamp`,
+    `invalid parameter ${JSON.stringify(what)}: cannot parse ${JSON.stringify(cut(text))} to a valid timestamp${
+      Number.isFinite(ms) ? ' (years 0000 to 9999)' : ''
+    }`,
   );
 }
 

@@ -1,4 +1,4 @@
-import type { SyntaxNode } from '@lezer/common';
+import type { SyntaxNode, Tree } from '@lezer/common';
 import { parser } from '@prometheus-io/lezer-promql';
 import {
   AGGREGATIONS,
@@ -13,6 +13,8 @@ import {
   type RangeFunction,
   type Selector,
 } from './ast.js';
+import { checkShape, DEFAULT_QUERY_BOUNDS, overBound, type QueryBounds } from './bounds.js';
+import { cut } from './cut.js';
 import { parseDurationMs } from './duration.js';
 import { anchored, matchesValue } from './matchers.js';
 import { PromQLError, PromQLErrorCode } from './promql-error.js';
@@ -23,25 +25,43 @@ const unsupported = (what: string) => new PromQLError(PromQLErrorCode.Unsupporte
 const COUNTER_FUNCTIONS = new Set(['rate', 'irate', 'increase', 'resets', 'delta', 'idelta']);
 
 const SUPPORTED =
-  'selectors, the *_over_time functions count, sum, avg, min, max, first and last, sum/avg/min/max/count/topk/bottomk with by/without, arithmetic and comparisons (between numbers and vectors, one to one with on/ignoring), and offset';
+  'selectors, the *_over_time functions count, sum, avg, min, max, first, last, stddev, stdvar and quantile (quantile_over_time(φ, x[5m])), sum/avg/min/max/count/topk/bottomk with by/without, arithmetic and comparisons (between numbers and vectors, one to one with on/ignoring), and offset';
 
 /**
  * PromQL text to our tree, with the Prometheus project's own grammar (@prometheus-io/lezer-promql)
- * doing the parsing. Anything outside the subset tickertape evaluates is refused here, before any
- * read, with a message naming it.
+ * doing the parsing. The query's shape is checked against `bounds` first (checkShape), so the
+ * grammar never meets a depth it would fail on. Anything outside the subset tickertape evaluates
+ * is refused here, before any read, with a message naming it.
  */
-export function parsePromQL(query: string): Expr {
+export function parsePromQL(query: string, bounds: QueryBounds = DEFAULT_QUERY_BOUNDS): Expr {
+  checkShape(query, bounds);
   if (query.trim() === '') throw new PromQLError(PromQLErrorCode.Syntax, 'the query is empty');
-  const tree = parser.parse(query);
+  let tree: Tree;
+  try {
+    tree = parser.parse(query);
+  } catch (err) {
+    // Within the ceilings this cannot happen; if it does, it is the query's depth, not our fault.
+    if (err instanceof RangeError)
+      throw overBound(
+        bounds.depth,
+        'the query nests too deep for the parser at # levels',
+        bounds.depth.limit,
+      );
+    throw err;
+  }
+  let selectors = 0;
   tree.iterate({
     enter(node) {
       if (node.type.isError)
         throw new PromQLError(
           PromQLErrorCode.Syntax,
-          `syntax error at character ${node.from + 1} of ${JSON.stringify(query)}`,
+          `syntax error at character ${node.from + 1} of ${JSON.stringify(cut(query))}`,
         );
+      if (node.name === 'VectorSelector') selectors++;
     },
   });
+  if (selectors > bounds.selectors.limit)
+    throw overBound(bounds.selectors, 'the query has # selectors', selectors);
   const top = tree.topNode.firstChild;
   if (!top) throw new PromQLError(PromQLErrorCode.Syntax, 'the query is empty');
   return new TreeReader(query).expr(top);
@@ -52,6 +72,11 @@ class TreeReader {
 
   private text(node: SyntaxNode): string {
     return this.source.slice(node.from, node.to);
+  }
+
+  /** A node's text as a refusal quotes it: cut, never a whole hostile body. */
+  private quote(node: SyntaxNode): string {
+    return cut(this.text(node));
   }
 
   private children(node: SyntaxNode): SyntaxNode[] {
@@ -87,18 +112,18 @@ class TreeReader {
       }
       case 'MatrixSelector':
         throw unsupported(
-          `a range selector (${this.text(node)}) must be the argument of a *_over_time function`,
+          `a range selector (${this.quote(node)}) must be the argument of a *_over_time function`,
         );
       case 'SubqueryExpr':
         throw unsupported(
-          `subqueries (${this.text(node)}) are not supported; we evaluate ${SUPPORTED}`,
+          `subqueries (${this.quote(node)}) are not supported; we evaluate ${SUPPORTED}`,
         );
       case 'StepInvariantExpr':
         throw unsupported(`the @ modifier is not supported; we evaluate ${SUPPORTED}`);
       case 'StringLiteral':
         throw unsupported('a string is not a query; we evaluate ' + SUPPORTED);
       default:
-        throw unsupported(`${this.text(node)} is not supported; we evaluate ${SUPPORTED}`);
+        throw unsupported(`${this.quote(node)} is not supported; we evaluate ${SUPPORTED}`);
     }
   }
 
@@ -110,9 +135,9 @@ class TreeReader {
       return { kind: 'selector', selector: this.selector(inner!, offsetMs) };
     if (inner!.name === 'MatrixSelector') {
       // Only reachable inside a function call: functionCall reads it through rangeArgument.
-      throw unsupported(`${this.text(node)} must be the argument of a *_over_time function`);
+      throw unsupported(`${this.quote(node)} must be the argument of a *_over_time function`);
     }
-    throw unsupported(`offset applies to a selector, not to ${this.text(inner!)}`);
+    throw unsupported(`offset applies to a selector, not to ${this.quote(inner!)}`);
   }
 
   private signedDuration(node: SyntaxNode): number {
@@ -146,7 +171,7 @@ class TreeReader {
     if (!matchers.some((m) => m.label === '__name__' || !matchesValue(m, '')))
       throw new PromQLError(
         PromQLErrorCode.BadParameter,
-        `vector selector ${this.text(node)} must contain at least one non-empty matcher`,
+        `vector selector ${this.quote(node)} must contain at least one non-empty matcher`,
       );
     return { matchers, offsetMs };
   }
@@ -160,15 +185,19 @@ class TreeReader {
       );
     if (!(RANGE_FUNCTIONS as readonly string[]).includes(name))
       throw unsupported(`function ${name}() is not supported; we evaluate ${SUPPORTED}`);
-    if (args.length !== 1)
+    const takesParam = name === 'quantile_over_time';
+    if (args.length !== (takesParam ? 2 : 1))
       throw new PromQLError(
         PromQLErrorCode.BadParameter,
-        `${name}() takes one range selector, got ${args.length} arguments`,
+        takesParam
+          ? `${name}() takes a number φ and a range selector, got ${args.length} arguments`
+          : `${name}() takes one range selector, got ${args.length} arguments`,
       );
     return {
       kind: 'range-function',
       fn: name as RangeFunction,
-      ...this.rangeArgument(args[0]!, name),
+      ...this.rangeArgument(args[takesParam ? 1 : 0]!, name),
+      ...(takesParam ? { param: this.expr(args[0]!) } : {}),
     };
   }
 
@@ -184,7 +213,7 @@ class TreeReader {
     if (matrix.name !== 'MatrixSelector')
       throw new PromQLError(
         PromQLErrorCode.BadParameter,
-        `${fn}() takes a range selector such as x[5m], got ${this.text(node)}`,
+        `${fn}() takes a range selector such as x[5m], got ${this.quote(node)}`,
       );
     const [vector, duration] = this.children(matrix);
     let selectorNode = vector!;
@@ -195,7 +224,7 @@ class TreeReader {
     }
     if (selectorNode.name !== 'VectorSelector')
       throw unsupported(
-        `a range of ${this.text(selectorNode)} is not supported (subqueries are not)`,
+        `a range of ${this.quote(selectorNode)} is not supported (subqueries are not)`,
       );
     const rangeText = this.text(duration!);
     if (!/^[0-9a-z.]+$/.test(rangeText))
@@ -240,7 +269,7 @@ class TreeReader {
     const op = this.text(parts[1]!) as BinaryOp;
     if (![...ARITHMETIC, ...COMPARISONS].includes(op))
       throw unsupported(
-        `operator ${this.text(parts[1]!)} is not supported; we evaluate arithmetic (+ - * / % ^) and comparisons (== != > < >= <=)`,
+        `operator ${this.quote(parts[1]!)} is not supported; we evaluate arithmetic (+ - * / % ^) and comparisons (== != > < >= <=)`,
       );
     const modifiers = parts.slice(2, -1);
     if (modifiers.some((m) => m.name === 'FillModifier'))
@@ -314,7 +343,7 @@ class TreeReader {
         if (escape in simple) return simple[escape]!;
         if (/^[xuU]/.test(escape)) return String.fromCodePoint(parseInt(escape.slice(1), 16));
         if (/^[0-7]{3}$/.test(escape)) return String.fromCharCode(parseInt(escape, 8));
-        throw new PromQLError(PromQLErrorCode.Syntax, `unknown escape \\${escape} in ${text}`);
+        throw new PromQLError(PromQLErrorCode.Syntax, `unknown escape \\${escape} in ${cut(text)}`);
       },
     );
   }

@@ -17,6 +17,8 @@ export const PromQLErrorCode = {
   BadParameter: 'PROMQL_BAD_PARAMETER',
   AmbiguousName: 'PROMQL_AMBIGUOUS_NAME',
   TooLarge: 'PROMQL_TOO_LARGE',
+  /** Over a bound of the request's shape (length, depth, terms, selectors, match[]): fix the request. */
+  BoundExceeded: 'PROMQL_BOUND_EXCEEDED',
 } as const;
 export type PromQLErrorCode = (typeof PromQLErrorCode)[keyof typeof PromQLErrorCode];
 
@@ -26,6 +28,7 @@ const TYPES: Record<PromQLErrorCode, PromErrorType> = {
   PROMQL_BAD_PARAMETER: PromErrorType.BadData,
   PROMQL_AMBIGUOUS_NAME: PromErrorType.BadData,
   PROMQL_TOO_LARGE: PromErrorType.Execution,
+  PROMQL_BOUND_EXCEEDED: PromErrorType.BadData,
 };
 
 /** A PromQL query or parameter we refuse; never retriable (the same request fails again). */

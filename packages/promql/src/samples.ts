@@ -1,3 +1,4 @@
+import type { SketchBins } from '@tickertape/buckets';
 import type { Matcher } from './ast.js';
 
 /** One interval of one series' field: what a bucket or a bucket's sub-slot keeps. */
@@ -11,6 +12,16 @@ export interface WidthPoint {
   /** The interval's first and last tick values (event time, then offset). */
   first: number;
   last: number;
+  /**
+   * Σx² of the interval's ticks, where the bucket keeps it (stddev/stdvar). Not needed when n = 1:
+   * the one tick is `sum`.
+   */
+  sq?: number;
+  /**
+   * The interval's quantile sketch, where the metric's policy keeps one (quantile_over_time); it
+   * answers for the interval only when it counts all n ticks. Not needed when n = 1.
+   */
+  q?: SketchBins;
 }
 
 export interface SeriesPoints {

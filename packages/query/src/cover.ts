@@ -26,7 +26,7 @@ export interface CoverPiece {
  * A minute bucket's sub-slots hold a sum and a count per second, not min, max, first and last:
  * it is read whole.
  */
-function hasAggregateSubSlots(level: Level): boolean {
+export function hasAggregateSubSlots(level: Level): boolean {
   return LEVEL_SPECS[level].subKey !== SECOND_SUMS;
 }
 

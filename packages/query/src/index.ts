@@ -24,9 +24,29 @@ export {
   type Source,
 } from './resolution.js';
 export { coverUnitMs, planCover, type CoverPiece } from './cover.js';
-export { findGaps, mergePoints, type Gap, type Point } from './points.js';
+export { findGaps, mergePoints, type AnsweredPoint, type Gap, type Point } from './points.js';
+export {
+  MAX_QUANTILES,
+  addAggregate,
+  checkQuantiles,
+  emptyParts,
+  mergeParts,
+  quantileName,
+  statsOf,
+  type Coverage,
+  type StatParts,
+  type Stats,
+  type StatsQuery,
+  type Weighted,
+} from './stats.js';
 export type { RangeQuery, RangeResult } from './read-range.js';
-export { lastMinutes, type WindowQuery, type WindowResult, type WindowRow } from './window.js';
+export {
+  lastMinutes,
+  type WindowQuery,
+  type WindowResult,
+  type WindowRow,
+  type WindowStatsQuery,
+} from './window.js';
 export type { MetricWindowQuery, MetricWindowResult } from './window-by-metric.js';
 export type { SeriesInfo, SeriesQuery, SeriesResult } from './series.js';
 export type { LevelStatus, StatusResult } from './status.js';
@@ -37,4 +57,25 @@ export {
   type FinalBucketCacheOptions,
 } from './final-bucket-cache.js';
 export { FinalitySource } from './finality-source.js';
+export {
+  FILL_MODES,
+  fillPoints,
+  fillRange,
+  type FillMode,
+  type FilledPoint,
+  type FilledRangeResult,
+  type SteppedPoint,
+} from './fill.js';
+export { isLocalStep, localSteps, onUtcGrid, stepGaps, type LocalStep } from './local-steps.js';
+export { rangeSteps, windowInZone } from './local-range.js';
+export {
+  checkTimeZone,
+  isTimeZone,
+  localIso,
+  parseWallTime,
+  wallToInstant,
+  zoneRules,
+  type Transition,
+  type ZoneRules,
+} from './time-zone.js';
 export { FinalityView } from './watermark-view.js';

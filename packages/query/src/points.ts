@@ -1,4 +1,14 @@
 import { ceilTo, floorTo, type Aggregate, type Mark } from '@tickertape/buckets';
+import {
+  addAggregate,
+  addCompact,
+  emptyParts,
+  mergeParts,
+  statsOf,
+  type StatParts,
+  type Stats,
+  type StatsQuery,
+} from './stats.js';
 
 /**
  * One point of a series at some width: what a chart or a candle needs. Counts and sums travel
@@ -22,6 +32,34 @@ export interface Point {
   avg: number;
   /** Whether every slot behind this point is final (the scheduler's watermark passed it). */
   final: boolean;
+  /** With a time zone (`tz`): the end of the point's local step, exclusive (UTC epoch ms). */
+  end?: number;
+  /** With a time zone: the step's start in the zone's wall time, with its offset. */
+  local?: string;
+  /**
+   * The parts spread, quantiles and weighted averages are computed from, merged with the point
+   * (stats.ts); absent where nothing carries them. A read's answer carries the stats instead.
+   */
+  parts?: StatParts;
+}
+
+/**
+ * A point as a read answers it: its stats computed, its parts left behind — unless the reader
+ * keeps them for a caller that merges points further (`RangeReadOptions.keepParts`).
+ */
+export type AnsweredPoint = Point & Stats;
+
+/** The point's stats for `query`; its min and max bound quantiles answered from every tick. */
+export function answerPoint(point: Point, query: StatsQuery, keepParts = false): AnsweredPoint {
+  const { parts, ...rest } = point;
+  const stats = statsOf(point.n ?? 0, parts ?? emptyParts(), query, point);
+  return { ...rest, ...stats, ...(keepParts && parts ? { parts } : {}) };
+}
+
+function partsOf(add: (parts: StatParts) => void): StatParts {
+  const parts = emptyParts();
+  add(parts);
+  return parts;
 }
 
 export function pointOfAggregate(t: number, agg: Aggregate, final: boolean): Point {
@@ -35,6 +73,7 @@ export function pointOfAggregate(t: number, agg: Aggregate, final: boolean): Poi
     close: agg.last.v,
     avg: agg.sum / agg.n,
     final,
+    parts: partsOf((parts) => addAggregate(parts, agg)),
   };
 }
 
@@ -46,7 +85,8 @@ export function pointOfAggregate(t: number, agg: Aggregate, final: boolean): Poi
  */
 export function pointOfSecond(t: number, sum: number, n: number, final: boolean): Point {
   const avg = sum / n;
-  return { t, n, sum, min: avg, max: avg, open: avg, close: avg, avg, final };
+  const parts = partsOf((into) => addCompact(into, n, sum));
+  return { t, n, sum, min: avg, max: avg, open: avg, close: avg, avg, final, parts };
 }
 
 /** A second of a minute bucket written before the compact layout: the last value seen in it. */
@@ -64,10 +104,18 @@ export function pointOfMark(t: number, mark: Mark, final: boolean): Point {
   };
 }
 
+/** The parts of a group of points added up, if any of them has some. */
+function mergedParts(group: readonly Point[]): StatParts | undefined {
+  if (group.every((p) => p.parts === undefined)) return undefined;
+  const parts = emptyParts();
+  for (const p of group) if (p.parts) mergeParts(parts, p.parts);
+  return parts;
+}
+
 /**
  * Merges time-ordered points into `stepMs`-wide points aligned to the epoch. Exact for counts and
- * sums (so averages), min, max, open and close of exact points; where a second's count is not
- * known (old minute buckets) `avg` is the mean of the per-second values.
+ * sums (so averages), min, max, open and close of exact points, and for the stats' parts; where a
+ * second's count is not known (old minute buckets) `avg` is the mean of the per-second values.
  */
 export function mergePoints(points: readonly Point[], stepMs: number): Point[] {
   const merged: Point[] = [];
@@ -92,6 +140,8 @@ export function mergePoints(points: readonly Point[], stepMs: number): Point[] {
           : group.reduce((total, p) => total + p.avg, 0) / group.length,
       final: group.every((p) => p.final),
     });
+    const parts = mergedParts(group);
+    if (parts) merged[merged.length - 1]!.parts = parts;
     group = [];
   };
   for (const point of points) {

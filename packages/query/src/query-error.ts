@@ -14,6 +14,8 @@ export const QueryErrorCode = {
   ReadBudgetExceeded: 'QUERY_READ_BUDGET_EXCEEDED',
   NoResolution: 'QUERY_NO_RESOLUTION',
   LevelSkipped: 'QUERY_LEVEL_SKIPPED',
+  InvalidTimeZone: 'QUERY_INVALID_TIME_ZONE',
+  InvalidQuantile: 'QUERY_INVALID_QUANTILE',
 } as const;
 export type QueryErrorCode = (typeof QueryErrorCode)[keyof typeof QueryErrorCode];
 

@@ -8,23 +8,44 @@ import {
   checkSeries,
   type ReaderContext,
 } from './limits.js';
+import { hasAggregateSubSlots } from './cover.js';
 import {
+  answerPoint,
   findGaps,
   mergePoints,
   pointOfAggregate,
   pointOfMark,
   pointOfSecond,
+  type AnsweredPoint,
   type Gap,
   type Point,
 } from './points.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
 import { pointCount, sourceStepMs, type Resolution } from './resolution.js';
+import { checkQuantiles } from './stats.js';
 
 export interface RangeQuery {
   series: string;
   field: string;
   fromMs: number;
   toMs: number;
+  /** An IANA zone: steps follow its local calendar (local-range.ts). */
+  tz?: string;
+  /** φ in [0, 1]: the quantiles of each point's values. */
+  quantiles?: readonly number[];
+}
+
+/** How a range is read beyond its query: what the level policy and the caller add. */
+export interface RangeReadOptions {
+  /** The field's weight field (the level policy's), for its weighted average. */
+  weight?: string;
+  /**
+   * Keep each point's merged parts (`parts`: Σx², Σx·w and Σw, sketch bins, with their coverage)
+   * beside its stats: for a caller that merges points further (PromQL's range functions).
+   */
+  keepParts?: boolean;
+  /** Read the sketches even without quantiles asked (hour and day slots from their sub-slots). */
+  sketches?: boolean;
 }
 
 export interface RangeResult {
@@ -33,8 +54,10 @@ export interface RangeResult {
   fromMs: number;
   toMs: number;
   resolution: Resolution;
+  /** The zone whose local steps the points are (each point then has its `end` and `local`). */
+  tz?: string;
   /** Points with data only, in time order; intervals without data are in `gaps`, never zeros. */
-  points: Point[];
+  points: AnsweredPoint[];
   /** Runs without data inside [from, min(to, now)). */
   gaps: Gap[];
   /** Buckets read to answer. */
@@ -88,12 +111,22 @@ export async function readRange(
   ctx: ReaderContext,
   query: RangeQuery,
   resolution: Resolution,
+  options: RangeReadOptions = {},
 ): Promise<RangeResult> {
+  const { weight } = options;
   const { series, field, fromMs, toMs } = query;
   checkRange(fromMs, toMs);
   checkSeries(series);
   checkName('field', field);
-  const { level, detail } = resolution.source;
+  const quantiles = checkQuantiles(query.quantiles ?? []);
+  const { level } = resolution.source;
+  // Hour and day totals keep no sketch (their minutes and hours do): with quantiles, their points
+  // are the merge of their sub-slots, read from the same buckets, unclipped (the totals' ticks).
+  const fromSubSlots =
+    (quantiles.length > 0 || options.sketches === true) &&
+    resolution.source.detail === 'slot' &&
+    hasAggregateSubSlots(level);
+  const detail = fromSubSlots ? 'sub' : resolution.source.detail;
   if (!ctx.levels.includes(level))
     throw new QueryError(
       QueryErrorCode.UnknownLevel,
@@ -115,20 +148,27 @@ export async function readRange(
     .readSlots({ level, series, field, fromMs, toMs, detail, limit: planned }, session)
     .finally(() => scope.end());
   const native = slots.flatMap((slot) =>
-    pointsOfSlot(slot, detail, finality.isFinal(level, slot.start), fromMs, toMs),
+    fromSubSlots
+      ? mergePoints(
+          pointsOfSlot(slot, 'sub', finality.isFinal(level, slot.start), slot.start, Infinity),
+          LEVEL_SPECS[level].slotMs,
+        )
+      : pointsOfSlot(slot, detail, finality.isFinal(level, slot.start), fromMs, toMs),
   );
   const merged =
     resolution.stepMs === sourceStepMs(resolution.source)
       ? native
       : mergePoints(native, resolution.stepMs);
+  const asked = { quantiles, ...(weight === undefined ? {} : { weight }) };
+  const answered = merged.map((point) => answerPoint(point, asked, options.keepParts === true));
   return {
     series,
     field,
     fromMs,
     toMs,
     resolution,
-    points: merged,
-    gaps: findGaps(merged, fromMs, Math.min(toMs, ctx.now()), resolution.stepMs),
+    points: answered,
+    gaps: findGaps(answered, fromMs, Math.min(toMs, ctx.now()), resolution.stepMs),
     examined: slots.length,
     // Final when the range's last slot is: a missing bucket there may still be written.
     openLevels: finality.isFinal(level, slotStart(level, toMs - 1)) ? [] : [level],

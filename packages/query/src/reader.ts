@@ -17,8 +17,16 @@ import {
 } from './limits.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
 import { checkLevelKept, keptContext, metricOfSeries } from './kept-levels.js';
-import type { Point } from './points.js';
-import { readRange, type RangeQuery, type RangeResult } from './read-range.js';
+import type { AnsweredPoint } from './points.js';
+import type { Stats } from './stats.js';
+import {
+  readRange,
+  type RangeQuery,
+  type RangeReadOptions,
+  type RangeResult,
+} from './read-range.js';
+import { readLocalRange } from './local-range.js';
+import type { Resolution } from './resolution.js';
 import { chooseResolution, levelResolution, sourceFor, type Detail } from './resolution.js';
 import { findSeries, type SeriesQuery, type SeriesResult } from './series.js';
 import { seriesStatus, type StatusResult } from './status.js';
@@ -57,6 +65,11 @@ export interface AutoQuery extends RangeQuery {
 export interface SteppedQuery extends RangeQuery {
   /** Width of each point: a native width (a second, minute, hour or day). */
   stepMs: number;
+  /**
+   * Read the quantile sketches too (hour and day slots from their sub-slots, the same documents):
+   * for quantile_over_time. Each point keeps its merged parts (`parts`) either way.
+   */
+  sketches?: boolean;
 }
 
 export interface LevelQuery extends RangeQuery {
@@ -65,7 +78,7 @@ export interface LevelQuery extends RangeQuery {
   detail: Detail;
 }
 
-export interface Candle {
+export interface Candle extends Stats {
   t: number;
   open: number;
   high: number;
@@ -74,13 +87,17 @@ export interface Candle {
   /** Ticks in the candle; `null` at second width. */
   volume: number | null;
   final: boolean;
+  /** With a time zone: the candle's local step's end (UTC) and its start in wall time. */
+  end?: number;
+  local?: string;
 }
 
 export interface CandleResult extends Omit<RangeResult, 'points'> {
   candles: Candle[];
 }
 
-export function candleOf(point: Point): Candle {
+export function candleOf(point: AnsweredPoint): Candle {
+  const { variance, stddev, quantiles, weighted, coverage } = point;
   return {
     t: point.t,
     open: point.open,
@@ -88,7 +105,13 @@ export function candleOf(point: Point): Candle {
     low: point.min,
     close: point.close,
     volume: point.n,
+    variance,
+    stddev,
+    ...(quantiles === undefined ? {} : { quantiles }),
+    ...(weighted === undefined ? {} : { weighted }),
+    coverage,
     final: point.final,
+    ...(point.end === undefined ? {} : { end: point.end, local: point.local }),
   };
 }
 
@@ -120,6 +143,18 @@ export class RollupReader {
     this.policy = new LevelPolicySource(this.store, 5_000, this.ctx.now);
   }
 
+  /** The weight field of `field` in `series`' metric, if the level policy weights it. */
+  private async weightOf(field: string): Promise<(series: string) => string | undefined> {
+    const policy = await this.policy.current();
+    return (series) => policy.weightOf(metricOfSeries(series), field);
+  }
+
+  /** The weight of one series' field, as the range reads take it. */
+  private async rangeOptions(query: RangeQuery): Promise<RangeReadOptions> {
+    const weight = (await this.weightOf(query.field))(query.series);
+    return weight === undefined ? {} : { weight };
+  }
+
   /** The context narrowed to the levels that keep these series' metrics. */
   private async keptFor(series: Iterable<string>): Promise<ReaderContext> {
     const metrics = [...series].map(metricOfSeries);
@@ -137,14 +172,18 @@ export class RollupReader {
     const level = checkLevel(query.level, this.ctx);
     const ctx = await this.keptFor([query.series]);
     checkLevelKept(level, metricOfSeries(query.series), ctx);
-    return readRange(this.store, ctx, query, levelResolution(level, query.detail));
+    return this.read(
+      ctx,
+      query,
+      levelResolution(level, query.detail),
+      await this.rangeOptions(query),
+    );
   }
 
   /** One series at the finest width that fits `maxPoints`, read from the cheapest level. */
   async auto(query: AutoQuery): Promise<RangeResult> {
     const ctx = await this.keptFor([query.series]);
-    return readRange(
-      this.store,
+    return this.read(
       ctx,
       query,
       chooseResolution(
@@ -153,7 +192,21 @@ export class RollupReader {
         Math.min(query.maxPoints, ctx.limits.maxPoints),
         ctx.levels,
       ),
+      await this.rangeOptions(query),
     );
+  }
+
+  /** A range in UTC steps, or with `tz` in the zone's local steps (a level's width, for `range`). */
+  private read(
+    ctx: ReaderContext,
+    query: RangeQuery,
+    resolution: Resolution,
+    options: RangeReadOptions,
+  ): Promise<RangeResult> {
+    const { tz } = query;
+    return tz === undefined
+      ? readRange(this.store, ctx, query, resolution, options)
+      : readLocalRange(this.store, ctx, { ...query, tz }, resolution, options.weight);
   }
 
   /**
@@ -168,7 +221,18 @@ export class RollupReader {
         QueryErrorCode.NoResolution,
         `no running level keeps ${query.stepMs} ms points of ${metricOfSeries(query.series)}`,
       );
-    return readRange(this.store, ctx, query, { stepMs: query.stepMs, source });
+    return readRange(
+      this.store,
+      ctx,
+      query,
+      { stepMs: query.stepMs, source },
+      {
+        ...(await this.rangeOptions(query)),
+        // PromQL merges the points further (quantile_over_time over sliding ranges): their parts.
+        keepParts: true,
+        ...(query.sketches === true ? { sketches: true } : {}),
+      },
+    );
   }
 
   /** The metrics with data in a range, with a sample of their field and tag names. */
@@ -183,13 +247,18 @@ export class RollupReader {
   }
 
   async window(query: WindowQuery): Promise<WindowResult> {
-    return windowAggregate(this.store, await this.keptFor(query.series), query);
+    return windowAggregate(
+      this.store,
+      await this.keptFor(query.series),
+      query,
+      await this.weightOf(query.field),
+    );
   }
 
   /** The same totals for the series of one metric (and tags), found in the window's own buckets. */
   async windowByMetric(query: MetricWindowQuery): Promise<MetricWindowResult> {
     const ctx = keptContext(this.ctx, await this.policy.current(), [query.metric]);
-    return windowByMetric(this.store, ctx, query);
+    return windowByMetric(this.store, ctx, query, await this.weightOf(query.field));
   }
 
   async series(query: SeriesQuery): Promise<SeriesResult> {

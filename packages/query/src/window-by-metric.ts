@@ -8,7 +8,8 @@ import {
   type ReaderContext,
 } from './limits.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
-import { finalSlot, planWindow, sumPieces, type WindowResult } from './window.js';
+import { checkQuantiles } from './stats.js';
+import { finalSlot, planWindow, sketchesBelow, sumPieces, type WindowResult } from './window.js';
 
 export interface MetricWindowQuery {
   metric: string;
@@ -19,6 +20,8 @@ export interface MetricWindowQuery {
   field: string;
   fromMs: number;
   toMs: number;
+  /** φ in [0, 1]: the quantiles of each series' values over the window. */
+  quantiles?: readonly number[];
 }
 
 export interface MetricWindowResult extends WindowResult {
@@ -42,8 +45,10 @@ export async function windowByMetric(
   store: RollupStore,
   ctx: ReaderContext,
   query: MetricWindowQuery,
+  weightOf?: (series: string) => string | undefined,
 ): Promise<MetricWindowResult> {
   checkRange(query.fromMs, query.toMs);
+  const quantiles = checkQuantiles(query.quantiles ?? []);
   checkName('field', query.field);
   const tags = { ...query.tags };
   checkMetricSelection(query.metric, tags, query.limit);
@@ -72,7 +77,8 @@ export async function windowByMetric(
             { part: piece, metric: query.metric, tags, field: query.field, whole, limit: perPiece },
             session,
           );
-        if (!ctx.cache || !view.isFinal(piece.level, piece.start)) return readPart(false);
+        if (!ctx.cache || !view.isFinal(piece.level, piece.start))
+          return readPart(quantiles.length > 0 && sketchesBelow(piece));
         return ctx.cache.read(
           finalSlot(piece, query.field, view),
           { metric: query.metric, tags, limit: perPiece },
@@ -90,7 +96,10 @@ export async function windowByMetric(
   const matched = [...new Set(read.flatMap((docs) => docs.map((doc) => doc.series)))].sort();
   const series = matched.slice(0, query.limit);
   return {
-    ...sumPieces({ field: query.field, ...window }, read, series, finality),
+    ...sumPieces({ field: query.field, ...window }, read, series, finality, {
+      quantiles,
+      ...(weightOf ? { weightOf } : {}),
+    }),
     selected: {
       metric: query.metric,
       tags,

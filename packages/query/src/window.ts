@@ -1,6 +1,6 @@
 import { ceilTo, earlier, floorTo, later, type Aggregate, type Level } from '@tickertape/buckets';
 import { aggregatesOf, type FieldSlot, type RollupStore } from '@tickertape/store';
-import { coverUnitMs, planCover, type CoverPiece } from './cover.js';
+import { coverUnitMs, hasAggregateSubSlots, planCover, type CoverPiece } from './cover.js';
 import type { SlotRead } from './final-bucket-cache.js';
 import {
   beginReads,
@@ -11,6 +11,17 @@ import {
   type ReaderContext,
 } from './limits.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
+import {
+  addAggregate,
+  addSketch,
+  checkQuantiles,
+  emptyParts,
+  noStats,
+  statsOf,
+  type StatParts,
+  type Stats,
+  type StatsQuery,
+} from './stats.js';
 import type { FinalityView } from './watermark-view.js';
 
 export interface WindowQuery {
@@ -18,10 +29,22 @@ export interface WindowQuery {
   field: string;
   fromMs: number;
   toMs: number;
+  /** φ in [0, 1]: the quantiles of each series' values over the window. */
+  quantiles?: readonly number[];
 }
 
-/** One series' totals over the window; `null`s where it had no observation (a gap, not a zero). */
-export interface WindowRow {
+/** What the stats of each row need besides the ticks: the φ asked and the series' weight field. */
+export interface WindowStatsQuery {
+  quantiles?: readonly number[];
+  /** The field's weight field for a series' metric (the level policy's), if it has one. */
+  weightOf?: (series: string) => string | undefined;
+}
+
+/**
+ * One series' totals over the window; `null`s where it had no observation (a gap, not a zero).
+ * The stats (spread, quantiles, weighted average) say how many ticks they cover (stats.ts).
+ */
+export interface WindowRow extends Stats {
   series: string;
   n: number;
   sum: number;
@@ -49,9 +72,10 @@ export interface WindowResult {
   openLevels: Level[];
 }
 
-/** Two aggregates of one field over disjoint spans as one. */
+/** Two aggregates of one field over disjoint spans as one (their n, sum, min, max, first, last). */
 function combined(into: Aggregate | undefined, agg: Aggregate): Aggregate {
-  if (!into) return { ...agg };
+  if (!into)
+    return { n: agg.n, sum: agg.sum, min: agg.min, max: agg.max, first: agg.first, last: agg.last };
   return {
     n: into.n + agg.n,
     sum: into.sum + agg.sum,
@@ -72,8 +96,10 @@ export async function windowAggregate(
   store: RollupStore,
   ctx: ReaderContext,
   query: WindowQuery,
+  weightOf?: (series: string) => string | undefined,
 ): Promise<WindowResult> {
   checkRange(query.fromMs, query.toMs);
+  const quantiles = checkQuantiles(query.quantiles ?? []);
   checkName('field', query.field);
   const series = [...new Set(query.series)];
   if (series.length === 0)
@@ -95,15 +121,35 @@ export async function windowAggregate(
       pieces.map((piece) => {
         const readPart = (keys: readonly string[], whole: boolean) =>
           store.readPart({ part: piece, series: keys, field: query.field, whole }, session);
-        if (!ctx.cache || !view.isFinal(piece.level, piece.start)) return readPart(series, false);
+        if (!ctx.cache || !view.isFinal(piece.level, piece.start))
+          return readPart(series, quantiles.length > 0 && sketchesBelow(piece));
         return ctx.cache.read(finalSlot(piece, query.field, view), { series }, (missing) =>
           readPart(missing ?? series, true),
         );
       }),
     );
-    return sumPieces({ field: query.field, fromMs, toMs, pieces }, read, series, view);
+    return sumPieces({ field: query.field, fromMs, toMs, pieces }, read, series, view, {
+      quantiles,
+      ...(weightOf ? { weightOf } : {}),
+    });
   } finally {
     await scope.end();
+  }
+}
+
+/**
+ * A bucket's totals whose sketch is the merge of its sub-slots' (hour and day buckets keep one
+ * sketch per minute or hour, not one for the whole slot: docs/data-layout.md). With quantiles,
+ * such a piece is read whole: the totals for everything else, the sub-slots for the sketch.
+ */
+export const sketchesBelow = (piece: CoverPiece): boolean =>
+  piece.sub === undefined && hasAggregateSubSlots(piece.level);
+
+/** Adds the sketch of a bucket's sub-slots, for totals that carry none. */
+function addSubSlotSketches(parts: StatParts, slot: FieldSlot): void {
+  for (const value of slot.subSlots) {
+    if (value.kind === 'aggregate') addSketch(parts, value.aggregate);
+    else if (value.kind === 'compact') addSketch(parts, { n: value.n, sum: value.sum });
   }
 }
 
@@ -138,10 +184,12 @@ export function sumPieces(
   read: readonly (readonly FieldSlot[])[],
   series: readonly string[],
   finality: FinalityView,
+  statsQuery: WindowStatsQuery = {},
 ): WindowResult {
   const { pieces } = window;
-  const rows = new Map<string, { aggregate?: Aggregate; final: boolean }>(
-    series.map((key) => [key, { final: true }]),
+  const quantiles = statsQuery.quantiles ?? [];
+  const rows = new Map<string, { aggregate?: Aggregate; parts: StatParts; final: boolean }>(
+    series.map((key) => [key, { parts: emptyParts(), final: true }]),
   );
   let examined = 0;
   const openLevels = new Set<Level>();
@@ -154,8 +202,13 @@ export function sumPieces(
     for (const slot of docs) {
       const row = rows.get(slot.series);
       if (!row) continue;
-      for (const agg of aggregatesOf(piece, slot))
-        if (agg.n > 0) row.aggregate = combined(row.aggregate, agg);
+      const below = quantiles.length > 0 && sketchesBelow(piece) && slot.totals?.q === undefined;
+      for (const agg of aggregatesOf(piece, slot)) {
+        if (agg.n <= 0) continue;
+        row.aggregate = combined(row.aggregate, agg);
+        addAggregate(row.parts, agg, { sketch: !below });
+      }
+      if (below) addSubSlotSketches(row.parts, slot);
     }
   });
   return {
@@ -163,7 +216,9 @@ export function sumPieces(
     examined,
     openLevels: [...openLevels],
     rows: series.map((key) => {
-      const { aggregate: a, final } = rows.get(key)!;
+      const { aggregate: a, parts, final } = rows.get(key)!;
+      const weight = statsQuery.weightOf?.(key);
+      const asked: StatsQuery = { quantiles, ...(weight === undefined ? {} : { weight }) };
       if (!a)
         return {
           series: key,
@@ -174,6 +229,7 @@ export function sumPieces(
           max: null,
           first: null,
           last: null,
+          ...noStats(asked),
           final,
         };
       return {
@@ -185,6 +241,7 @@ export function sumPieces(
         max: a.max,
         first: { t: a.first.t, v: a.first.v },
         last: { t: a.last.t, v: a.last.v },
+        ...statsOf(a.n, parts, asked, a),
         final,
       };
     }),

@@ -18,6 +18,7 @@ import { cacheObserver, createApiMetrics, type ApiMetrics } from './metrics.js';
 import { DASHBOARD_DIR, dashboardRoutes } from './routes/dashboard-routes.js';
 import { levelRoutes, type FinalitySource } from './routes/level-routes.js';
 import { registerOpenApi } from './routes/openapi-routes.js';
+import type { PromBounds } from './prometheus/bounds.js';
 import { prometheusRoutes } from './prometheus/routes.js';
 import { opsRoutes } from './routes/ops-routes.js';
 import { readRoutes } from './routes/read-routes.js';
@@ -44,6 +45,8 @@ export interface BuildAppOptions {
   metrics?: ApiMetrics;
   /** How answers are kept and what caches are told; DEFAULT_CACHING by default. */
   caching?: AnswerCaching;
+  /** What one request to /prometheus may ask; DEFAULT_PROM_BOUNDS by default. */
+  promBounds?: PromBounds;
 }
 
 /** The kept answers' budget and the Cache-Control rules (env.ts has each setting's why). */
@@ -142,6 +145,7 @@ export function buildApp(options: BuildAppOptions) {
     caching,
     tokens: options.tokens,
     logger,
+    ...(options.promBounds ? { bounds: options.promBounds } : {}),
   });
   return app;
 }

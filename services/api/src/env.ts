@@ -12,7 +12,9 @@ import {
   type EnvSource,
 } from '@tickertape/config';
 import { LEVELS, type Level } from '@tickertape/buckets';
+import { CEILINGS, DEFAULT_QUERY_BOUNDS } from '@tickertape/promql';
 import { DEFAULT_LIMITS } from '@tickertape/query';
+import { DEFAULT_PROM_BOUNDS } from './prometheus/bounds.js';
 import { LEVEL_FRESHNESS_BUDGETS, ROLLUP_GROUP_PREFIX, TICK_TOPIC } from '@tickertape/topology';
 import { z } from 'zod';
 
@@ -135,6 +137,17 @@ export const apiEnvSchema = z
     MAX_DOCUMENTS: positiveInt().default(DEFAULT_LIMITS.maxDocuments),
     MAX_SERIES: positiveInt().default(DEFAULT_LIMITS.maxSeries),
     MAX_POINTS: positiveInt().default(DEFAULT_LIMITS.maxPoints),
+    /**
+     * What one request to /prometheus may ask, checked before any parse or read, each refusal a
+     * 400 (422 for MAX_ANSWER_SERIES) naming its variable (docs/security.md). Depth and terms have
+     * ceilings: past them the PromQL grammar fails on the stack (see @tickertape/promql bounds.ts).
+     */
+    MAX_QUERY_LENGTH: positiveInt().default(DEFAULT_QUERY_BOUNDS.length.limit),
+    MAX_QUERY_DEPTH: positiveInt().max(CEILINGS.depth).default(DEFAULT_QUERY_BOUNDS.depth.limit),
+    MAX_QUERY_TERMS: positiveInt().max(CEILINGS.terms).default(DEFAULT_QUERY_BOUNDS.terms.limit),
+    MAX_QUERY_SELECTORS: positiveInt().default(DEFAULT_QUERY_BOUNDS.selectors.limit),
+    MAX_MATCH_PARAMS: positiveInt().default(DEFAULT_PROM_BOUNDS.matchParams.limit),
+    MAX_ANSWER_SERIES: positiveInt().default(DEFAULT_PROM_BOUNDS.answerSeries.limit),
     /**
      * Where reads go in a replica set (the driver's read preference): `nearest` with
      * READ_PREFERENCE_TAGS lets the API in each data centre read its own members. Away from the

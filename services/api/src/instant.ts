@@ -14,6 +14,18 @@ const ISO =
  * truncated.
  */
 export function parseInstant(text: string): number | undefined {
+  const ms = parsedInstant(text);
+  return ms !== undefined && ms <= MAX_INSTANT_MS ? ms : undefined;
+}
+
+/**
+ * The last instant the API reads: the end of year 9999, the last ISO-8601 can write. Past it
+ * JavaScript's dates are invalid (±8.64e15 ms), and `to=9999999999999999` was a 500 in the reader
+ * (`Invalid time value`, issue 37); a 400 here keeps every later step within range.
+ */
+export const MAX_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+function parsedInstant(text: string): number | undefined {
   if (/^\d{1,16}$/.test(text)) return Number(text);
   const match = ISO.exec(text);
   if (!match) return undefined;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FORMATS } from '@tickertape/answers';
 import { LEVELS } from '@tickertape/buckets';
 import { parseInstant, parseLastMinutes } from './instant.js';
+import { fillParam, timeZoneParam } from './zone-params.js';
 
 /**
  * The query strings of the read routes. They check shape and syntax only; what a value means
@@ -39,7 +40,7 @@ const instant = (description: string) =>
       ctx.issues.push({
         code: 'custom',
         input: text,
-        message: `${JSON.stringify(text.slice(0, 64))} is not an instant; give ISO-8601 (2026-11-21T10:00:00Z; no offset means UTC) or epoch milliseconds`,
+        message: `${JSON.stringify(text.slice(0, 64))} is not an instant; give ISO-8601 (2026-11-21T10:00:00Z; no offset means UTC) or epoch milliseconds, up to the end of year 9999`,
       });
       return z.NEVER;
     })
@@ -90,6 +91,33 @@ const tagFilter = () =>
     })
     .meta({ description: 'Tag filter `key:value`; repeat for several', examples: ['sensor:s1'] });
 
+/**
+ * `quantile=0.5,0.85,0.99` (or repeated): each φ in [0, 1]. The values come in `quantiles`,
+ * keyed `q<φ>` (`q0.85`), and as one CSV/Arrow column each, named the same.
+ */
+const quantileList = () =>
+  repeated(z.string())
+    .transform((items, ctx) => {
+      const phis: number[] = [];
+      for (const text of items.flatMap((item) => item.split(','))) {
+        const phi = text.trim() === '' ? Number.NaN : Number(text);
+        if (phi >= 0 && phi <= 1) phis.push(phi);
+        else
+          ctx.issues.push({
+            code: 'custom',
+            input: text,
+            message: `${JSON.stringify(text.slice(0, 32))} is not a quantile: give each φ in [0, 1], e.g. 0.5,0.85,0.99`,
+          });
+      }
+      return phis;
+    })
+    .optional()
+    .meta({
+      description:
+        'Quantiles of the values, φ in [0, 1], comma-separated or repeated (e.g. 0.5,0.85,0.99): `quantiles.q0.85` in JSON, a `q0.85` column in CSV and Arrow. From the metric’s quantile sketches (level policy `--sketch`), within 1 % of the value at each rank; `coverage.sketch` says how many ticks they cover',
+      examples: ['0.85', '0.5,0.95,0.99'],
+    });
+
 /** The answer's format; it wins over the Accept header (docs/analysts.md). */
 const format = () =>
   z
@@ -127,6 +155,8 @@ const rangeRead = {
     .meta({
       description: `Automatic resolution: the finest width that fits this many points (default ${DEFAULT_MAX_POINTS}; capped by the server's MAX_POINTS)`,
     }),
+  tz: timeZoneParam(),
+  quantile: quantileList(),
 };
 
 export const pointsQuerySchema = z
@@ -142,6 +172,7 @@ export const pointsQuerySchema = z
       description:
         'With `level`: `slot` (default) one point per bucket, `sub` one per second/minute/hour inside each',
     }),
+    fill: fillParam(),
     format: format(),
   })
   .check((ctx) => {
@@ -211,6 +242,8 @@ export const windowQuerySchema = z
           'Instead of from/to: the last N whole minutes up to and including the current one (10m, 6h, 7d)',
         examples: ['10m'],
       }),
+    tz: timeZoneParam(),
+    quantile: quantileList(),
     format: format(),
   })
   .check((ctx) => {

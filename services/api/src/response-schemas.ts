@@ -1,4 +1,5 @@
 import { LEVELS } from '@tickertape/buckets';
+import { FILL_MODES } from '@tickertape/query';
 import { z } from 'zod';
 import { MEDIA_TYPES } from './formats/answer-format.js';
 
@@ -22,18 +23,88 @@ export const errorSchema = z.object({
   requestId: z.string().optional(),
 });
 
+/** With `tz`: each step's UTC end and its start in the zone's wall time. */
+const localStep = {
+  end: epochMs(
+    'With tz: end of the local step, exclusive (a local day lasts 23 to 25 hours)',
+  ).optional(),
+  local: z
+    .string()
+    .optional()
+    .meta({
+      description: 'With tz: the step’s start in the zone’s wall time, with its offset',
+      examples: ['2026-03-08T00:00:00.000-08:00'],
+    }),
+};
+
+/** A value of a point: null only in a step filled with nulls (`fill=null`). */
+const pointValue = () => z.number().nullable();
+
+/**
+ * The stats every point, candle and window row carries (@tickertape/query's `Stats`): a stat is
+ * computed over the ticks whose stored parts carry it, and `coverage` says how many of the `n`
+ * that is — never a guess for the rest (old buckets, compact sub-slots of several ticks,
+ * metrics not sketched or weighted). A stat nothing covers is null.
+ */
+const statsFields = {
+  variance: z.number().nullable().meta({
+    description:
+      'Population variance (Σx²/n − mean², as stdvar_over_time) over `coverage.spread` ticks; null when none',
+  }),
+  stddev: z.number().nullable().meta({ description: 'Square root of `variance`' }),
+  quantiles: z
+    .record(z.string(), z.number().nullable())
+    .optional()
+    .meta({
+      description:
+        'With `quantile`: one value per φ, keyed `q<φ>` (`q0.85`), from the merged quantile sketches over `coverage.sketch` ticks, each within 1 % (relative) of the value at its rank; null when none',
+      examples: [{ 'q0.5': 61.2, 'q0.85': 67.9 }],
+    }),
+  weighted: z
+    .object({
+      by: z.string().meta({ description: 'The weight field (the level policy’s)' }),
+      avg: z.number().nullable().meta({
+        description: 'Σ(x·w)/Σw over `coverage.weighted` ticks (VWAP for price by volume)',
+      }),
+    })
+    .optional()
+    .meta({ description: 'For a field the level policy weights: its weighted average' }),
+  coverage: z
+    .object({
+      spread: z.number().meta({ description: 'Ticks behind variance and stddev' }),
+      sketch: z
+        .number()
+        .optional()
+        .meta({ description: 'With `quantile`: ticks behind the quantiles' }),
+      weighted: z
+        .number()
+        .optional()
+        .meta({ description: 'For a weighted field: ticks behind the weighted average' }),
+    })
+    .meta({
+      description: 'How many of the `n` ticks each stat is computed over: n when all, 0 when none',
+    }),
+};
+
 const pointSchema = z.object({
   t: epochMs('Start of the point’s interval'),
+  ...localStep,
   n: z.number().nullable().meta({
-    description: 'Observations; null only for seconds of minute buckets of the old layout',
+    description:
+      'Observations; null for seconds of minute buckets of the old layout, and in filled steps',
   }),
   sum: z.number().nullable(),
-  min: z.number(),
-  max: z.number(),
-  open: z.number(),
-  close: z.number(),
-  avg: z.number(),
+  min: pointValue(),
+  max: pointValue(),
+  open: pointValue(),
+  close: pointValue(),
+  avg: pointValue(),
+  ...statsFields,
   final: z.boolean().meta({ description: 'Every slot behind the point is final' }),
+  filled: z.boolean().optional().meta({
+    description:
+      'With fill: true for a step without data, answered by the fill (never a tick); false for data',
+  }),
 });
 
 const gapSchema = z.object({
@@ -52,14 +123,23 @@ const rangeHead = {
   fromMs: epochMs('Start of the range'),
   toMs: epochMs('End of the range, exclusive'),
   resolution: resolutionSchema,
+  tz: z.string().optional().meta({ description: 'With tz: the zone whose local steps these are' }),
   gaps: z.array(gapSchema),
   examined,
 };
 
-export const pointsSchema = z.object({ ...rangeHead, points: z.array(pointSchema) });
+export const pointsSchema = z.object({
+  ...rangeHead,
+  fill: z
+    .enum(FILL_MODES)
+    .optional()
+    .meta({ description: 'With fill: how the steps without data were filled' }),
+  points: z.array(pointSchema),
+});
 
 const candleSchema = z.object({
   t: epochMs('Start of the candle'),
+  ...localStep,
   open: z.number(),
   high: z.number(),
   low: z.number(),
@@ -67,6 +147,7 @@ const candleSchema = z.object({
   volume: z.number().nullable().meta({
     description: 'Ticks in the candle; null only for seconds of old-layout minute buckets',
   }),
+  ...statsFields,
   final: z.boolean(),
 });
 
@@ -83,6 +164,7 @@ const windowRowSchema = z.object({
   max: z.number().nullable(),
   first: markSchema,
   last: markSchema,
+  ...statsFields,
   final: z.boolean(),
 });
 
@@ -90,6 +172,11 @@ export const windowSchema = z.object({
   field: z.string(),
   fromMs: epochMs('Start of the window summed (rounded out to whole minutes)'),
   toMs: epochMs('End of the window summed'),
+  tz: z.string().optional().meta({ description: 'With tz: the zone named' }),
+  local: z
+    .object({ from: z.string(), to: z.string() })
+    .optional()
+    .meta({ description: 'With tz: fromMs and toMs in the zone’s wall time, with their offsets' }),
   rows: z.array(windowRowSchema),
   pieces: z.array(
     z.object({

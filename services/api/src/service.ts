@@ -7,6 +7,7 @@ import { buildApp, type ApiApp } from './app.js';
 import type { ApiEnv } from './env.js';
 import { kafkaLagSource } from './lag.js';
 import { cacheObserver, countDatabaseCommand, createApiMetrics } from './metrics.js';
+import { promBoundsOf } from './prometheus/bounds.js';
 
 export interface ApiHandle {
   app: ApiApp;
@@ -83,6 +84,7 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
       finalMaxAgeS: env.FINAL_MAX_AGE_S,
       budgetsMs: env.FRESHNESS_BUDGETS,
     },
+    promBounds: promBoundsOf(env),
     lag: lag.lag,
     health: () => stores.rollups.ping(),
   });

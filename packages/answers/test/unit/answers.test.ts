@@ -93,6 +93,14 @@ describe('tableToArrowStream', () => {
   });
 });
 
+/** The stats of a row whose parts all carried Σx². */
+const spread = (variance: number, n: number) => ({
+  variance,
+  stddev: Math.sqrt(variance),
+  coverage: { spread: n },
+});
+const NO_STATS = { variance: null, stddev: null, coverage: { spread: 0 } };
+
 /** The column names as a CSV header line would list them. */
 const names = (table: Table) => table.columns.map((c) => c.name).join(',');
 
@@ -111,18 +119,41 @@ describe('the tables of the read routes', () => {
       series: 'speed|road=a1,sensor=s1',
       field: 'speed',
       points: [
-        { t: T0, n: 2, sum: 10, min: 4, max: 6, open: 6, close: 4, avg: 5, final: true },
-        { t: T1, n: null, sum: null, min: 7, max: 7, open: 7, close: 7, avg: 7, final: false },
+        {
+          t: T0,
+          n: 2,
+          sum: 10,
+          min: 4,
+          max: 6,
+          open: 6,
+          close: 4,
+          avg: 5,
+          ...spread(1, 2),
+          final: true,
+        },
+        {
+          t: T1,
+          n: null,
+          sum: null,
+          min: 7,
+          max: 7,
+          open: 7,
+          close: 7,
+          avg: 7,
+          ...NO_STATS,
+          final: false,
+        },
       ],
     };
     const table = pointsTable(body);
     expect(names(table)).toBe(
-      'time,time_ms,series,road,sensor,field,n,sum,avg,min,max,first,last,final',
+      'time,time_ms,series,road,sensor,field,n,sum,avg,min,max,first,last,' +
+        'variance,stddev,coverage_spread,final',
     );
     const lead = [body.series, 'a1', 's1', 'speed'];
     expect(table.rows).toEqual([
-      [ISO0, T0, ...lead, 2, 10, 5, 4, 6, 6, 4, true],
-      [ISO1, T1, ...lead, null, null, 7, 7, 7, 7, 7, false],
+      [ISO0, T0, ...lead, 2, 10, 5, 4, 6, 6, 4, 1, 1, 2, true],
+      [ISO1, T1, ...lead, null, null, 7, 7, 7, 7, 7, null, null, 0, false],
     ]);
   });
 
@@ -131,11 +162,33 @@ describe('the tables of the read routes', () => {
       ...head,
       series: 'price|symbol=ACME',
       field: 'price',
-      candles: [{ t: T0, open: 1, high: 3, low: 0.5, close: 2, volume: 9, final: true }],
+      candles: [
+        {
+          t: T0,
+          open: 1,
+          high: 3,
+          low: 0.5,
+          close: 2,
+          volume: 9,
+          variance: 0.25,
+          stddev: 0.5,
+          quantiles: { 'q0.5': 1.5, 'q0.99': 2.9 },
+          weighted: { by: 'volume', avg: 1.75 },
+          coverage: { spread: 9, sketch: 8, weighted: 9 },
+          final: true,
+        },
+      ],
     });
-    expect(names(table)).toBe('time,time_ms,series,symbol,field,open,high,low,close,volume,final');
+    expect(names(table)).toBe(
+      'time,time_ms,series,symbol,field,open,high,low,close,volume,variance,stddev,' +
+        'q0.5,q0.99,wavg_volume,coverage_spread,coverage_sketch,coverage_weighted,final',
+    );
     expect(table.rows).toEqual([
-      [ISO0, T0, 'price|symbol=ACME', 'ACME', 'price', 1, 3, 0.5, 2, 9, true],
+      [
+        ...[ISO0, T0, 'price|symbol=ACME', 'ACME', 'price', 1, 3, 0.5, 2, 9],
+        ...[0.25, 0.5, 1.5, 2.9, 1.75, 9, 8, 9],
+        true,
+      ],
     ]);
   });
 
@@ -148,6 +201,7 @@ describe('the tables of the read routes', () => {
       max: null,
       first: null,
       last: null,
+      ...NO_STATS,
       final: false,
     };
     const body: WindowRead = {
@@ -166,6 +220,7 @@ describe('the tables of the read routes', () => {
           max: 5,
           first: { t: T0 + 5, v: 4 },
           last: { t: T0 + 9, v: 5 },
+          ...spread(0.25, 2),
           final: true,
         },
       ],
@@ -173,14 +228,14 @@ describe('the tables of the read routes', () => {
     const table = windowTable(body);
     expect(names(table)).toBe(
       'time,time_ms,end,end_ms,series,dir,tag_n,sensor,field,n,sum,avg,min,max,' +
-        'first,first_time,first_time_ms,last,last_time,last_time_ms,final',
+        'first,first_time,first_time_ms,last,last_time,last_time_ms,variance,stddev,coverage_spread,final',
     );
     const span = [ISO0, T0, '2026-01-01T00:10:00.000Z', T0 + 600_000];
     const empty = Array<null>(10).fill(null);
     const east = [...span, 'speed|dir=E', 'E', null, null, 'speed'];
     const [first, last] = [T0 + 5, T0 + 9];
     expect(table.rows).toEqual([
-      [...span, 'speed|n=1,sensor=s1', null, '1', 's1', 'speed', 0, ...empty, false],
+      [...span, 'speed|n=1,sensor=s1', null, '1', 's1', 'speed', 0, ...empty, null, null, 0, false],
       [
         ...east,
         2,
@@ -194,11 +249,14 @@ describe('the tables of the read routes', () => {
         5,
         new Date(last).toISOString(),
         last,
+        0.25,
+        0.5,
+        2,
         true,
       ],
     ]);
     expect(tableToCsv(table).split('\r\n')[1]).toBe(
-      `${ISO0},${T0},2026-01-01T00:10:00.000Z,${T0 + 600_000},"speed|n=1,sensor=s1",,1,s1,speed,0,,,,,,,,,,,false`,
+      `${ISO0},${T0},2026-01-01T00:10:00.000Z,${T0 + 600_000},"speed|n=1,sensor=s1",,1,s1,speed,0,,,,,,,,,,,,,0,false`,
     );
   });
 
@@ -272,6 +330,71 @@ describe('the tables of the read routes', () => {
       ['minute', 'x|k=v', 'v', ISO0, T0, '2026-01-01T00:00:01.500Z', T0 + 1500, true, ISO1, T1],
       ['hour', 'x|k=v', 'v', null, null, null, null, null, null, null],
     ]);
+  });
+});
+
+describe('stats columns', () => {
+  it('a column per quantile and per weight field; empty where a row lacks one, never 0', () => {
+    const table = windowTable({
+      field: 'price',
+      fromMs: T0,
+      toMs: T1,
+      rows: [
+        {
+          series: 'stock.tick|symbol=A',
+          n: 4,
+          sum: 40,
+          avg: 10,
+          min: 8,
+          max: 12,
+          first: { t: T0, v: 8 },
+          last: { t: T0 + 1, v: 12 },
+          variance: 2,
+          stddev: Math.SQRT2,
+          quantiles: { 'q0.85': 11.9 },
+          weighted: { by: 'volume', avg: 10.5 },
+          coverage: { spread: 4, sketch: 4, weighted: 3 },
+          final: true,
+        },
+        {
+          series: 'fx.tick|pair=EURUSD',
+          n: 2,
+          sum: 2.2,
+          avg: 1.1,
+          min: 1,
+          max: 1.2,
+          first: { t: T0, v: 1 },
+          last: { t: T0 + 1, v: 1.2 },
+          variance: null,
+          stddev: null,
+          quantiles: { 'q0.85': null },
+          weighted: { by: 'notional', avg: 1.15 },
+          coverage: { spread: 0, sketch: 0, weighted: 2 },
+          final: true,
+        },
+      ],
+    });
+    const stats = table.columns.map((c) => c.name).slice(-9);
+    expect(stats).toEqual([
+      'variance',
+      'stddev',
+      'q0.85',
+      'wavg_volume',
+      'wavg_notional',
+      'coverage_spread',
+      'coverage_sketch',
+      'coverage_weighted',
+      'final',
+    ]);
+    expect(table.rows.map((row) => row.slice(-9))).toEqual([
+      [2, Math.SQRT2, 11.9, 10.5, null, 4, 4, 3, true],
+      [null, null, null, null, 1.15, 0, 0, 2, true],
+    ]);
+    const arrow = tableFromIPC(tableToArrowStream(table));
+    expect(String(arrow.schema.fields.find((f) => f.name === 'q0.85')?.type)).toBe('Float64');
+    expect(tableToCsv(table).split('\r\n')[0]).toContain(
+      'variance,stddev,q0.85,wavg_volume,wavg_notional,coverage_spread,coverage_sketch,coverage_weighted,final',
+    );
   });
 });
 

@@ -7,6 +7,7 @@ import {
   type FoldInput,
   type Level,
   type SketchBins,
+  type Totals,
 } from '../../src/index.js';
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
@@ -37,6 +38,10 @@ const POLICY = new LevelPolicy({
   weights: [{ metric: 'stock.tick', field: 'price', by: 'volume' }],
 });
 
+/** A fold's bins as the stored sketch. */
+const q = (totals: Totals) =>
+  totals.bins === undefined ? undefined : Object.fromEntries(totals.bins);
+
 function bins(...values: number[]): SketchBins {
   const q: SketchBins = {};
   for (const v of values) addToBins(q, v);
@@ -57,7 +62,7 @@ describe('foldBatch: spread, weighted sums and sketches', () => {
     expect(plain!.fields.get('price')!.total).toMatchObject({
       sq: 122.25,
       weighed: 0,
-      q: undefined,
+      bins: undefined,
     });
   });
 
@@ -72,21 +77,21 @@ describe('foldBatch: spread, weighted sums and sketches', () => {
 
   test('one sketch per minute: a minute bucket in its totals, an hour in each minute, a day in each hour', () => {
     const minutes = [...foldBatch('minute', TICKS, POLICY).values()];
-    expect(minutes.map((m) => m.fields.get('price')!.total.q)).toEqual([
+    expect(minutes.map((m) => q(m.fields.get('price')!.total))).toEqual([
       bins(10, -2.5),
       bins(0, 4),
     ]);
     const [hour] = foldBatch('hour', TICKS, POLICY).values();
     const price = hour!.fields.get('price')!;
-    expect(price.total.q).toBeUndefined();
-    expect([price.sub[0]!.q, price.sub[1]!.q]).toEqual([bins(10, -2.5), bins(0, 4)]);
+    expect(price.total.bins).toBeUndefined();
+    expect([q(price.sub[0]!), q(price.sub[1]!)]).toEqual([bins(10, -2.5), bins(0, 4)]);
     const [day] = foldBatch('day', TICKS, POLICY).values();
     const daily = day!.fields.get('price')!;
-    expect(daily.total.q).toBeUndefined();
-    expect(daily.sub[10]!.q).toEqual(bins(10, -2.5, 0, 4));
+    expect(daily.total.bins).toBeUndefined();
+    expect(q(daily.sub[10]!)).toEqual(bins(10, -2.5, 0, 4));
     const compact = POLICY.with('hour', ['stock.tick'], 'compact');
     const [compactHour] = foldBatch('hour', TICKS, compact).values();
     expect(compactHour!.sketch).toBeUndefined();
-    expect(compactHour!.fields.get('price')!.total.q).toBeUndefined();
+    expect(compactHour!.fields.get('price')!.total.bins).toBeUndefined();
   });
 });

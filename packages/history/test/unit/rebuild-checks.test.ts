@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { rollUp } from '@tickertape/buckets';
+import { addToBins, rollUp, type SketchBins } from '@tickertape/buckets';
+import { createMemoryStore } from '@tickertape/store';
 import { expectedFromFiner } from '@tickertape/verify';
+import { planPartitions, type RebuildOptions } from '../../src/rebuild/plan.js';
 import {
   checkAligned,
   checkFinal,
@@ -208,5 +210,82 @@ describe('expectedFromFiner', () => {
   it('expects nothing of shells', () => {
     const shell = { ...minute('2026-11-21T10:00:00Z', 0, [], {}), s: undefined };
     expect(expectedFromFiner('hour', [shell])).toBeUndefined();
+  });
+});
+
+describe('rebuilds and the per-metric policy', () => {
+  const options = (level: 'hour' | 'day', source: 'minute' | 'hour'): RebuildOptions => ({
+    level,
+    source,
+    fromMs: at('2026-11-21T00:00:00Z'),
+    toMs: at('2026-11-22T00:00:00Z'),
+    topic: 'ticks',
+    maxLatenessMs: 0,
+    maxFutureMs: 0,
+    timeoutMs: 1_000,
+    dryRun: true,
+  });
+
+  it('refuses to roll compact hours of a sketched metric up into days (they keep no sketch)', async () => {
+    const store = createMemoryStore();
+    await store.changeLevelPolicy('hour', ['px'], 'compact', 0);
+    await expect(planPartitions(store, options('day', 'hour'), [])).resolves.toEqual([]);
+    await store.changeMetricPolicy({ kind: 'sketch', metrics: ['px'], on: true }, 0);
+    await expect(planPartitions(store, options('day', 'hour'), [])).rejects.toThrow(
+      'the hour level keeps px compact, without the sketches (level policy) day keeps: use --source topic',
+    );
+  });
+
+  it('rolls up the spread, weighted sums and sketches as the checker expects them', () => {
+    const bins = (...values: number[]) => {
+      const q: SketchBins = {};
+      for (const v of values) addToBins(q, v);
+      return q;
+    };
+    const minute = (iso: string, values: [number, number][]) => ({
+      _id: `px:${iso}`,
+      series: 'px',
+      metric: 'px',
+      tags: {},
+      level: 'minute',
+      start: new Date(iso),
+      n: values.length,
+      f: {
+        price: {
+          n: values.length,
+          sum: values.reduce((a, [v]) => a + v, 0),
+          min: Math.min(...values.map(([v]) => v)),
+          max: Math.max(...values.map(([v]) => v)),
+          first: { t: at(iso), o: 0, v: values[0]![0] },
+          last: { t: at(iso) + 1, o: 1, v: values[values.length - 1]![0] },
+          sq: values.reduce((a, [v]) => a + v * v, 0),
+          xw: values.reduce((a, [v, w]) => a + v * w, 0),
+          w: values.reduce((a, [, w]) => a + w, 0),
+          q: bins(...values.map(([v]) => v)),
+        },
+      },
+      ap: { '0': 1 },
+    });
+    const minutes = [
+      minute('2026-11-21T10:00:00Z', [
+        [4, 2],
+        [-1, 3],
+      ]),
+      minute('2026-11-21T10:07:00Z', [[0.5, 1]]),
+    ];
+    const { _id: _hour, ...hour } = rollUp('hour', minutes).get('px:2026112110')!;
+    expect(expectedFromFiner('hour', minutes)).toEqual(hour);
+    expect((hour.f as Record<string, Record<string, unknown>>).price).toMatchObject({
+      sq: 17.25,
+      xw: 5.5,
+      w: 6,
+      m: { '0': { q: bins(4, -1) }, '7': { q: bins(0.5) } },
+    });
+    const hours = [{ _id: 'px:2026112110', ...hour }];
+    const { _id: _day, ...day } = rollUp('day', hours).get('px:20261121')!;
+    expect(expectedFromFiner('day', hours)).toEqual(day);
+    const price = (day.f as Record<string, Record<string, unknown>>).price!;
+    expect(price.q).toBeUndefined();
+    expect(price.h).toMatchObject({ '10': { sq: 17.25, xw: 5.5, w: 6, q: bins(4, -1, 0.5) } });
   });
 });

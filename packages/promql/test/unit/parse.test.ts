@@ -53,6 +53,21 @@ describe('parsePromQL', () => {
     expect(parsePromQL(query)).toEqual(tree);
   });
 
+  it('reads quantile_over_time with its φ, and the spread functions', () => {
+    expect(parsePromQL('quantile_over_time(0.85, x[10m] offset 5m)')).toEqual({
+      kind: 'range-function',
+      fn: 'quantile_over_time',
+      rangeMs: 600_000,
+      param: { kind: 'number', value: 0.85 },
+      selector: { offsetMs: 300_000, matchers: [{ label: '__name__', op: '=', value: 'x' }] },
+    });
+    expect(parsePromQL('max by (dir) (stddev_over_time(x[1h]))')).toMatchObject({
+      kind: 'aggregate',
+      expr: { kind: 'range-function', fn: 'stddev_over_time', rangeMs: 3_600_000 },
+    });
+    expect(parsePromQL('stdvar_over_time(x[5m])')).toMatchObject({ fn: 'stdvar_over_time' });
+  });
+
   it('reads aggregations with by/without, topk, arithmetic, bool comparisons and negation', () => {
     expect(parsePromQL('sum without (dir) (x) * 2')).toEqual({
       kind: 'binary',
@@ -99,6 +114,10 @@ describe('parsePromQL', () => {
     ['x and y', /operator and is not supported/],
     ['x / on(a) group_left y', /group_left and group_right/],
     ['avg_over_time(x)', /range selector/],
+    ['quantile_over_time(x[5m])', /takes a number φ and a range selector, got 1/],
+    ['quantile_over_time(0.5, x)', /range selector/],
+    ['stddev_over_time(0.5, x[5m])', /takes one range selector, got 2/],
+    ['absent_over_time(x[5m])', /not supported; we evaluate .*stddev, stdvar and quantile/],
     ['sum(', /syntax error at character/],
     ['', /empty/],
     ['{a=""}', /at least one non-empty matcher/],

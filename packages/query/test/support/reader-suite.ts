@@ -119,6 +119,14 @@ export function describeReader(name: string, open: () => Promise<OpenedStore>): 
             close: row.last?.v,
           }).toEqual(expected);
           expect(row.avg).toBeCloseTo(expected.sum / expected.n, 9);
+          // Σx² in every full aggregate (and a compact sub-slot of one tick): every tick covered.
+          const speeds = inWindow.map((t) => t.fields.speed!);
+          const mean = expected.sum / expected.n;
+          const variance = speeds.reduce((a, v) => a + (v - mean) ** 2, 0) / speeds.length;
+          expect(row.coverage).toEqual({ spread: expected.n });
+          expect(Math.abs(row.variance! - variance)).toBeLessThanOrEqual(
+            1e-9 * Math.max(1, mean * mean),
+          );
         }
         expect(result.rows.map((r) => r.series)).toEqual(sensors);
       });

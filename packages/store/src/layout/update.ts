@@ -29,11 +29,11 @@ function addTotals(update: UpdateDocument, path: string, totals: Totals): void {
     inc[`${path}.xw`] = totals.xw;
     inc[`${path}.w`] = totals.w;
   }
-  const bins = totals.q;
+  const bins = totals.bins;
   if (bins !== undefined) {
     // Bin counts add like `n`: a sketch is a count per bin (docs/data-layout.md).
     const prefix = `${path}.q.`;
-    for (const key in bins) inc[prefix + key] = bins[key]!;
+    for (const [key, count] of bins) inc[prefix + key] = count;
   }
   update.$min[`${path}.min`] = totals.min;
   update.$max[`${path}.max`] = totals.max;

@@ -11,7 +11,15 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { LEVELS, partitionOf, type FoldInput, type Level } from '@tickertape/buckets';
+import {
+  LEVELS,
+  addToBins,
+  partitionOf,
+  quantileOfBins,
+  type FoldInput,
+  type Level,
+  type SketchBins,
+} from '@tickertape/buckets';
 import type { Db, Document } from 'mongodb';
 import type { RollupStore, ShellSeries } from '../../src/index.js';
 import { PARTITION_INDEXES } from '../../src/mongo/partitions.js';
@@ -443,6 +451,13 @@ describe('docs/data-layout.md: layout and pipelines on buckets from the real wri
   beforeAll(async () => {
     stack = await StoreStack.open('layout');
     ({ store, db } = await stack.fresh());
+    // Stocks keep sketches and VWAP's parts (price weighted by volume) at every level.
+    const since = at('2026-11-20T00:00:00Z');
+    await store.changeMetricPolicy({ kind: 'sketch', metrics: ['stock.tick'], on: true }, since);
+    await store.changeMetricPolicy(
+      { kind: 'weight', metric: 'stock.tick', field: 'price', by: 'volume' },
+      since,
+    );
     const delivery = deliver();
     traffic = delivery.traffic;
     stocks = delivery.stocks;
@@ -601,6 +616,45 @@ describe('docs/data-layout.md: layout and pipelines on buckets from the real wri
       expect(expected).toHaveLength(3); // of a day shell's 24 hours
       const rows = await runPipeline(db, 'ohlc');
       expect(rows).toEqual(expected);
+      return rows;
+    },
+
+    'hourly-vwap-spread': async () => {
+      const acme = stocks.filter((t) => t.stock === STOCKS[0]);
+      const expected = [...groupBy(acme, (t) => String(slotOf(t.ts, HOUR)))].map(
+        ([slot, ticks]) => {
+          const price = totals(ticks, (t) => t.price);
+          const sq = ticks.reduce((a, t) => a + t.price * t.price, 0);
+          const xw = ticks.reduce((a, t) => a + t.price * t.volume, 0);
+          const w = ticks.reduce((a, t) => a + t.volume, 0);
+          const mean = price.sum / price.n;
+          return {
+            hour: new Date(Number(slot)),
+            ticks: price.n,
+            vwap: xw / w,
+            variance: sq / price.n - mean * mean,
+          };
+        },
+      );
+      const rows = await runPipeline(db, 'hourly-vwap-spread');
+      expect(rows).toEqual(expected);
+      return rows;
+    },
+
+    'day-sketch': async () => {
+      const acme = stocks.filter((t) => t.stock === STOCKS[0]);
+      const bins: SketchBins = {};
+      for (const t of acme) addToBins(bins, t.price);
+      const expected = Object.entries(bins)
+        .map(([bin, count]) => ({ bin, count }))
+        .sort((a, b) => Number(a.bin) - Number(b.bin));
+      const rows = await runPipeline(db, 'day-sketch');
+      expect(rows).toEqual(expected);
+      // The bins' values are within 1 % of the ticks' prices: the median of the day, say.
+      const median = quantileOfBins(bins, 0.5)!;
+      const sorted = acme.map((t) => t.price).sort((a, b) => a - b);
+      const exact = sorted[Math.floor(0.5 * (sorted.length - 1))]!;
+      expect(Math.abs(median - exact)).toBeLessThanOrEqual(0.01 * exact);
       return rows;
     },
 

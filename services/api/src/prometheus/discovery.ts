@@ -1,36 +1,49 @@
 import {
   PromQLError,
   PromQLErrorCode,
+  cut,
   labelOfTag,
   parsePromQL,
   type Matcher,
 } from '@tickertape/promql';
 import type { RollupReader } from '@tickertape/query';
+import { checkMatchCount, tooManySeries, type PromBounds } from './bounds.js';
 import type { PromCatalog, Range, SelectedSeries } from './catalog.js';
+import { mapLimited } from './map-limited.js';
 
-/** `match[]` values: each must be a plain selector. */
-export function parseMatchers(selectors: readonly string[]): Matcher[][] {
+/** `match[]` values, counted first: each must be a plain selector within the query bounds. */
+export function parseMatchers(selectors: readonly string[], bounds: PromBounds): Matcher[][] {
+  checkMatchCount(selectors, bounds);
   return selectors.map((text) => {
-    const expr = parsePromQL(text);
+    const expr = parsePromQL(text, bounds.query);
     if (expr.kind !== 'selector' || expr.selector.offsetMs !== 0)
       throw new PromQLError(
         PromQLErrorCode.BadParameter,
-        `invalid parameter "match[]": ${JSON.stringify(text)} is not a series selector`,
+        `invalid parameter "match[]": ${JSON.stringify(cut(text))} is not a series selector`,
       );
     return expr.selector.matchers;
   });
 }
 
-/** The series any of the selectors selects, each once. */
+/** Selectors looked up at once: 64 `match[]` in 8 rounds, never a burst of hundreds of finds. */
+const CONCURRENT_SELECTORS = 8;
+
+/**
+ * The series any of the selectors selects, each once, the selectors read concurrently; an answer
+ * past the series bound is refused as soon as the union passes it.
+ */
 export async function selectAll(
   catalog: PromCatalog,
   selectors: readonly Matcher[][],
   range: Range,
+  bounds: PromBounds,
 ): Promise<SelectedSeries[]> {
   const found = new Map<string, SelectedSeries>();
-  for (const matchers of selectors)
+  await mapLimited(selectors, CONCURRENT_SELECTORS, async (matchers) => {
     for (const s of await catalog.select(matchers, range))
       found.set(`${s.series}\u0000${s.field}`, s);
+    if (found.size > bounds.answerSeries.limit) throw tooManySeries(found.size, bounds);
+  });
   return [...found.values()];
 }
 
@@ -41,10 +54,11 @@ export async function labelNames(
   catalog: PromCatalog,
   selectors: readonly Matcher[][],
   range: Range,
+  bounds: PromBounds,
 ): Promise<string[]> {
   if (selectors.length > 0)
     return sorted(
-      (await selectAll(catalog, selectors, range)).flatMap((s) => Object.keys(s.labels)),
+      (await selectAll(catalog, selectors, range, bounds)).flatMap((s) => Object.keys(s.labels)),
     );
   const names = await catalog.names(range);
   return sorted(['__name__', ...names.flatMap((entry) => [...entry.tagOfLabel.keys()])]);
@@ -58,10 +72,11 @@ export async function labelValues(
   selectors: readonly Matcher[][],
   range: Range,
   maxSeries: number,
+  bounds: PromBounds,
 ): Promise<string[]> {
   if (selectors.length > 0)
     return sorted(
-      (await selectAll(catalog, selectors, range)).flatMap((s) =>
+      (await selectAll(catalog, selectors, range, bounds)).flatMap((s) =>
         s.labels[label] === undefined ? [] : [s.labels[label]],
       ),
     );

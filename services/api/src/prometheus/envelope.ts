@@ -1,10 +1,10 @@
 import type { Logger } from '@tickertape/logger';
-import { PromErrorType, isPromQLError } from '@tickertape/promql';
+import { PromErrorType, cut, isPromQLError } from '@tickertape/promql';
 import { QueryErrorCode, isBadQuery } from '@tickertape/query';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
-/** Prometheus' success envelope. */
-export const success = <T>(data: T, warnings?: string[]) =>
+/** Prometheus' success envelope; `warnings` say what the answer left out (Grafana shows them). */
+export const success = <T>(data: T, warnings?: readonly string[]) =>
   warnings && warnings.length > 0
     ? { status: 'success' as const, data, warnings }
     : { status: 'success' as const, data };
@@ -15,10 +15,13 @@ export interface PromErrorBody {
   error: string;
 }
 
+/** Longest `error` sent: messages quote the request, and a hostile one is 900 KB (issue 37). */
+const MAX_ERROR_CHARS = 1000;
+
 export const promError = (errorType: string, error: string): PromErrorBody => ({
   status: 'error',
   errorType,
-  error,
+  error: cut(error, MAX_ERROR_CHARS),
 });
 
 /** The reader's refusals that mean "too big" rather than "wrong": Prometheus' 422 `execution`. */

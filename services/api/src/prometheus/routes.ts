@@ -10,6 +10,7 @@ import {
   parsePromQL,
   rangeData,
   rangeTimes,
+  type Value,
 } from '@tickertape/promql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerAuth } from '../auth.js';
@@ -17,6 +18,7 @@ import { REVALIDATE, bodyHash, cacheControl, reuseUntil } from '../http-caching.
 import type { ApiMetrics } from '../metrics.js';
 import { keptAnswer, type Answering } from '../routes/answers.js';
 import { BEARER } from '../routes/openapi-routes.js';
+import { DEFAULT_PROM_BOUNDS, tooManySeries, type PromBounds } from './bounds.js';
 import { PromCatalog, type Range } from './catalog.js';
 import { labelNames, labelValues, parseMatchers, selectAll } from './discovery.js';
 import { promError, promErrorHandler, success } from './envelope.js';
@@ -25,11 +27,16 @@ import { rollupSampleSource } from './sample-source.js';
 
 export interface PrometheusRouteOptions extends Answering {
   tokens: readonly string[];
+  /** What one request may ask (PromBounds); DEFAULT_PROM_BOUNDS by default. */
+  bounds?: PromBounds;
   logger: Logger;
   metrics: ApiMetrics;
 }
 
-/** Label and series lookups without start/end look at the last day (Prometheus: all time). */
+/**
+ * Label and series lookups without start/end look at the last day (Prometheus: all time), so a
+ * bare /labels reads a day of catalog, not every partition ever written (docs/analysts.md).
+ */
 const DEFAULT_LOOKUP_MS = 86_400_000;
 /** An instant query without `time` is evaluated at the current second, and kept that long. */
 const NOW_RESOLUTION_MS = 1000;
@@ -45,6 +52,13 @@ export const FINAL_HEADER = 'x-tickertape-final';
  */
 export async function prometheusRoutes(api: FastifyInstance, options: PrometheusRouteOptions) {
   const { reader, now, caching } = options;
+  const bounds = options.bounds ?? DEFAULT_PROM_BOUNDS;
+  /** A query's series past the bound are refused before the answer is written out. */
+  const bounded = (value: Value): Value => {
+    if (value.type === 'vector' && value.series.length > bounds.answerSeries.limit)
+      throw tooManySeries(value.series.length, bounds);
+    return value;
+  };
   const limits = reader.ctx.limits;
   const catalog = new PromCatalog(reader, limits.maxSeries, now);
   const source = rollupSampleSource(reader, catalog, limits);
@@ -85,7 +99,11 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     request: FastifyRequest,
     reply: FastifyReply,
     params: PromParams,
-    compute: () => Promise<{ data: unknown; openLevels: readonly string[] }>,
+    compute: () => Promise<{
+      data: unknown;
+      openLevels: readonly string[];
+      warnings: readonly string[];
+    }>,
     movesAtMs?: number,
   ) => {
     const kept = await keptAnswer(
@@ -93,9 +111,9 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
       request,
       [params.canonical(), movesAtMs ?? ''],
       async () => {
-        const { data, openLevels } = await compute();
+        const { data, openLevels, warnings } = await compute();
         return {
-          body: JSON.stringify(success(data)),
+          body: JSON.stringify(success(data, warnings)),
           reuseUntilMs: reuseUntil({ openLevels: openLevels.filter(isLevel) }, caching, now()),
         };
       },
@@ -124,7 +142,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
 
   both('/query', ROUTE_DOCS.query, async (request, reply) => {
     const params = PromParams.of(request);
-    const expr = parsePromQL(params.required('query'));
+    const expr = parsePromQL(params.required('query'), bounds.query);
     const given = params.time('time');
     const t = given ?? floorTo(now(), NOW_RESOLUTION_MS);
     return answer(
@@ -132,8 +150,8 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
       reply,
       params,
       async () => {
-        const { value, openLevels } = await evaluate(expr, [t], undefined, source);
-        return { data: instantData(value, t), openLevels };
+        const { value, openLevels, warnings } = await evaluate(expr, [t], undefined, source);
+        return { data: instantData(bounded(value), t), openLevels, warnings };
       },
       given === undefined ? t + NOW_RESOLUTION_MS : undefined,
     );
@@ -141,22 +159,27 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
 
   both('/query_range', ROUTE_DOCS.queryRange, async (request, reply) => {
     const params = PromParams.of(request);
-    const expr = parsePromQL(params.required('query'));
+    const expr = parsePromQL(params.required('query'), bounds.query);
     const start = params.time('start');
     const end = params.time('end');
     if (start === undefined || end === undefined)
       throw promParameterMissing(start === undefined ? 'start' : 'end');
     const { times, stepMs } = rangeTimes(start, end, params.required('step'));
     return answer(request, reply, params, async () => {
-      const { value, openLevels } = await evaluate(expr, times, stepMs, source);
-      return { data: rangeData(value, times), openLevels };
+      const { value, openLevels, warnings } = await evaluate(expr, times, stepMs, source);
+      return { data: rangeData(bounded(value), times), openLevels, warnings };
     });
   });
 
   both('/labels', ROUTE_DOCS.labels, async (request) => {
     const params = PromParams.of(request);
     return success(
-      await labelNames(catalog, parseMatchers(params.all('match[]')), lookupRange(params)),
+      await labelNames(
+        catalog,
+        parseMatchers(params.all('match[]'), bounds),
+        lookupRange(params),
+        bounds,
+      ),
     );
   });
 
@@ -170,9 +193,10 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
           reader,
           catalog,
           request.params.name,
-          parseMatchers(params.all('match[]')),
+          parseMatchers(params.all('match[]'), bounds),
           lookupRange(params),
           limits.maxSeries,
+          bounds,
         ),
       );
     },
@@ -182,17 +206,23 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     const params = PromParams.of(request);
     const selectors = params.all('match[]');
     if (selectors.length === 0) throw promParameterMissing('match[]');
-    const found = await selectAll(catalog, parseMatchers(selectors), lookupRange(params));
+    const found = await selectAll(
+      catalog,
+      parseMatchers(selectors, bounds),
+      lookupRange(params),
+      bounds,
+    );
     return success(found.map((s) => s.labels));
   });
 
   api.get('/metadata', doc(...ROUTE_DOCS.metadata), async (request) => {
     const params = PromParams.of(request);
     const only = params.get('metric');
-    const limit = Number(params.get('limit') ?? Infinity);
+    // Prometheus' reading: a negative limit is none, 0 an empty answer.
+    const limit = params.int('limit') ?? -1;
     const entries = (await catalog.names(lookupRange(params)))
       .filter((entry) => only === undefined || entry.name === only)
-      .slice(0, Number.isFinite(limit) && limit > 0 ? limit : undefined);
+      .slice(0, limit >= 0 ? limit : undefined);
     return success(
       Object.fromEntries(
         entries.map((entry) => [

@@ -9,22 +9,11 @@ import {
 } from '@tickertape/promql';
 import { slotsInRange, sourceFor, type Limits, type RollupReader } from '@tickertape/query';
 import type { PromCatalog } from './catalog.js';
+import { mapLimited } from './map-limited.js';
+import { widthPointOf } from './width-point.js';
 
 /** Series read at once: the seed's 50 sensors in a few rounds, never a burst of hundreds of finds. */
 const CONCURRENT_READS = 8;
-
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>) {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 /**
  * The PromQL evaluator's data: the series a selector names (the catalog) and their points at the
@@ -60,19 +49,7 @@ export function rollupSampleSource(
             stepMs: request.widthMs,
           });
           for (const level of result.openLevels) open.add(level);
-          return {
-            labels: s.labels,
-            points: result.points.map((p) => ({
-              t: p.t,
-              // A second written before the compact layout has no count: it cannot be summed.
-              n: p.n ?? 0,
-              sum: p.sum ?? 0,
-              min: p.min,
-              max: p.max,
-              first: p.open,
-              last: p.close,
-            })),
-          };
+          return { labels: s.labels, points: result.points.map(widthPointOf) };
         },
       );
       return { series, openLevels: [...open] };

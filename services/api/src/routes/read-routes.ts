@@ -1,4 +1,5 @@
 import { floorTo } from '@tickertape/buckets';
+import { fillRange, windowInZone } from '@tickertape/query';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { REVALIDATE } from '../http-caching.js';
@@ -25,6 +26,7 @@ import {
   windowSchema,
 } from '../response-schemas.js';
 import { sendAnswer, type Answering } from './answers.js';
+import { localInstants } from '../zone-params.js';
 import { BEARER } from './openapi-routes.js';
 
 export type ReadRouteOptions = Answering;
@@ -88,17 +90,29 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         querystring: pointsQuerySchema,
         response: { 200: tabularAnswer(pointsSchema, 'one row per point'), ...apiErrors },
       },
+      // With tz, wall times without an offset are the zone's (zone-params.ts).
+      preValidation: localInstants,
     },
     async (request, reply) => {
-      const { series, field, from, to, maxPoints, level, detail } = request.query;
-      const query = { series, field, fromMs: from, toMs: to ?? now() };
+      const { series, field, from, to, maxPoints, level, detail, tz, fill, quantile } =
+        request.query;
+      const query = {
+        series,
+        field,
+        fromMs: from,
+        toMs: to ?? now(),
+        ...(tz ? { tz } : {}),
+        ...(quantile === undefined ? {} : { quantiles: quantile }),
+      };
       return sendAnswer(options, request, reply, {
         ...(to === undefined ? { relative: clockRange(query.fromMs, query.toMs) } : {}),
         shape: READ_SHAPES.points,
-        read: () =>
-          level === undefined
+        read: async () => {
+          const result = await (level === undefined
             ? reader.auto({ ...query, maxPoints: maxPoints ?? DEFAULT_MAX_POINTS })
-            : reader.range({ ...query, level, detail: detail ?? 'slot' }),
+            : reader.range({ ...query, level, detail: detail ?? 'slot' }));
+          return fill === undefined ? result : fillRange(result, fill, now());
+        },
       });
     },
   );
@@ -113,9 +127,11 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         querystring: candlesQuerySchema,
         response: { 200: tabularAnswer(candlesSchema, 'one row per candle'), ...apiErrors },
       },
+      // With tz, wall times without an offset are the zone's (zone-params.ts).
+      preValidation: localInstants,
     },
     async (request, reply) => {
-      const { series, field, from, to, maxPoints } = request.query;
+      const { series, field, from, to, maxPoints, tz, quantile } = request.query;
       const toMs = to ?? now();
       return sendAnswer(options, request, reply, {
         ...(to === undefined ? { relative: clockRange(from, toMs) } : {}),
@@ -127,6 +143,8 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
             fromMs: from,
             toMs,
             maxPoints: maxPoints ?? DEFAULT_MAX_POINTS,
+            ...(tz ? { tz } : {}),
+            ...(quantile === undefined ? {} : { quantiles: quantile }),
           }),
       });
     },
@@ -137,17 +155,20 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     {
       schema: {
         summary:
-          'Count, sum, average, min, max, first and last of a field over a window, per series',
+          'Count, sum, average, min, max, first, last, spread, quantiles and weighted average of a field over a window, per series',
         tags: ['read'],
         security: BEARER,
         querystring: windowQuerySchema,
         response: { 200: tabularAnswer(windowSchema, 'one row per series'), ...apiErrors },
       },
+      // With tz, wall times without an offset are the zone's (zone-params.ts).
+      preValidation: localInstants,
     },
     async (request, reply) => {
-      const { series, metric, tag, limit, field } = request.query;
+      const { series, metric, tag, limit, field, tz, quantile } = request.query;
       const t = now();
       const range = windowRange(request.query, t);
+      const quantiles = quantile === undefined ? {} : { quantiles: quantile };
       // A window ending now is summed in whole minutes: it moves to other buckets each minute.
       const relative =
         request.query.to === undefined
@@ -156,9 +177,9 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       return sendAnswer(options, request, reply, {
         ...(relative ? { relative } : {}),
         shape: READ_SHAPES.window,
-        read: () =>
-          metric === undefined
-            ? reader.window({ series: series ?? [], field, ...range })
+        read: async () => {
+          const result = await (metric === undefined
+            ? reader.window({ series: series ?? [], field, ...range, ...quantiles })
             : // The seed's question in one request: the metric's series found in the window's own buckets.
               reader.windowByMetric({
                 metric,
@@ -166,7 +187,10 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
                 limit: limit ?? SERIES_LIMIT_DEFAULT,
                 field,
                 ...range,
-              }),
+                ...quantiles,
+              }));
+          return tz === undefined ? result : windowInZone(result, tz);
+        },
       });
     },
   );

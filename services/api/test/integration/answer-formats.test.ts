@@ -40,6 +40,19 @@ interface Fetched {
   bytes: Buffer;
 }
 
+/** The stats columns of a row asked without quantiles, of a field no policy weights. */
+const statsCells = (row: {
+  variance: number | null;
+  stddev: number | null;
+  coverage: { spread: number };
+}) => ({
+  variance: row.variance,
+  stddev: row.stddev,
+  coverage_spread: row.coverage.spread,
+});
+
+const STAT_COLUMNS = new Set(['variance', 'stddev', 'coverage_spread']);
+
 /** The rows a route's JSON answer stands for, column by column as docs/analysts.md lists them. */
 const EXPECTED: Record<string, (body: never) => Row[]> = {
   points: (body: PointsBody) =>
@@ -57,6 +70,7 @@ const EXPECTED: Record<string, (body: never) => Row[]> = {
       max: p.max,
       first: p.open,
       last: p.close,
+      ...statsCells(p),
       final: p.final,
     })),
   candles: (body: CandlesBody) =>
@@ -72,6 +86,7 @@ const EXPECTED: Record<string, (body: never) => Row[]> = {
       low: c.low,
       close: c.close,
       volume: c.volume,
+      ...statsCells(c),
       final: c.final,
     })),
   window: (body: WindowBody) =>
@@ -96,6 +111,7 @@ const EXPECTED: Record<string, (body: never) => Row[]> = {
       last: row.last?.v ?? null,
       last_time: row.last ? iso(row.last.t) : null,
       last_time_ms: row.last?.t ?? null,
+      ...statsCells(row),
       final: row.final,
     })),
   raw: (body: RawBody) =>
@@ -211,7 +227,9 @@ describe('CSV and Arrow answers of the read routes', () => {
         expect(String(field.type)).toBe(
           field.name.endsWith('_ms')
             ? 'Timestamp<MILLISECOND, UTC>'
-            : typeof rows.find((r) => r[field.name] !== null)?.[field.name] === 'number'
+            : // A stat is a number column even where no row has it (buckets without its part).
+              STAT_COLUMNS.has(field.name) ||
+                typeof rows.find((r) => r[field.name] !== null)?.[field.name] === 'number'
               ? 'Float64'
               : typeof rows.find((r) => r[field.name] !== null)?.[field.name] === 'boolean'
                 ? 'Bool'
@@ -225,7 +243,9 @@ describe('CSV and Arrow answers of the read routes', () => {
   it('quotes a tag value holding a comma and quotes', async () => {
     const csv = await fetchRaw(ROUTES[1]![1], { Accept: CSV });
     const [header, first] = csv.bytes.toString('utf8').split('\r\n');
-    expect(header).toBe('time,time_ms,series,lane,road,field,open,high,low,close,volume,final');
+    expect(header).toBe(
+      'time,time_ms,series,lane,road,field,open,high,low,close,volume,variance,stddev,coverage_spread,final',
+    );
     expect(first).toContain(`,"speed|lane=2,road=x\\,""y""",2,"x,""y""",speed,`);
   });
 

@@ -29,9 +29,33 @@ interface OpenApiDoc {
 
 const API_ROUTES: Record<string, string[]> = {
   '/api/v1/series': ['metric', 'tag', 'from', 'to', 'limit', 'format'],
-  '/api/v1/points': ['series', 'field', 'from', 'to', 'maxPoints', 'level', 'detail', 'format'],
-  '/api/v1/candles': ['series', 'field', 'from', 'to', 'maxPoints', 'format'],
-  '/api/v1/window': ['series', 'metric', 'tag', 'limit', 'field', 'from', 'to', 'last', 'format'],
+  '/api/v1/points': [
+    'series',
+    'field',
+    'from',
+    'to',
+    'maxPoints',
+    'tz',
+    'quantile',
+    'level',
+    'detail',
+    'fill',
+    'format',
+  ],
+  '/api/v1/candles': ['series', 'field', 'from', 'to', 'maxPoints', 'tz', 'quantile', 'format'],
+  '/api/v1/window': [
+    'series',
+    'metric',
+    'tag',
+    'limit',
+    'field',
+    'from',
+    'to',
+    'last',
+    'tz',
+    'quantile',
+    'format',
+  ],
   '/api/v1/status': ['series'],
   '/api/v1/raw': ['series', 'from', 'to', 'field', 'format'],
   '/api/v1/levels': [],
@@ -117,6 +141,11 @@ describe('the OpenAPI document, the docs page, the dashboard files and /metrics'
       schema: { type: 'array' },
     });
     expect(window.find((p) => p.name === 'metric')).toMatchObject({ required: false });
+    // quantile=0.5,0.85 or repeated: an optional list, described.
+    expect(window.find((p) => p.name === 'quantile')).toMatchObject({
+      required: false,
+      schema: { type: 'array' },
+    });
     expect(doc.paths['/health']!.get!.security).toBeUndefined();
     // Every reference points into the document itself.
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]!);

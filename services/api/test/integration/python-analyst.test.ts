@@ -148,6 +148,9 @@ describe('pandas, pyarrow, pymongo and DuckDB read what the API answers', () => 
       p.max,
       p.open,
       p.close,
+      p.variance,
+      p.stddev,
+      p.coverage.spread,
       p.final,
     ];
     expect(frame.rows).toEqual(body.points.map((p) => [p.t, p.t, ...lead, ...values(p)]));
@@ -180,7 +183,7 @@ describe('pandas, pyarrow, pymongo and DuckDB read what the API answers', () => 
         ...span,
         ...[row.series, ...tags(row.series), 'speed'],
         ...[row.n, row.n === 0 ? null : row.sum, row.avg, row.min, row.max],
-        ...[...marks(row), row.final],
+        ...[...marks(row), row.variance, row.stddev, row.coverage.spread, row.final],
       ]),
     );
   });

@@ -11,14 +11,7 @@ import type {
   WindowBody,
 } from '../../src/response-schemas.js';
 import { qs, startTestApi, type RunningApi } from '../support/api.js';
-import {
-  refGaps,
-  refPoints,
-  refSecondPoints,
-  refWindow,
-  ticksOf,
-  type RefPoint,
-} from '../support/reference.js';
+import { refGaps, refPoints, refSecondPoints, refWindow, ticksOf } from '../support/reference.js';
 import { MINUTE, at, dataset, writeTicks } from '../support/ticks.js';
 import { testDatabase } from '@tickertape/store/testing';
 
@@ -31,12 +24,26 @@ const MARKS: Record<Level, number> = {
 const data = dataset();
 const [s1, s2, s3] = data.sensors as [string, string, string];
 
-interface ApiPoint extends RefPoint {
-  final: boolean;
+/** The stats of a row, point or candle (checked against the fold separately: floating sums). */
+const STATS = ['variance', 'stddev', 'quantiles', 'weighted', 'coverage'];
+const withoutStats = <T extends object>(row: T): T =>
+  Object.fromEntries(Object.entries(row).filter(([key]) => !STATS.includes(key))) as T;
+
+/** The points without `final`, which is checked against the watermark separately, and stats. */
+const values = (points: PointsBody['points']) =>
+  points.map(({ final: _final, ...rest }) => withoutStats(rest));
+
+/** Population variance of the values, two-pass: the fold the stored Σx² must agree with. */
+function foldVariance(values: readonly number[]): number {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  return values.reduce((a, v) => a + (v - mean) ** 2, 0) / values.length;
 }
 
-/** The points without `final`, which is checked against the watermark separately. */
-const values = (points: ApiPoint[]) => points.map(({ final: _final, ...rest }) => rest);
+/** The value at rank ⌊φ·(n − 1)⌋ of the sorted values: what a sketch's quantile is within α of. */
+function rankValue(values: readonly number[], phi: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(phi * (sorted.length - 1))]!;
+}
 
 function expectFinality(points: { t: number; final: boolean }[], level: Level): void {
   for (const point of points)
@@ -93,7 +100,7 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
     expect(values(res.body.points)).toEqual(expected);
     expect(res.body.gaps).toEqual([data.hole]);
     expect(res.body.examined).toBe(1);
-    expect(res.body.points.every((p: ApiPoint) => p.final)).toBe(true);
+    expect(res.body.points.every((p) => p.final)).toBe(true);
   });
 
   it('chooses the finest width that fits maxPoints: 2-minute points from four hour buckets', async () => {
@@ -163,7 +170,7 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
       'price',
       5 * MINUTE,
     );
-    expect(res.body.candles).toEqual(
+    expect(res.body.candles.map(withoutStats)).toEqual(
       expected.map((p) => ({
         t: p.t,
         open: p.open,
@@ -186,7 +193,7 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
     );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ field: 'speed', fromMs: from, toMs: to, examined: 6 });
-    expect(res.body.rows).toEqual(
+    expect(res.body.rows.map(withoutStats)).toEqual(
       [s3, s1, s2].map((series) => ({
         series,
         ...refWindow(ticksOf(data.ticks, series, 'speed', from, to), 'speed'),
@@ -232,9 +239,80 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
         max: null,
         first: null,
         last: null,
+        variance: null,
+        stddev: null,
+        coverage: { spread: 0 },
         final: true,
       },
     ]);
+  });
+
+  it('gives the spread of each row and point exactly (Σx² in every full aggregate), covering every tick', async () => {
+    const from = at('2025-12-31T23:55:00Z');
+    const to = at('2026-01-01T00:05:00Z');
+    const window = await api.get<WindowBody>(
+      `/api/v1/window${qs(['series', s1], ['series', s2], ['field', 'speed'], ['from', from], ['to', to])}`,
+    );
+    expect(window.status).toBe(200);
+    for (const row of window.body.rows) {
+      const speeds = ticksOf(data.ticks, row.series, 'speed', from, to).map((t) => t.fields.speed!);
+      expect(row.coverage).toEqual({ spread: speeds.length });
+      expect(row.variance).toBeCloseTo(foldVariance(speeds), 9);
+      expect(row.stddev).toBeCloseTo(Math.sqrt(foldVariance(speeds)), 9);
+    }
+    const points = await api.get<PointsBody>(
+      `/api/v1/points${qs(['series', s3], ['field', 'speed'], ['from', data.start], ['to', data.end], ['maxPoints', 100])}`,
+    );
+    for (const point of points.body.points) {
+      const speeds = ticksOf(data.ticks, s3, 'speed', point.t, point.t + 2 * MINUTE).map(
+        (t) => t.fields.speed!,
+      );
+      expect(point.coverage.spread).toBe(speeds.length);
+      expect(point.variance).toBeCloseTo(foldVariance(speeds), 9);
+    }
+  });
+
+  it('answers the quantiles asked for on every read, saying how many ticks they cover', async () => {
+    const from = at('2026-01-01T00:00:00Z');
+    const to = at('2026-01-01T00:30:00Z');
+    const window = await api.get<WindowBody>(
+      `/api/v1/window${qs(['series', s2], ['field', 'speed'], ['from', from], ['to', to], ['quantile', '0.5,0.85'], ['quantile', '0.99'])}`,
+    );
+    expect(window.status).toBe(200);
+    const [row] = window.body.rows;
+    expect(Object.keys(row!.quantiles!)).toEqual(['q0.5', 'q0.85', 'q0.99']);
+    const speeds = ticksOf(data.ticks, s2, 'speed', from, to).map((t) => t.fields.speed!);
+    // Without a sketching policy only single-tick parts are known exactly: never a guess.
+    const covered = row!.coverage.sketch!;
+    expect(covered).toBeLessThanOrEqual(speeds.length);
+    if (covered === speeds.length)
+      for (const phi of [0.5, 0.85, 0.99]) {
+        const truth = rankValue(speeds, phi);
+        expect(Math.abs(row!.quantiles![`q${phi}`]! - truth)).toBeLessThanOrEqual(
+          0.01 * Math.abs(truth) + 1e-9,
+        );
+      }
+    else if (covered === 0)
+      expect(row!.quantiles).toEqual({ 'q0.5': null, 'q0.85': null, 'q0.99': null });
+
+    for (const route of ['points', 'candles']) {
+      const res = await api.get<PointsBody & CandlesBody>(
+        `/api/v1/${route}${qs(['series', s2], ['field', 'speed'], ['from', from], ['to', to], ['quantile', '0.85'])}`,
+      );
+      expect(res.status).toBe(200);
+      const answered = route === 'points' ? res.body.points : res.body.candles;
+      expect(answered.length).toBeGreaterThan(0);
+      for (const each of answered) {
+        expect(Object.keys(each.quantiles!)).toEqual(['q0.85']);
+        expect(each.coverage.sketch).toEqual(expect.any(Number));
+      }
+      const csv = await api.get(
+        `/api/v1/${route}${qs(['series', s2], ['field', 'speed'], ['from', from], ['to', to], ['quantile', '0.85'], ['format', 'csv'])}`,
+      );
+      expect(csv.text.split('\r\n')[0]).toMatch(
+        /,variance,stddev,q0\.85,coverage_spread,coverage_sketch,final$/,
+      );
+    }
   });
 
   it('discovers series by metric and tags over the last 7 days by default', async () => {

@@ -128,6 +128,29 @@ describe('what the API refuses, and how', () => {
         /must be before to/,
       ],
       [
+        'a quantile outside [0, 1]',
+        points(...hour, ['quantile', '0.5,95']),
+        'invalid_request',
+        /^quantile: "95" is not a quantile: give each φ in \[0, 1\], e\.g\. 0\.5,0\.85,0\.99$/,
+      ],
+      [
+        'a quantile that is no number',
+        window(['series', s1], ['field', 'speed'], ['last', '10m'], ['quantile', 'p99']),
+        'invalid_request',
+        /^quantile: "p99" is not a quantile/,
+      ],
+      [
+        'more quantiles than columns allowed',
+        window(
+          ['series', s1],
+          ['field', 'speed'],
+          ['last', '10m'],
+          ['quantile', Array.from({ length: 17 }, (_, i) => String(i / 20)).join(',')],
+        ),
+        'QUERY_INVALID_QUANTILE',
+        /^17 quantiles asked for; at most 16$/,
+      ],
+      [
         'a date past 2100',
         points(...one(['from', '2200-01-01'], ['to', '2200-01-02'])),
         'QUERY_INVALID_RANGE',

@@ -83,3 +83,43 @@ export function agrees(actual: number, expected: number): boolean {
 
 export const minuteTimes = (from: number, to: number, stepMs = MINUTE) =>
   Array.from({ length: Math.floor((to - from) / stepMs) + 1 }, (_, i) => from + i * stepMs);
+
+/** The raw values of one series' field in [end − range, end), in time order. */
+function windowValues(
+  ticks: readonly RefTick[],
+  series: string,
+  field: string,
+  end: number,
+  rangeMs: number,
+): number[] {
+  return ticks
+    .filter((t) => t.series === series && t.ts >= end - rangeMs && t.ts < end && field in t.fields)
+    .sort((a, b) => a.ts - b.ts || a.offset - b.offset)
+    .map((t) => t.fields[field]!);
+}
+
+/**
+ * stddev/stdvar (population) and quantile_over_time (rank φ·(n − 1), linear between neighbours)
+ * of the raw ticks, by their definitions; null when the window is empty.
+ */
+export function refSpreadOverTime(
+  ticks: readonly RefTick[],
+  series: string,
+  field: string,
+  fn: 'stddev' | 'stdvar' | { quantile: number },
+  end: number,
+  rangeMs: number,
+): number | null {
+  const values = windowValues(ticks, series, field, end, rangeMs);
+  if (values.length === 0) return null;
+  if (typeof fn === 'object') {
+    const sorted = [...values].sort((a, b) => a - b);
+    const rank = fn.quantile * (sorted.length - 1);
+    const lo = Math.floor(rank);
+    const hi = Math.min(sorted.length - 1, lo + 1);
+    return sorted[lo]! * (1 - (rank - lo)) + sorted[hi]! * (rank - lo);
+  }
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const variance = values.reduce((s, v) => s + (v - mean) ** 2, 0) / values.length;
+  return fn === 'stdvar' ? variance : Math.sqrt(variance);
+}

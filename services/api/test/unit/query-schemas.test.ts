@@ -72,7 +72,7 @@ describe('points query', () => {
     [
       { ...base, from: 'soon' },
       [
-        'from: "soon" is not an instant; give ISO-8601 (2026-11-21T10:00:00Z; no offset means UTC) or epoch milliseconds',
+        'from: "soon" is not an instant; give ISO-8601 (2026-11-21T10:00:00Z; no offset means UTC) or epoch milliseconds, up to the end of year 9999',
       ],
     ],
     [{ ...base, detail: 'slot' }, ['detail: applies only with level=minute|hour|day']],
@@ -85,8 +85,28 @@ describe('points query', () => {
       ['detail: Invalid option: expected one of "slot"|"sub"'],
     ],
     [{ ...base, maxPoints: 'lots' }, ['maxPoints: must be a number']],
+    [
+      { ...base, quantile: '0.5,1.5' },
+      ['quantile: "1.5" is not a quantile: give each φ in [0, 1], e.g. 0.5,0.85,0.99'],
+    ],
+    [
+      { ...base, quantile: ['p95', ''] },
+      [
+        'quantile: "p95" is not a quantile: give each φ in [0, 1], e.g. 0.5,0.85,0.99',
+        'quantile: "" is not a quantile: give each φ in [0, 1], e.g. 0.5,0.85,0.99',
+      ],
+    ],
   ])('refuses %j', (query, expected) => {
     expect(issues(pointsQuerySchema, query)).toEqual(expected);
+  });
+
+  it('takes quantiles as a comma list or repeated, in order', () => {
+    expect(pointsQuerySchema.parse({ ...base, quantile: '0.5,0.85' }).quantile).toEqual([
+      0.5, 0.85,
+    ]);
+    expect(pointsQuerySchema.parse({ ...base, quantile: ['0.99', '0,1'] }).quantile).toEqual([
+      0.99, 0, 1,
+    ]);
   });
 });
 

@@ -16,6 +16,7 @@ import { plural } from '../plural.js';
 import type { QueryAnswer } from './render.js';
 import { formatSpan, isoTime } from './time.js';
 import { examinedLine, orEmpty } from './range-answers.js';
+import { statsGrid } from './stats.js';
 
 export { candlesAnswer, describeResolution, pointsAnswer } from './range-answers.js';
 
@@ -52,13 +53,19 @@ export function seriesAnswer(
  * The window's result; with --metric, `selected` says how the series were found (in the
  * window's own buckets, so `examined` needs no discovery added), as the API's answer does.
  */
-export function windowAnswer(result: WindowResult | MetricWindowResult): QueryAnswer {
+export function windowAnswer(
+  result: (WindowResult | MetricWindowResult) & {
+    tz?: string;
+    local?: { from: string; to: string };
+  },
+): QueryAnswer {
   const empty = result.rows.filter((row) => row.n === 0).length;
   const selected = 'selected' in result ? result.selected : undefined;
+  const stats = statsGrid(result.rows);
   return {
     answer: { json: () => result, table: () => windowTable(result) },
     table: {
-      header: ['series', 'n', 'avg', 'min', 'max', 'first', 'last', 'final'],
+      header: ['series', 'n', 'avg', 'min', 'max', 'first', 'last', ...stats.header, 'final'],
       rows: result.rows.map((row) => [
         row.series,
         row.n,
@@ -67,11 +74,15 @@ export function windowAnswer(result: WindowResult | MetricWindowResult): QueryAn
         row.max,
         row.first?.v ?? null,
         row.last?.v ?? null,
+        ...stats.cells(row),
         row.final,
       ]),
     },
     notes: [
       `${result.field} from ${isoTime(result.fromMs)} to ${isoTime(result.toMs)} ` +
+        ('local' in result && result.local !== undefined
+          ? `(${result.tz}: ${result.local.from} to ${result.local.to}) `
+          : '') +
         `(${formatSpan(result.toMs - result.fromMs)}), summed from ` +
         `${plural(result.pieces.length, 'bucket part')} per series`,
       ...(selected === undefined
@@ -87,6 +98,7 @@ export function windowAnswer(result: WindowResult | MetricWindowResult): QueryAn
             `${empty} of ${plural(result.rows.length, 'series', 'series')} without data in the window: empty cells`,
           ]
         : []),
+      ...stats.notes,
       examinedLine(result.examined),
     ],
   };

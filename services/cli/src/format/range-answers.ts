@@ -1,8 +1,17 @@
 import { candlesTable, pointsTable, type Cell } from '@tickertape/answers';
 import { LEVELS, LEVEL_SPECS, type Level } from '@tickertape/buckets';
-import type { CandleResult, Gap, RangeResult, Resolution } from '@tickertape/query';
+import {
+  localIso,
+  zoneRules,
+  type CandleResult,
+  type FilledRangeResult,
+  type Gap,
+  type RangeResult,
+  type Resolution,
+} from '@tickertape/query';
 import { plural } from '../plural.js';
 import type { QueryAnswer } from './render.js';
+import { statsGrid } from './stats.js';
 import { formatSpan, isoTime } from './time.js';
 
 /* The answers of the range reads (points, candles): a resolution line, gaps, one row per slot. */
@@ -25,7 +34,29 @@ export function describeResolution(resolution: Resolution): string {
 function rangeLine(result: Omit<RangeResult, 'points'>): string {
   return (
     `${result.series} ${result.field} from ${isoTime(result.fromMs)} to ${isoTime(result.toMs)}: ` +
-    describeResolution(result.resolution)
+    (result.tz === undefined
+      ? describeResolution(result.resolution)
+      : `${formatSpan(result.resolution.stepMs)} steps of ${result.tz}'s local calendar (time: local start; end: UTC)`)
+  );
+}
+
+/** A row's time for people: its local start with a zone (each row's UTC bounds are in csv/json). */
+const rowTime = (row: { t: number; local?: string }) => row.local ?? isoTime(row.t);
+
+/** Gap rows' times in the answer's zone, as its rows' are. */
+function timeIn(tz: string | undefined): (ms: number) => string {
+  if (tz === undefined) return isoTime;
+  const rules = zoneRules(tz);
+  return (ms) => localIso(ms, rules.offsetAt(ms));
+}
+
+/** Gap rows for the gaps no filled row covers. */
+function unfilledGaps(result: RangeResult | FilledRangeResult): Gap[] {
+  if (!('fill' in result)) return result.gaps;
+  const filled = result.points.filter((p) => p.filled);
+  const step = result.resolution.stepMs;
+  return result.gaps.filter(
+    (gap) => !filled.some((p) => p.t < gap.to && (p.end ?? p.t + step) > gap.from),
   );
 }
 
@@ -47,13 +78,14 @@ function withGapRows(
   rows: readonly { t: number; cells: Cell[] }[],
   gaps: readonly Gap[],
   width: number,
+  timeOf: (ms: number) => string = isoTime,
 ): Cell[][] {
   const gapRows = gaps.map((gap) => ({
     t: gap.from,
     cells: [
-      isoTime(gap.from),
+      timeOf(gap.from),
       ...Array<Cell>(width).fill(null),
-      `no data until ${isoTime(gap.to)} (${formatSpan(roundSpan(gap.to - gap.from))})`,
+      `no data until ${timeOf(gap.to)} (${formatSpan(roundSpan(gap.to - gap.from))})`,
     ],
   }));
   return [...rows.map((row) => ({ ...row, cells: [...row.cells, null] })), ...gapRows]
@@ -61,49 +93,89 @@ function withGapRows(
     .map((row) => row.cells);
 }
 
-/** The interval's first and last value are `first` and `last`, as in every table (JSON: open, close). */
-export function pointsAnswer(result: RangeResult): QueryAnswer {
+/**
+ * The interval's first and last value are `first` and `last`, as in every table (JSON: open,
+ * close). With a fill, a `filled` column says which rows are not data.
+ */
+export function pointsAnswer(result: RangeResult | FilledRangeResult): QueryAnswer {
+  const fill = 'fill' in result ? result.fill : undefined;
+  const stats = statsGrid(result.points);
   const values = result.points.map((p) => ({
     t: p.t,
-    cells: [isoTime(p.t), p.n, p.avg, p.min, p.max, p.open, p.close, p.final] as Cell[],
+    cells: [
+      rowTime(p),
+      p.n,
+      p.avg,
+      p.min,
+      p.max,
+      p.open,
+      p.close,
+      ...stats.cells(p),
+      p.final,
+      ...(fill === undefined ? [] : ['filled' in p && p.filled]),
+    ] as Cell[],
   }));
+  const filled = result.points.filter((p) => 'filled' in p && p.filled).length;
   return {
     answer: { json: () => result, table: () => pointsTable(result) },
     table: {
-      header: ['time', 'n', 'avg', 'min', 'max', 'first', 'last', 'final', 'gap'],
-      rows: withGapRows(values, result.gaps, 7),
+      header: [
+        'time',
+        'n',
+        'avg',
+        'min',
+        'max',
+        'first',
+        'last',
+        ...stats.header,
+        'final',
+        ...(fill === undefined ? [] : ['filled']),
+        'gap',
+      ],
+      rows: withGapRows(
+        values,
+        unfilledGaps(result),
+        7 + stats.header.length + (fill === undefined ? 0 : 1),
+        timeIn(result.tz),
+      ),
     },
     notes: [
       rangeLine(result),
-      `${plural(result.points.length, 'point')}, ${gapsLine(result.gaps)}`,
+      `${plural(result.points.length - filled, 'point')}, ${gapsLine(result.gaps)}` +
+        (fill === undefined ? '' : `; ${filled} filled (${fill}), not data`),
+      ...stats.notes,
       examinedLine(result.examined),
     ],
   };
 }
 
 export function candlesAnswer(result: CandleResult): QueryAnswer {
+  const stats = statsGrid(result.candles.map((c) => ({ ...c, n: c.volume })));
   const cellsOf = (c: CandleResult['candles'][number]): Cell[] => [
-    isoTime(c.t),
+    rowTime(c),
     c.open,
     c.high,
     c.low,
     c.close,
     c.volume,
+    ...stats.cells(c),
     c.final,
   ];
   return {
     answer: { json: () => result, table: () => candlesTable(result) },
     table: {
-      header: ['time', 'open', 'high', 'low', 'close', 'volume', 'final', 'gap'],
+      header: ['time', 'open', 'high', 'low', 'close', 'volume', ...stats.header, 'final', 'gap'],
       rows: withGapRows(
         result.candles.map((c) => ({ t: c.t, cells: cellsOf(c) })),
         result.gaps,
-        6,
+        6 + stats.header.length,
+        timeIn(result.tz),
       ),
     },
     notes: [
       rangeLine(result),
       `${plural(result.candles.length, 'candle')}, ${gapsLine(result.gaps)}`,
+      ...stats.notes,
       examinedLine(result.examined),
     ],
   };

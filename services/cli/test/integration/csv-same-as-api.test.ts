@@ -120,7 +120,8 @@ describe('CSV: tickertape query and the API give the same bytes', () => {
     expect(printed.split('\r\n')).toHaveLength(SERIES.length + 2);
     expect(printed.split('\r\n')[0]).toBe(
       'time,time_ms,end,end_ms,series,road,sensor,field,n,sum,avg,min,max,' +
-        'first,first_time,first_time_ms,last,last_time,last_time_ms,final',
+        'first,first_time,first_time_ms,last,last_time,last_time_ms,' +
+        'variance,stddev,coverage_spread,final',
     );
     expect(printed).toBe(answered);
   });
@@ -160,7 +161,7 @@ describe('CSV: tickertape query and the API give the same bytes', () => {
       '--to',
       empty[1],
     ]);
-    expect(silent).toContain(',0,,,,,,,,,,,false\r\n');
+    expect(silent).toContain(',0,,,,,,,,,,,,,0,false\r\n');
     expect(silent).toBe(
       await api('window', [
         ['series', SERIES[0]!],
@@ -189,6 +190,56 @@ describe('CSV: tickertape query and the API give the same bytes', () => {
     );
     expect(await cli(['series', '--metric', 'traffic', '--from', from, '--to', to])).toBe(
       await api('series', [['metric', 'traffic'], ...range]),
+    );
+  });
+
+  it('quantiles: --quantile repeated or as a list is quantile=, column for column', async () => {
+    const one = ['--series', SERIES[1]!, '--field', 'speed', '--from', from, '--to', to];
+    const oneQuery: [string, string][] = [
+      ['series', SERIES[1]!],
+      ['field', 'speed'],
+      ['from', from],
+      ['to', to],
+    ];
+    const points = await cli([
+      'points',
+      ...one,
+      '--max-points',
+      '20',
+      '--quantile',
+      '0.5',
+      '--quantile',
+      '0.85,0.99',
+    ]);
+    expect(points.split('\r\n')[0]).toContain(',q0.5,q0.85,q0.99,coverage_spread,coverage_sketch,');
+    expect(points).toBe(
+      await api('points', [...oneQuery, ['quantile', '0.5,0.85,0.99'], ['maxPoints', '20']]),
+    );
+    expect(await cli(['candles', ...one, '--quantile', '0.85', '--max-points', '5'])).toBe(
+      await api('candles', [...oneQuery, ['quantile', '0.85'], ['maxPoints', '5']]),
+    );
+    expect(
+      await cli([
+        'window',
+        '--series',
+        ...SERIES,
+        '--field',
+        'speed',
+        '--from',
+        from,
+        '--to',
+        to,
+        '--quantile',
+        '0.85',
+      ]),
+    ).toBe(
+      await api('window', [
+        ...SERIES.map((s): [string, string] => ['series', s]),
+        ['field', 'speed'],
+        ['from', from],
+        ['to', to],
+        ['quantile', '0.85'],
+      ]),
     );
   });
 });

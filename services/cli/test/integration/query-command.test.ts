@@ -388,7 +388,8 @@ describe('tickertape query', () => {
 
       const { records, header, stderr } = await csv(args);
       expect(header).toBe(
-        'time,time_ms,series,road,sensor,field,n,sum,avg,min,max,first,last,final',
+        'time,time_ms,series,road,sensor,field,n,sum,avg,min,max,first,last,' +
+          'variance,stddev,coverage_spread,final',
       );
       expect(columns(records, ['time', 'n', 'sum', 'avg', 'min', 'max', 'first', 'last'])).toEqual(
         result.points.map((p) => [isoMs(p.t), p.n, p.sum, p.avg, p.min, p.max, p.open, p.close]),
@@ -467,7 +468,10 @@ describe('tickertape query', () => {
       expect(result.examined).toBe(2);
 
       const { records, header, stderr } = await csv(args, END);
-      expect(header).toBe('time,time_ms,series,symbol,field,open,high,low,close,volume,final');
+      expect(header).toBe(
+        'time,time_ms,series,symbol,field,open,high,low,close,volume,' +
+          'variance,stddev,coverage_spread,final',
+      );
       expect(columns(records, ['time', 'open', 'high', 'low', 'close', 'volume'])).toEqual(
         result.candles.map((c) => [isoMs(c.t), c.open, c.high, c.low, c.close, c.volume]),
       );

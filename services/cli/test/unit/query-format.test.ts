@@ -11,6 +11,7 @@ import {
   windowAnswer,
 } from '../../src/format/answers.js';
 import { render } from '../../src/format/render.js';
+import { quantileArgument, quantilesOf } from '../../src/format/stats.js';
 import { formatSpan, isoTime, parseInstant, parseLastMinutes } from '../../src/format/time.js';
 import { formatTable } from '../../src/table.js';
 
@@ -137,6 +138,9 @@ function rangeResult(): RangeResult {
     open: min,
     close: max,
     avg: sum / n,
+    variance: n === 1 ? 0 : 2.25,
+    stddev: n === 1 ? 0 : 1.5,
+    coverage: { spread: n },
     final: minute === 0,
   });
   return {
@@ -160,10 +164,10 @@ describe('points answer', () => {
     const out = render('table', pointsAnswer(rangeResult()));
     expect(out.stderr).toBe('');
     const lines = out.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^time\s+n\s+avg\s+min\s+max\s+first\s+last\s+final\s+gap$/);
-    expect(lines[1]).toMatch(/^2026-11-21T10:00:00Z\s+3\s+3\.3333\s+2\s+5\s+2\s+5\s+yes$/);
+    expect(lines[0]).toMatch(/^time\s+n\s+avg\s+min\s+max\s+first\s+last\s+stddev\s+final\s+gap$/);
+    expect(lines[1]).toMatch(/^2026-11-21T10:00:00Z\s+3\s+3\.3333\s+2\s+5\s+2\s+5\s+1\.5\s+yes$/);
     expect(lines[2]).toMatch(/^2026-11-21T10:01:00Z\s+no data until 2026-11-21T10:03:00Z \(2m\)$/);
-    expect(lines[3]).toMatch(/^2026-11-21T10:03:00Z\s+1\s+7\s+7\s+7\s+7\s+7\s+no$/);
+    expect(lines[3]).toMatch(/^2026-11-21T10:03:00Z\s+1\s+7\s+7\s+7\s+7\s+7\s+0\s+no$/);
     expect(lines[4]).toMatch(/^2026-11-21T10:04:00Z\s+no data until 2026-11-21T10:05:00Z \(1m\)$/);
     expect(lines.slice(5)).toEqual([
       'traffic|sensor=s1 speed from 2026-11-21T10:00:00Z to 2026-11-21T10:05:00Z: 1m points from minute buckets',
@@ -177,9 +181,9 @@ describe('points answer', () => {
     const out = render('csv', pointsAnswer(result));
     expect(out.stdout).toBe(tableToCsv(pointsTable(result)));
     expect(out.stdout).toBe(
-      'time,time_ms,series,sensor,field,n,sum,avg,min,max,first,last,final\r\n' +
-        `2026-11-21T10:00:00.000Z,${T0},traffic|sensor=s1,s1,speed,3,10,${10 / 3},2,5,2,5,true\r\n` +
-        `2026-11-21T10:03:00.000Z,${T0 + 180_000},traffic|sensor=s1,s1,speed,1,7,7,7,7,7,7,false\r\n`,
+      'time,time_ms,series,sensor,field,n,sum,avg,min,max,first,last,variance,stddev,coverage_spread,final\r\n' +
+        `2026-11-21T10:00:00.000Z,${T0},traffic|sensor=s1,s1,speed,3,10,${10 / 3},2,5,2,5,2.25,1.5,3,true\r\n` +
+        `2026-11-21T10:03:00.000Z,${T0 + 180_000},traffic|sensor=s1,s1,speed,1,7,7,7,7,7,7,0,0,1,false\r\n`,
     );
     expect(out.stderr).toMatch(/examined 2 documents\n$/);
   });
@@ -194,7 +198,7 @@ describe('points answer', () => {
     const result = rangeResult();
     result.points = [{ ...result.points[0]!, n: null, sum: null, avg: 4 }];
     expect(render('csv', pointsAnswer(result)).stdout.split('\r\n')[1]).toBe(
-      `2026-11-21T10:00:00.000Z,${T0},traffic|sensor=s1,s1,speed,,,4,2,5,2,5,true`,
+      `2026-11-21T10:00:00.000Z,${T0},traffic|sensor=s1,s1,speed,,,4,2,5,2,5,2.25,1.5,3,true`,
     );
   });
 });
@@ -217,6 +221,9 @@ function windowResult(): WindowResult {
         max: 60,
         first: { t: T0 + 1000, v: 45 },
         last: { t: T0 + 9000, v: 55 },
+        variance: 56.25,
+        stddev: 7.5,
+        coverage: { spread: 4 },
         final: false,
       },
       {
@@ -228,6 +235,9 @@ function windowResult(): WindowResult {
         max: null,
         first: null,
         last: null,
+        variance: null,
+        stddev: null,
+        coverage: { spread: 0 },
         final: false,
       },
     ],
@@ -240,13 +250,13 @@ describe('window answer', () => {
     const span = `2026-11-21T10:00:00.000Z,${T0},2026-11-21T10:10:00.000Z,${T0 + 600_000}`;
     expect(csv[0]).toBe(
       'time,time_ms,end,end_ms,series,sensor,field,n,sum,avg,min,max,' +
-        'first,first_time,first_time_ms,last,last_time,last_time_ms,final',
+        'first,first_time,first_time_ms,last,last_time,last_time_ms,variance,stddev,coverage_spread,final',
     );
     expect(csv[1]).toBe(
       `${span},traffic|sensor=s1,s1,speed,4,200,50,40,60,` +
-        `45,2026-11-21T10:00:01.000Z,${T0 + 1000},55,2026-11-21T10:00:09.000Z,${T0 + 9000},false`,
+        `45,2026-11-21T10:00:01.000Z,${T0 + 1000},55,2026-11-21T10:00:09.000Z,${T0 + 9000},56.25,7.5,4,false`,
     );
-    expect(csv[2]).toBe(`${span},traffic|sensor=s2,s2,speed,0,,,,,,,,,,,false`);
+    expect(csv[2]).toBe(`${span},traffic|sensor=s2,s2,speed,0,,,,,,,,,,,,,0,false`);
     const table = render('table', windowAnswer(windowResult())).stdout;
     expect(table).toMatch(/^traffic\|sensor=s2\s+0\s+no$/m);
     expect(table).toContain('1 of 2 series without data in the window: empty cells\n');
@@ -334,5 +344,52 @@ describe('exit codes', () => {
       message: 'tickertape: QUERY_TOO_MANY_SERIES: too many\n',
     });
     expect(describeFailure(new Error('boom')).exitCode).toBe(1);
+  });
+});
+
+describe('--quantile', () => {
+  it('collects repeated flags and comma lists, in order', () => {
+    expect(quantilesOf(quantileArgument('0.99', quantileArgument('0.5,0.85')))).toEqual([
+      0.5, 0.85, 0.99,
+    ]);
+    expect(quantilesOf(undefined)).toBeUndefined();
+  });
+
+  it.each(['1.5', '-0.1', 'p95', '', 'NaN'])('refuses %p as a refused query (exit 2)', (text) => {
+    let error: unknown;
+    try {
+      quantilesOf([text]);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(QueryError);
+    expect((error as QueryError).code).toBe(QueryErrorCode.InvalidQuantile);
+    expect((error as QueryError).message).toMatch(/is not a quantile: give each φ in \[0, 1\]/);
+    expect(describeFailure(error).exitCode).toBe(2);
+  });
+
+  it('shows a column per quantile and the weighted average, and says when they cover fewer ticks', () => {
+    const result = windowResult();
+    result.rows = result.rows.map((row, i) => ({
+      ...row,
+      quantiles: { 'q0.5': i === 0 ? 50 : null, 'q0.99': i === 0 ? 59.5 : null },
+      weighted: { by: 'count', avg: i === 0 ? 51 : null },
+      coverage: { ...row.coverage, sketch: i === 0 ? 3 : 0, weighted: row.n },
+    }));
+    const out = render('table', windowAnswer(result)).stdout;
+    const [header, first] = out.split('\n');
+    expect(header).toMatch(
+      /^series\s+n\s+avg\s+min\s+max\s+first\s+last\s+stddev\s+q0\.5\s+q0\.99\s+wavg_count\s+final$/,
+    );
+    expect(first).toMatch(
+      /^traffic\|sensor=s1\s+4\s+50\s+40\s+60\s+45\s+55\s+7\.5\s+50\s+59\.5\s+51\s+no$/,
+    );
+    expect(out).toContain(
+      'quantiles over fewer ticks than n in 1 of 2 rows (parts written without it; see coverage in --format csv or json)\n',
+    );
+    const csv = render('csv', windowAnswer(result)).stdout.split('\r\n')[0];
+    expect(csv).toMatch(
+      /,variance,stddev,q0\.5,q0\.99,wavg_count,coverage_spread,coverage_sketch,coverage_weighted,final$/,
+    );
   });
 });

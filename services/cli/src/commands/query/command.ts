@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { positiveInt, tagArgument } from '../../arguments.js';
+import { quantileArgument } from '../../format/stats.js';
 import { parseLastMinutes } from '../../format/time.js';
 import { defineCommand } from '../command.js';
 import type { CommandContext } from '../context.js';
@@ -16,6 +17,7 @@ import {
   type SeriesOptions,
   type WindowOptions,
 } from './run.js';
+import { fillOption, tzOption } from './local-options.js';
 import {
   commonOptions,
   QUERY_HELP,
@@ -23,6 +25,13 @@ import {
   type CommonOptions,
   type QueryIo,
 } from './shared.js';
+
+/** `--quantile`, on the reads whose points, candles or rows have values to rank. */
+const quantileOption = (what: string) =>
+  new Option(
+    '--quantile <phi>',
+    `quantile φ in [0, 1] of ${what} (repeatable, or a comma list: 0.5,0.85,0.99); a q<φ> column each`,
+  ).argParser(quantileArgument);
 
 function queryIo({ ready, now, io }: CommandContext): QueryIo {
   return { ready, now, stdout: io.stdout, stderr: io.stderr };
@@ -59,6 +68,9 @@ const pointsDefinition = defineCommand({
       '--detail <detail>',
       'with --level (default minute): slot = a point per bucket, sub = per second/minute/hour',
     ).choices(['slot', 'sub']),
+    tzOption(),
+    fillOption(),
+    quantileOption("each point's values"),
     ...rangeOptions('-1h'),
     ...commonOptions(),
   ],
@@ -73,6 +85,8 @@ const candlesDefinition = defineCommand({
     new Option('--series <key>', 'series key, e.g. "stock.tick|symbol=AAPL"').makeOptionMandatory(),
     new Option('--field <name>', 'numeric field').makeOptionMandatory(),
     new Option('--max-points <n>', 'at most this many candles').argParser(positiveInt).default(60),
+    tzOption(),
+    quantileOption("each candle's values"),
     ...rangeOptions('-1h'),
     ...commonOptions(),
   ],
@@ -82,7 +96,8 @@ const candlesDefinition = defineCommand({
 
 const windowDefinition = defineCommand({
   name: 'window',
-  summary: 'count, sum, avg, min, max, first and last of one field over a window, for many series',
+  summary:
+    'count, sum, avg, min, max, first, last, spread and quantiles of one field over a window, for many series',
   options: [
     new Option('--series <keys...>', 'these series (repeatable)').conflicts(['metric', 'tag']),
     new Option('--metric <name>', 'or every series of this metric (up to --limit)'),
@@ -99,6 +114,8 @@ const windowDefinition = defineCommand({
       .conflicts(['from', 'to']),
     new Option('--from <time>', 'or from this time (rounded down to the minute)'),
     new Option('--to <time>', 'with --from: to this time (default now)'),
+    tzOption(),
+    quantileOption("each series' values over the window"),
     ...commonOptions(),
   ],
   help: QUERY_HELP,

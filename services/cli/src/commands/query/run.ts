@@ -1,5 +1,12 @@
 import { LEVELS } from '@tickertape/buckets';
-import { lastMinutes, type Detail } from '@tickertape/query';
+import {
+  checkTimeZone,
+  fillRange,
+  lastMinutes,
+  windowInZone,
+  type Detail,
+  type FillMode,
+} from '@tickertape/query';
 import {
   candlesAnswer,
   pointsAnswer,
@@ -8,6 +15,8 @@ import {
   statusAnswer,
   windowAnswer,
 } from '../../format/answers.js';
+import { quantilesPart } from '../../format/stats.js';
+import { rangeIn } from './local-options.js';
 import { range, respond, type CommonOptions, type QueryIo, type RangeOptions } from './shared.js';
 
 export type { QueryIo } from './shared.js';
@@ -41,30 +50,54 @@ export type PointsOptions = CommonOptions &
     maxPoints: number;
     level?: string;
     detail?: Detail;
+    tz?: string;
+    fill?: FillMode;
+    quantile?: string[];
   };
+
+/** `--tz`: checked before any connection, so an unknown zone exits 2 at once. */
+const zoneOf = (tz: string | undefined): { tz?: string } =>
+  tz === undefined ? {} : { tz: checkTimeZone(tz) };
 
 export async function queryPoints(io: QueryIo, options: PointsOptions): Promise<void> {
   const nowMs = io.now();
-  const base = { series: options.series, field: options.field, ...range(options, nowMs) };
-  await respond(io, options, nowMs, async (reader) =>
-    pointsAnswer(
+  const zone = zoneOf(options.tz);
+  const base = {
+    series: options.series,
+    field: options.field,
+    ...rangeIn(options, nowMs, zone.tz),
+    ...zone,
+    ...quantilesPart(options.quantile),
+  };
+  await respond(io, options, nowMs, async (reader) => {
+    const result =
       options.level === undefined && options.detail === undefined
         ? await reader.auto({ ...base, maxPoints: options.maxPoints })
         : await reader.range({
             ...base,
             level: options.level ?? LEVELS[0],
             detail: options.detail ?? 'slot',
-          }),
-    ),
-  );
+          });
+    return pointsAnswer(
+      options.fill === undefined ? result : fillRange(result, options.fill, nowMs),
+    );
+  });
 }
 
 export type CandlesOptions = CommonOptions &
-  RangeOptions & { series: string; field: string; maxPoints: number };
+  RangeOptions & {
+    series: string;
+    field: string;
+    maxPoints: number;
+    tz?: string;
+    quantile?: string[];
+  };
 
 export async function queryCandles(io: QueryIo, options: CandlesOptions): Promise<void> {
   const nowMs = io.now();
-  const { fromMs, toMs } = range(options, nowMs);
+  const zone = zoneOf(options.tz);
+  const { fromMs, toMs } = rangeIn(options, nowMs, zone.tz);
+  const quantiles = quantilesPart(options.quantile);
   await respond(io, options, nowMs, async (reader) =>
     candlesAnswer(
       await reader.candles({
@@ -73,6 +106,8 @@ export async function queryCandles(io: QueryIo, options: CandlesOptions): Promis
         fromMs,
         toMs,
         maxPoints: options.maxPoints,
+        ...zone,
+        ...quantiles,
       }),
     ),
   );
@@ -87,28 +122,38 @@ export type WindowOptions = CommonOptions & {
   last?: number;
   from?: string;
   to?: string;
+  tz?: string;
+  quantile?: string[];
 };
 
 /** Called with the series named (--series or --metric) and the window given (--last or --from). */
 export async function queryWindow(io: QueryIo, options: WindowOptions): Promise<void> {
   const nowMs = io.now();
+  const { tz } = zoneOf(options.tz);
   const window =
     options.last !== undefined
       ? lastMinutes(nowMs, options.last)
-      : range({ from: options.from!, to: options.to ?? 'now' }, nowMs);
-  await respond(io, options, nowMs, async (reader) =>
-    windowAnswer(
+      : rangeIn({ from: options.from!, to: options.to ?? 'now' }, nowMs, tz);
+  const quantiles = quantilesPart(options.quantile);
+  await respond(io, options, nowMs, async (reader) => {
+    const result =
       options.metric === undefined
-        ? await reader.window({ series: options.series ?? [], field: options.field, ...window })
+        ? await reader.window({
+            series: options.series ?? [],
+            field: options.field,
+            ...window,
+            ...quantiles,
+          })
         : await reader.windowByMetric({
             metric: options.metric,
             tags: options.tag ?? {},
             limit: options.limit,
             field: options.field,
             ...window,
-          }),
-    ),
-  );
+            ...quantiles,
+          });
+    return windowAnswer(tz === undefined ? result : windowInZone(result, tz));
+  });
 }
 
 export type RawOptions = CommonOptions & RangeOptions & { series: string; field?: string };

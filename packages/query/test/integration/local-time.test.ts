@@ -1,0 +1,4 @@
+import { describeLocalTime } from '../support/local-time-suite.js';
+import { openTestStores } from './stores.js';
+
+describeLocalTime('mongo', () => openTestStores('query-local-time'));

@@ -1,0 +1,59 @@
+import { FILL_MODES, isTimeZone, parseWallTime, wallToInstant, zoneRules } from '@tickertape/query';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { z } from 'zod';
+
+/*
+ * The query-string parameters of local time and filling (issue 36), shared by the points,
+ * candles and window schemas. Like every parameter they check shape and syntax; an unknown zone
+ * is refused here with a 400 naming `tz`, and by the reader (QUERY_INVALID_TIME_ZONE) for the
+ * CLI and any other caller.
+ */
+
+export const timeZoneParam = () =>
+  z
+    .string({ error: () => 'give it once (it is not repeatable)' })
+    .refine(isTimeZone, {
+      error: (issue) =>
+        `${JSON.stringify(String(issue.input).slice(0, 64))} is not a time zone; give an IANA zone such as America/Los_Angeles or Asia/Kolkata`,
+    })
+    .optional()
+    .meta({
+      description:
+        "IANA time zone: steps of an hour or more (and minutes where the zone's offset is not whole steps) follow its local calendar — days from local midnight to midnight (23 or 25 hours across a DST change); each point then carries its step's UTC `end` and its `local` start. The window names the zone and its bounds in local time. With tz, `from` and `to` without an offset (2026-03-08, 2026-03-08T06:00) are the zone's wall time",
+      examples: ['America/Los_Angeles', 'Asia/Kolkata'],
+    });
+
+export const fillParam = () =>
+  z
+    .enum(FILL_MODES, { error: () => `must be ${FILL_MODES.join(', ')}, given once` })
+    .optional()
+    .meta({
+      description:
+        'Answer the steps without data too, each marked `filled: true` (n and sum null): `null` with null values, `previous` with the last values carried forward, `linear` interpolated between the points on each side (none before the first point or, for linear, after the last). Default: no fill, a missing step is a gap',
+      examples: ['previous'],
+    });
+
+/**
+ * With a known `tz`, `from` and `to` given as wall times without an offset (`2026-03-08`,
+ * `2026-03-08T06:00`) are read in the zone: rewritten to epoch ms before the query schema parses
+ * them (a preValidation hook of the points, candles and window routes), so `from=2026-03-08&
+ * to=2026-03-09&tz=America/Los_Angeles` is the 23-hour local day. Anything else is left for the
+ * schema to judge, so its refusals name the parameter as ever.
+ */
+export function localInstants(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
+  const query = request.query as Record<string, unknown> | undefined;
+  const tz = query?.tz;
+  if (query !== undefined && typeof tz === 'string' && isTimeZone(tz)) {
+    const rules = zoneRules(tz);
+    for (const name of ['from', 'to']) {
+      const text = query[name];
+      const wall = typeof text === 'string' ? parseWallTime(text) : undefined;
+      if (wall !== undefined) query[name] = String(wallToInstant(wall, rules));
+    }
+  }
+  done();
+}

@@ -122,7 +122,7 @@ export async function measureReads(options: {
       const values = exact.get(row.series) ?? [];
       const answered = row.quantiles?.[`q${SPEED_PHI}`];
       ticks += row.n;
-      covered += row.coverage.sketch;
+      covered += row.coverage.sketch ?? 0;
       if (values.length === 0) continue;
       const truth = rankValue(values, SPEED_PHI);
       worst = Math.max(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { SKETCH_ALPHA } from '@tickertape/buckets';
 import { createLogger } from '@tickertape/logger';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,13 @@ describe('bench, smoke profile', () => {
       expect(sketchDensities[i + 1]!.bytesPerTick.rollups.total).toBeGreaterThan(
         sketchDensities[i]!.bytesPerTick.rollups.total,
       );
+
+    // The percentile read on S's sketched rollups: every tick covered, within α of the truth.
+    const quantile = report.reads.quantile!;
+    expect(quantile.rollups.examined).toBeLessThanOrEqual(100);
+    expect(quantile.ticks).toBeGreaterThan(0);
+    expect(quantile.covered).toBe(quantile.ticks);
+    expect(quantile.maxDifference).toBeLessThanOrEqual(SKETCH_ALPHA * (1 + 1e-9));
 
     const derived = figures(report);
     for (const goal of ['with sketches on ≤ 1.3 × off', 'bytes per tick with sketches on'])

@@ -14,7 +14,7 @@ import type { LevelRun } from './workers.js';
 
 /* What a benchmark run reports (docs/benchmarks.json): written by run.ts, read by the report's writers. */
 
-export type DesignKey = 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
+export type DesignKey = 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'S';
 
 /** One design's run: what it consumed, how fast, what it cost and what it left stored. */
 export interface DesignRun {
@@ -30,11 +30,11 @@ export interface DesignRun {
   /** What its database holds afterwards; absent for A, which stores nothing. */
   stored?: Stored;
   cappedBy?: 'time' | 'ticks';
-  /** B and F: each level's worker. */
+  /** B, F and S: each level's worker. */
   levels?: LevelRun[];
   /** F: preallocating the shells, before its clock started. */
   shells?: { documents: number; seconds: number };
-  /** A and B: ticks/s of every round, in run order; the figures are the median round's. */
+  /** A, B and S: ticks/s of every round, in run order; the figures are the median round's. */
   rounds?: number[];
   /**
    * CPU seconds of the local stack's database server, Kafka and registry over the same run
@@ -57,6 +57,8 @@ export interface BenchReport {
   probe: ServerProbe;
   /** Stored bytes per tick by density (density.ts); absent in reports from before it. */
   density?: DensityProbeResult;
+  /** The same probe with sketches off and on (SKETCH_DENSITY_PRESETS); absent before issue 36. */
+  sketchDensity?: DensityProbeResult;
   /** Where the stack's processes were found for `stackCpu`; absent in reports from before it. */
   stack?: StackLookup;
   /** B's workers under `node --cpu-prof`, one extra round; absent when not profiled. */

@@ -2,7 +2,7 @@ import { cellLabel, liveFigures } from './live/live-figures.js';
 import { bytesPerTick } from './report.js';
 import type { BenchReport } from './bench-report.js';
 
-const DESIGNS = ['A', 'B', 'C', 'D', 'E', 'F'];
+const DESIGNS = ['A', 'B', 'C', 'D', 'E', 'F', 'S'];
 
 interface Bar {
   panel: string;

@@ -44,6 +44,8 @@ export interface DensityMeasured {
   perTick: StoredPart;
   /** The level policy B was written under (absent in reports from before it: full). */
   modes?: AppliedModes;
+  /** Written with quantile sketches and a weighted field (applySketchPolicy). */
+  sketches?: boolean;
 }
 
 export interface DensityResult extends DensityMeasured {

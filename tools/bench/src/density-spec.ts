@@ -14,6 +14,8 @@ export interface DensitySpec {
   durationMs: number;
   /** Write under the level policy suggested for the density (level-policy.ts); default: full. */
   suggestedPolicy?: boolean;
+  /** Quantile sketches on and the price weighted by volume (applySketchPolicy); default: off. */
+  sketches?: boolean;
 }
 
 const MINUTE = 60_000;
@@ -37,6 +39,32 @@ export const DENSITY_PRESETS: Readonly<Record<ProfileChoice, readonly DensitySpe
     { perSecond: 1, stocks: 2, traffic: 10, durationMs: 2 * MINUTE },
     { perSecond: 10, stocks: 1, traffic: 4, durationMs: MINUTE },
   ],
+};
+
+/**
+ * The sketch probe: each density twice, sketches off and on, in the full layout, so the two differ
+ * only by the sketch, spread and weighted parts. One tick a second and one a minute per series
+ * (issue 36's two densities).
+ */
+export const SKETCH_DENSITY_PRESETS: Readonly<Record<ProfileChoice, readonly DensitySpec[]>> = {
+  full: [1, 1 / 60].flatMap((perSecond) =>
+    [false, true].map((sketches) => ({
+      perSecond,
+      stocks: 20,
+      traffic: 100,
+      durationMs: perSecond < 1 ? 60 * MINUTE : 10 * MINUTE,
+      sketches,
+    })),
+  ),
+  smoke: [1, 1 / 60].flatMap((perSecond) =>
+    [false, true].map((sketches) => ({
+      perSecond,
+      stocks: 2,
+      traffic: 4,
+      durationMs: perSecond < 1 ? 10 * MINUTE : 2 * MINUTE,
+      sketches,
+    })),
+  ),
 };
 
 /** The tick set of one density: `tickSet` of tick-set.ts with both profiles at its rate. */

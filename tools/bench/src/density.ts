@@ -12,7 +12,7 @@ import {
 import { syntheticFlushes, type FlushPlan } from './density-flushes.js';
 import { densityTickSpec, type DensitySpec } from './density-spec.js';
 import { perTickCollection, tickDocument } from './designs.js';
-import { applySuggestedPolicy, type AppliedModes } from './level-policy.js';
+import { applySketchPolicy, applySuggestedPolicy, type AppliedModes } from './level-policy.js';
 import { benchDatabase, type BenchDatabase } from './run-resources.js';
 import { storedBytes } from './storage.js';
 import { tickSet, tickSetShape } from './tick-set.js';
@@ -53,6 +53,7 @@ async function probeOne(
   const modes: AppliedModes = spec.suggestedPolicy
     ? await applySuggestedPolicy(db.rollups, spec.perSecond)
     : {};
+  if (spec.sketches) await applySketchPolicy(db.rollups);
   // B through the workers' own write path: each level's RollupWriter folds a flush (foldBatch)
   // and writes one guarded upsert per bucket, creating the partitions with their indexes.
   const writers = DENSITY_LEVELS.map((level) => ({ level, writer: db.rollups.writer(level) }));
@@ -94,6 +95,7 @@ async function probeOne(
     levels,
     perTick: parts.perTick,
     modes,
+    ...(spec.sketches ? { sketches: true } : {}),
   });
 }
 

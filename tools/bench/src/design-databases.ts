@@ -34,6 +34,13 @@ export interface PerTickReads {
     fromMs: number,
     toMs: number,
   ): Promise<{ series: string; n: number; sum: number }[]>;
+  /** Each series' values of `field` in `[fromMs, toMs)`: the ground truth of a quantile. */
+  windowValues(
+    series: readonly string[],
+    field: string,
+    fromMs: number,
+    toMs: number,
+  ): Promise<Map<string, number[]>>;
   /** Every tick of a series in `[fromMs, toMs)` (a chart's raw points), in time order. */
   chartTicks(series: string, field: string, fromMs: number, toMs: number): Promise<unknown[]>;
 }
@@ -54,6 +61,22 @@ export function perTickReads(db: DesignDb): PerTickReads {
         ])
         .toArray();
       return rows.map((row) => ({ series: row._id, n: row.n, sum: row.sum }));
+    },
+    async windowValues(series, field, fromMs, toMs) {
+      const rows = await ticks
+        .find(
+          { series: { $in: [...series] }, ts: { $gte: new Date(fromMs), $lt: new Date(toMs) } },
+          { projection: { _id: 0, series: 1, [`fields.${field}`]: 1 } },
+        )
+        .toArray();
+      const values = new Map<string, number[]>();
+      for (const row of rows) {
+        const v = (row.fields as Record<string, unknown> | undefined)?.[field];
+        if (typeof v !== 'number') continue;
+        const key = row.series as string;
+        values.set(key, [...(values.get(key) ?? []), v]);
+      }
+      return values;
     },
     chartTicks: (series, field, fromMs, toMs) =>
       ticks

@@ -120,7 +120,7 @@ export function levelTable(report: BenchReport): string {
 }
 
 export function readTable(report: BenchReport): string {
-  const { window, chart } = report.reads;
+  const { window, chart, quantile } = report.reads;
   const row = (query: string, store: string, side: typeof window.rollups) => [
     query,
     store,
@@ -144,6 +144,20 @@ export function readTable(report: BenchReport): string {
         "D's per-tick collection: aggregate $match {series $in, ts range} + $group",
         window.perTick,
       ),
+      ...(quantile === undefined
+        ? []
+        : [
+            row(
+              `${quantile.phi * 100}th-percentile speed of ${quantile.sensors} sensors, same window`,
+              "S's rollups (sketches on): RollupReader.window with quantiles",
+              quantile.rollups,
+            ),
+            row(
+              `${quantile.phi * 100}th-percentile speed of ${quantile.sensors} sensors, same window`,
+              "D's per-tick collection: find {series $in, ts range}, sorted in the harness",
+              quantile.perTick,
+            ),
+          ]),
       row(
         chartQuery,
         `B's rollups: RollupReader.auto, maxPoints 1000 → ${chart.resolution}`,

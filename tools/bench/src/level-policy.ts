@@ -27,6 +27,18 @@ export async function applySuggestedPolicy(
   return applied;
 }
 
+/** The weighted field of the sketch runs: a stock's price by its volume (VWAP). */
+export const BENCH_WEIGHT = { metric: STOCK_METRIC, field: 'price', by: 'volume' } as const;
+
+/**
+ * Sets, in `store`, what an analyst who wants percentiles and VWAP would: quantile sketches on
+ * both metrics and the stock price weighted by volume (docs/analysts.md).
+ */
+export async function applySketchPolicy(store: RollupStore): Promise<void> {
+  await store.changeMetricPolicy({ kind: 'sketch', metrics: BENCH_METRICS, on: true }, Date.now());
+  await store.changeMetricPolicy({ kind: 'weight', ...BENCH_WEIGHT }, Date.now());
+}
+
 /** "minute skip, hour compact", or "full" when nothing is changed. */
 export function modesLabel(modes: AppliedModes | undefined): string {
   const parts = Object.entries(modes ?? {}).map(([level, mode]) => `${level} ${mode}`);

@@ -1,5 +1,6 @@
 import { beforeAfterSection } from './before-after-markdown.js';
 import { previousRunSection } from './previous-run-markdown.js';
+import { sketchSection } from './sketch-markdown.js';
 import { cpuProfileSection } from './cpu-profile-markdown.js';
 import { densitySection } from './density-markdown.js';
 import { liveSection } from './live/live-markdown.js';
@@ -80,6 +81,7 @@ export function renderMarkdown(report: BenchReport, options: MarkdownOptions): s
   if (processCpu.length > 0) lines.push(...processCpu, '');
   if (report.cpuProfile) lines.push(...cpuProfileSection(report.cpuProfile), '');
   lines.push(...beforeAfterSection(report));
+  lines.push(...sketchSection(report));
   if (report.density) lines.push(...densitySection(report.density), '');
   lines.push('## Reads: rollups vs one document per tick', '', readTable(report), '');
   lines.push(

@@ -14,6 +14,7 @@ import {
 } from './designs.js';
 import type { BenchEnv } from './env.js';
 import { perTickReads } from './design-databases.js';
+import { applySketchPolicy } from './level-policy.js';
 import { probeServer, type ServerProbe } from './probe.js';
 import { measureReads, type ReadResults } from './reads.js';
 import type { BenchDatabase, RunResources } from './run-resources.js';
@@ -45,7 +46,7 @@ export interface DesignsMeasured {
 }
 
 /**
- * The designs A–F, one after another on the loaded topic (each with its own group and database),
+ * The designs A–F and S, one after another on the loaded topic (each with its own group and database),
  * the reads while B's rollups and D's per-tick documents are both there, and the server probe.
  */
 export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasured> {
@@ -110,12 +111,17 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   const designs: DesignRun[] = [];
   // A and B, the ratio that matters most, alternate for several rounds: on a shared machine one
   // round can land in someone else's busy minute. The median round of each is reported.
+  // S (B with sketches, issue 36) joins the rounds: its CPU per tick is compared with B's.
   const aRounds: DesignRun[] = [];
   const bRounds: { run: DesignRun; db: BenchDatabase }[] = [];
+  const sRounds: { run: DesignRun; db: BenchDatabase }[] = [];
   for (let round = 0; round < settings.rounds; round++) {
     aRounds.push(await inProcess('A', noOpDesign, undefined, false, round));
     const db = await database(`b${round}`);
     bRounds.push({ run: await workers('B', db, round), db });
+    const dbS = await database(`s${round}`);
+    await applySketchPolicy(dbS.rollups);
+    sRounds.push({ run: await workers('S', dbS, round), db: dbS });
   }
   designs.push(medianRound(aRounds));
   const b = medianRound(bRounds.map((r) => r.run));
@@ -123,6 +129,9 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   // The median round's database stays for the reads; the others go.
   const dbB = bRounds.find((r) => r.run === medianOf(bRounds.map((x) => x.run)))!.db;
   for (const { db } of bRounds) if (db !== dbB) await drop(db);
+  const s = medianRound(sRounds.map((r) => r.run));
+  const dbS = sRounds.find((r) => r.run === medianOf(sRounds.map((x) => x.run)))!.db;
+  for (const { db } of sRounds) if (db !== dbS) await drop(db);
 
   // Where B's workers spend their CPU: one more round under the profiler, not measured.
   let cpuProfile: CpuProfileRun | undefined;
@@ -147,6 +156,7 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   logger.info('measuring reads');
   const reads = await measureReads({
     rollups: dbB.rollups,
+    sketched: dbS.rollups,
     perTick: perTickReads(dbD.designDb),
     shape,
     runs: settings.readRuns,
@@ -154,6 +164,7 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   });
   await drop(dbD);
   await drop(dbB);
+  await drop(dbS);
 
   const dbE = await database('e');
   const keyed = await perTickCollection<KeyedTickDocument>(dbE.designDb, false);
@@ -171,6 +182,7 @@ export async function measureDesigns(input: DesignsInput): Promise<DesignsMeasur
   const f = await workers('F', dbF);
   designs.push({ ...f, shells: { documents: shellDocuments, seconds: shellSeconds } });
   await drop(dbF);
+  designs.push(s);
 
   // Where B's time went: the guarded upsert vs an `_id`-only one, on a collection of B's size.
   logger.info('probing the server');

@@ -19,6 +19,11 @@ export interface ReadSide {
 
 export interface ReadResults {
   window: ReadSide & { sensors: number; fromMs: number; toMs: number; pieces: number };
+  /**
+   * The same window's φ-quantile of S's rollups (quantile sketches on) against the exact one of
+   * the raw ticks; `maxDifference` is relative. Absent in reports from before issue 36.
+   */
+  quantile?: ReadSide & { phi: number; sensors: number; covered: number; ticks: number };
   chart: ReadSide & { series: string; fromMs: number; toMs: number; resolution: string };
 }
 
@@ -40,8 +45,19 @@ export function tenMinuteWindow(startMs: number, endMs: number): { fromMs: numbe
  * per-tick collection (which has an index on {series, ts}, so a real MongoDB would read only
  * the matching documents: documents examined are counted as documents matched).
  */
+/** The φ the seed's traffic engineers ask for: the 85th-percentile speed. */
+export const SPEED_PHI = 0.85;
+
+/** The value of rank ⌊φ·(n − 1)⌋ of `values`: what a sketch answers within α. */
+export function rankValue(values: readonly number[], phi: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(phi * (sorted.length - 1))]!;
+}
+
 export async function measureReads(options: {
   rollups: RollupStore;
+  /** S's rollups, written with quantile sketches: the percentile read. */
+  sketched?: RollupStore;
   perTick: PerTickReads;
   shape: TickSetShape;
   runs: number;
@@ -77,6 +93,59 @@ export async function measureReads(options: {
     ),
   );
 
+  let quantile: ReadResults['quantile'];
+  if (options.sketched !== undefined) {
+    const sketchedReader = new RollupReader(
+      { rollups: options.sketched },
+      { levels: [...MODEL_LEVELS], now: () => shape.endMs },
+    );
+    const asked = await repeat(
+      () =>
+        sketchedReader.window({
+          series: sensors,
+          field: 'speed',
+          ...window,
+          quantiles: [SPEED_PHI],
+        }),
+      runs,
+    );
+    const exactRead = await repeat(
+      () => options.perTick.windowValues(sensors, 'speed', window.fromMs, window.toMs),
+      runs,
+      rawBudget,
+    );
+    const exact = exactRead.answer;
+    let worst = 0;
+    let covered = 0;
+    let ticks = 0;
+    for (const row of asked.answer.rows) {
+      const values = exact.get(row.series) ?? [];
+      const answered = row.quantiles?.[`q${SPEED_PHI}`];
+      ticks += row.n;
+      covered += row.coverage.sketch ?? 0;
+      if (values.length === 0) continue;
+      const truth = rankValue(values, SPEED_PHI);
+      worst = Math.max(
+        worst,
+        answered === null || answered === undefined
+          ? Infinity
+          : Math.abs(answered - truth) / Math.abs(truth),
+      );
+    }
+    quantile = {
+      phi: SPEED_PHI,
+      sensors: sensors.length,
+      covered,
+      ticks,
+      rollups: { examined: asked.answer.examined, ...timing(asked.samplesMs) },
+      perTick: {
+        examined: [...exact.values()].reduce((sum, v) => sum + v.length, 0),
+        ...timing(exactRead.samplesMs),
+      },
+      maxDifference: worst,
+    };
+  }
+
   const series = shape.stockSeries[0]!;
   const toMs = Math.ceil(shape.endMs / MINUTE) * MINUTE;
   const chartRange = { fromMs: toMs - DAY, toMs };
@@ -104,6 +173,7 @@ export async function measureReads(options: {
       },
       maxDifference: Number.isNaN(windowDifference) ? Infinity : windowDifference,
     },
+    ...(quantile === undefined ? {} : { quantile }),
     chart: {
       series,
       ...chartRange,

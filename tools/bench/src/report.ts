@@ -1,5 +1,6 @@
 import { densityTarget } from './density-markdown.js';
 import { liveTargets } from './live/live-figures.js';
+import { sketchTargets } from './sketch-markdown.js';
 import type { Target } from './target.js';
 import type { LevelRun } from './workers.js';
 import type { BenchReport, DesignKey, DesignRun } from './bench-report.js';
@@ -11,6 +12,7 @@ export const DESIGN_NAMES: Readonly<Record<DesignKey, string>> = {
   D: 'insertMany per batch, doc per tick',
   E: 'sink-style: upsert per tick, unordered bulk per batch',
   F: 'tickertape with preallocated shells',
+  S: 'tickertape with quantile sketches and VWAP',
 };
 
 export interface Ratio {
@@ -167,6 +169,7 @@ export function figures(report: BenchReport): Figures {
       met: allVisible && latency.p99Ms <= 2000,
     },
     ...(report.live ? liveTargets(report.live) : []),
+    ...sketchTargets(report),
   ];
   return { perTick, ratios, targets, coalescing };
 }

@@ -1,6 +1,6 @@
 import type { Logger } from '@tickertape/logger';
 import { runDensityProbe } from './density.js';
-import { DENSITY_PRESETS, densityStart } from './density-spec.js';
+import { DENSITY_PRESETS, SKETCH_DENSITY_PRESETS, densityStart } from './density-spec.js';
 import type { BenchReport, DesignRun } from './bench-report.js';
 import type { BenchEnv } from './env.js';
 import { measureLatency, type LatencyResult } from './latency.js';
@@ -178,6 +178,12 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       run.databaseName(`density${String(s.perSecond).replace('.', '_')}`),
     );
 
+    const sketchDensity = await densities(step, SKETCH_DENSITY_PRESETS[settings.profile], (s) =>
+      run.databaseName(
+        `sketch${s.perSecond.toFixed(4).replace('.', '_')}${s.sketches ? 'on' : 'off'}`,
+      ),
+    );
+
     // 4. Produce → visible, then 5. the live grid.
     const latency = await latencyAtHalfOf(step, b);
     const live = await liveGrid(step);
@@ -191,6 +197,7 @@ export async function runBench(options: RunOptions): Promise<BenchReport> {
       ...measured,
       latency,
       density,
+      sketchDensity,
       stack: stack.lookup,
       live,
     };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { SKETCH_ALPHA } from '@tickertape/buckets';
 import { createLogger } from '@tickertape/logger';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,14 +28,14 @@ describe('bench, smoke profile', () => {
     const total = report.load.shape.total;
 
     expect(report.load.ticks).toBe(total);
-    expect(report.designs.map((d) => d.key)).toEqual(['A', 'B', 'C', 'D', 'E', 'F']);
+    expect(report.designs.map((d) => d.key)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'S']);
     for (const run of report.designs) {
       expect(run.ticks).toBe(total);
       expect(run.seconds).toBeGreaterThan(0);
       expect(run.cpuSeconds).toBeGreaterThan(0);
       if (run.key !== 'A') expect(run.stored?.dataBytes).toBeGreaterThan(0);
     }
-    for (const key of ['B', 'F'] as const) {
+    for (const key of ['B', 'F', 'S'] as const) {
       const levels = report.designs.find((d) => d.key === key)!.levels!;
       expect(levels.map((l) => l.level)).toEqual(['minute', 'hour']);
       for (const level of levels) {
@@ -46,7 +47,30 @@ describe('bench, smoke profile', () => {
       }
     }
 
+    // Sketches on cost more bytes than off at both densities of the sketch probe, and both
+    // sketch targets have a measured row.
+    const sketchDensities = report.sketchDensity!.densities;
+    expect(sketchDensities.map((d) => [d.perSecond, d.sketches === true])).toEqual([
+      [1, false],
+      [1, true],
+      [1 / 60, false],
+      [1 / 60, true],
+    ]);
+    for (let i = 0; i < sketchDensities.length; i += 2)
+      expect(sketchDensities[i + 1]!.bytesPerTick.rollups.total).toBeGreaterThan(
+        sketchDensities[i]!.bytesPerTick.rollups.total,
+      );
+
+    // The percentile read on S's sketched rollups: every tick covered, within α of the truth.
+    const quantile = report.reads.quantile!;
+    expect(quantile.rollups.examined).toBeLessThanOrEqual(100);
+    expect(quantile.ticks).toBeGreaterThan(0);
+    expect(quantile.covered).toBe(quantile.ticks);
+    expect(quantile.maxDifference).toBeLessThanOrEqual(SKETCH_ALPHA * (1 + 1e-9));
+
     const derived = figures(report);
+    for (const goal of ['with sketches on ≤ 1.3 × off', 'bytes per tick with sketches on'])
+      expect(derived.targets.find((t) => t.target.includes(goal))?.measured).toMatch(/= \d/);
     expect(derived.coalescing.map((c) => c.ratio)).toEqual([1, 1]);
     expect(derived.targets.find((t) => t.target.startsWith('DB operations per flush'))?.met).toBe(
       true,
@@ -146,7 +170,7 @@ describe('bench, smoke profile', () => {
       const written = await writeReport(report, join(dir, 'benchmarks.md'), 'smoke');
       expect(written.json).toBe(join(dir, 'benchmarks.json'));
       const json = JSON.parse(await readFile(written.json, 'utf8')) as typeof report;
-      expect(json.designs.map((d) => d.key)).toEqual(['A', 'B', 'C', 'D', 'E', 'F']);
+      expect(json.designs.map((d) => d.key)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'S']);
       expect(json.designs[1]!.stackCpu).toEqual(report.designs[1]!.stackCpu);
       expect(json.cpuProfile?.levels.length).toBe(2);
     } finally {

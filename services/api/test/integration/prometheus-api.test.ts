@@ -52,6 +52,10 @@ describe('the Prometheus query API', () => {
   beforeAll(async () => {
     stack = await TestStack.open('api-prometheus');
     db = testDatabase(stack);
+    // The dashboard's percentile panel reads the traffic sketches (several ticks a minute).
+    await (
+      await storesOf(db)
+    ).rollups.changeMetricPolicy({ kind: 'sketch', metrics: ['traffic'], on: true }, Date.now());
     await writeTicks(db, ticks);
     // Two names that sanitise to one: refused, not merged.
     await writeTicks(db, [

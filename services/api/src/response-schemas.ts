@@ -278,6 +278,10 @@ export const levelsSchema = z.object({
       compact: z.array(z.string()),
     }),
   ),
+  /** Metrics whose fields keep quantile sketches, at every level (`tickertape levels sketch`). */
+  sketches: z.array(z.string()),
+  /** Fields kept with a weighted average, at every level (`tickertape levels weight`). */
+  weights: z.array(z.object({ metric: z.string(), field: z.string(), by: z.string() })),
 });
 
 export const healthSchema = z.object({

@@ -55,7 +55,7 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
     {
       schema: {
         summary:
-          'The levels served: finality watermark, consumer lag and level policy (metrics skipped, kept compact) of each',
+          'The levels served: finality watermark, consumer lag and level policy (metrics skipped, kept compact) of each; the metrics with quantile sketches and the weighted fields',
         tags: ['status'],
         security: BEARER,
         response: { 200: levelsSchema, ...apiErrors },
@@ -76,6 +76,8 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
           skips: policy.metricsAt(level, 'skip'),
           compact: policy.metricsAt(level, 'compact'),
         })),
+        sketches: policy.sketchedMetrics(),
+        weights: policy.weights(),
       };
     },
   );

@@ -66,6 +66,8 @@ describe('api process', () => {
           skips: [],
           compact: [],
         })),
+        sketches: [],
+        weights: [],
       });
       const refused = await fetch(`${url}/api/v1/levels`);
       expect(refused.status).toBe(401);

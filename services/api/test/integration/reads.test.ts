@@ -375,6 +375,8 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
         skips: [],
         compact: [],
       })),
+      sketches: [],
+      weights: [],
     });
   });
 

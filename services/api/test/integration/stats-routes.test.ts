@@ -10,7 +10,12 @@ import { storesOf } from '@tickertape/store';
 import { testDatabase } from '@tickertape/store/testing';
 import { TestStack, prng } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
-import type { CandlesBody, PointsBody, WindowBody } from '../../src/response-schemas.js';
+import type {
+  CandlesBody,
+  LevelsBody,
+  PointsBody,
+  WindowBody,
+} from '../../src/response-schemas.js';
 import { qs, startTestApi, type RunningApi } from '../support/api.js';
 import { HOUR, MINUTE, at, writeTicks, type RefTick } from '../support/ticks.js';
 
@@ -114,6 +119,12 @@ describe('spread, quantiles and VWAP on the read routes', () => {
     expect(res.status).toBe(200);
     expect(res.body.pieces.every((piece) => piece.sub !== undefined)).toBe(inParts);
     expectStats(res.body.rows[0]!, from, to, phis);
+  });
+
+  it('lists the sketched metrics and the weighted fields in /levels', async () => {
+    const res = await api.get<LevelsBody>('/api/v1/levels');
+    expect(res.body.sketches).toEqual(['stock.tick']);
+    expect(res.body.weights).toEqual([{ metric: 'stock.tick', field: 'price', by: 'volume' }]);
   });
 
   it('hour points and 5-minute candles, each from its own ticks', async () => {

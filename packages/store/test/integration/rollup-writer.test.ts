@@ -39,6 +39,7 @@ const expected = {
       speed: {
         n: 3,
         sum: 182,
+        sq: 64 ** 2 + 60 ** 2 + 58 ** 2,
         min: 58,
         max: 64,
         first: mark('2026-11-21T23:59:05.000Z', 1, 64),
@@ -61,6 +62,7 @@ const expected = {
       speed: {
         n: 2,
         sum: 84,
+        sq: 41 ** 2 + 43 ** 2,
         min: 41,
         max: 43,
         first: mark('2026-11-21T23:59:30.000Z', 3, 41),
@@ -83,6 +85,7 @@ const expected = {
       speed: {
         n: 1,
         sum: 55,
+        sq: 55 ** 2,
         min: 55,
         max: 55,
         first: mark('2026-11-22T00:00:01.000Z', 4, 55),

@@ -13,7 +13,12 @@ import { localSteps, onUtcGrid, stepGaps, type LocalStep } from './local-steps.j
 import type { AnsweredPoint } from './points.js';
 import { checkQuantiles } from './stats.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
-import { readRange, type RangeQuery, type RangeResult } from './read-range.js';
+import {
+  readRange,
+  type RangeQuery,
+  type RangeReadOptions,
+  type RangeResult,
+} from './read-range.js';
 import { pointCount, type Resolution } from './resolution.js';
 import { localIso, zoneRules, type ZoneRules } from './time-zone.js';
 import { finalSlot, sumPieces, type WindowRow } from './window.js';
@@ -36,8 +41,9 @@ export async function readLocalRange(
   ctx: ReaderContext,
   query: RangeQuery & { tz: string },
   resolution: Resolution,
-  weight?: string,
+  options: RangeReadOptions = {},
 ): Promise<RangeResult> {
+  const { weight } = options;
   const { tz, ...utcQuery } = query;
   const { series, field, fromMs, toMs } = utcQuery;
   checkRange(fromMs, toMs);
@@ -54,13 +60,7 @@ export async function readLocalRange(
     );
   const steps = localSteps(fromMs, toMs, stepMs, rules);
   if (onUtcGrid(steps, stepMs)) {
-    const utc = await readRange(
-      store,
-      ctx,
-      utcQuery,
-      resolution,
-      weight === undefined ? {} : { weight },
-    );
+    const utc = await readRange(store, ctx, utcQuery, resolution, options);
     return {
       ...utc,
       tz,

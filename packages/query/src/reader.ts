@@ -206,7 +206,7 @@ export class RollupReader {
     const { tz } = query;
     return tz === undefined
       ? readRange(this.store, ctx, query, resolution, options)
-      : readLocalRange(this.store, ctx, { ...query, tz }, resolution, options.weight);
+      : readLocalRange(this.store, ctx, { ...query, tz }, resolution, options);
   }
 
   /**

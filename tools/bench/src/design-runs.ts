@@ -11,6 +11,17 @@ import type { LevelRun } from './workers.js';
 
 /* A design's measured run, from what its consumer or its workers reported. */
 
+/** Stored bytes (data + estimated indexes) per tick the design stored. */
+export function bytesPerTick(run: DesignRun): number | undefined {
+  if (run.stored === undefined) return undefined;
+  return (run.stored.dataBytes + run.stored.indexBytes) / run.ticks;
+}
+
+/** A level's `process_cpu_seconds_total` per million ticks it applied. */
+export function levelCpuPerMillion(level: LevelRun): number {
+  return (level.cpuSeconds * 1e6) / level.applied;
+}
+
 const SHELL_LEVELS: readonly Level[] = MODEL_LEVELS;
 
 export function fromConsume(

@@ -1,5 +1,6 @@
 import { densityTarget } from './density-markdown.js';
 import { liveTargets } from './live/live-figures.js';
+import { bytesPerTick, levelCpuPerMillion } from './design-runs.js';
 import { sketchTargets } from './sketch-markdown.js';
 import type { Target } from './target.js';
 import type { LevelRun } from './workers.js';
@@ -23,6 +24,7 @@ export interface Ratio {
 }
 
 export type { Target } from './target.js';
+export { bytesPerTick, levelCpuPerMillion } from './design-runs.js';
 
 export interface Figures {
   perTick: Map<DesignKey, { ops: number; requests: number; bytes?: number; cpuPerMillion: number }>;
@@ -38,19 +40,8 @@ export function design(report: BenchReport, key: DesignKey): DesignRun {
   return run;
 }
 
-/** Stored bytes (data + estimated indexes) per tick the design stored. */
-export function bytesPerTick(run: DesignRun): number | undefined {
-  if (run.stored === undefined) return undefined;
-  return (run.stored.dataBytes + run.stored.indexBytes) / run.ticks;
-}
-
 export function coalescingRatio(level: LevelRun): number {
   return level.ops / level.buckets;
-}
-
-/** A level's `process_cpu_seconds_total` per million ticks it applied. */
-export function levelCpuPerMillion(level: LevelRun): number {
-  return (level.cpuSeconds * 1e6) / level.applied;
 }
 
 /** Goals of the rows issue 15 added: worker CPU per tick against A's, the seed's read. */

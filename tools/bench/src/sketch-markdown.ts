@@ -4,10 +4,7 @@ import type { DensityResult } from './density-figures.js';
 import { BENCH_WEIGHT } from './level-policy.js';
 import { int, num, table } from './markdown-table.js';
 import type { Target } from './target.js';
-import type { LevelRun } from './workers.js';
-
-/** A level's CPU per million ticks it applied (as report.ts computes it for B's rows). */
-const levelCpuPerMillion = (level: LevelRun) => (level.cpuSeconds * 1e6) / level.applied;
+import { bytesPerTick, levelCpuPerMillion } from './design-runs.js';
 
 /**
  * Issue 36's goals: the write side's costs, and the percentile read as cheap as the average
@@ -103,10 +100,7 @@ export function sketchSection(report: BenchReport): string[] {
   if ((b === undefined || s === undefined) && pairs.length === 0) return [];
   const lines = ['## Quantile sketches, spread and VWAP: what they cost', ''];
   if (b !== undefined && s !== undefined) {
-    const bytes = (run: DesignRun) =>
-      run.stored === undefined
-        ? Number.NaN
-        : (run.stored.dataBytes + run.stored.indexBytes) / run.ticks;
+    const bytes = (run: DesignRun) => bytesPerTick(run) ?? Number.NaN;
     const rows = sketchCpuRatios(report).map((c) => [
       `${c.level} worker, CPU s per M ticks`,
       num(c.off, 1),

@@ -118,7 +118,7 @@ export const PRESETS: Readonly<Record<ProfileChoice, Omit<BenchSettings, 'docPat
     rounds: 3,
     naiveCapMs: 20_000,
     naiveCapTicks: 1_000_000,
-    readRuns: 30,
+    readRuns: 100,
     rawReadBudgetMs: 15_000,
     latencyMs: 20_000,
     markerEveryMs: 100,

@@ -41,3 +41,26 @@ export async function repeat<T>(
   if (answer === undefined) throw new RangeError('repeat needs at least one run');
   return { answer, samplesMs };
 }
+
+/**
+ * Two reads run alternately, `runs` times each (a, b, a, b …), so that whatever else slows the
+ * machine for a while slows both alike: what a ratio of their latencies needs on a shared machine.
+ */
+export async function repeatPaired<A, B>(
+  a: () => Promise<A>,
+  b: () => Promise<B>,
+  runs: number,
+): Promise<[{ answer: A; samplesMs: number[] }, { answer: B; samplesMs: number[] }]> {
+  if (runs < 1) throw new RangeError('repeatPaired needs at least one run');
+  const first = { samplesMs: [] as number[] } as { answer: A; samplesMs: number[] };
+  const second = { samplesMs: [] as number[] } as { answer: B; samplesMs: number[] };
+  for (let i = 0; i < runs; i++) {
+    let t0 = performance.now();
+    first.answer = await a();
+    first.samplesMs.push(performance.now() - t0);
+    t0 = performance.now();
+    second.answer = await b();
+    second.samplesMs.push(performance.now() - t0);
+  }
+  return [first, second];
+}

@@ -3,7 +3,7 @@ import { parseArgs, parseDurationArg } from '../../src/args.js';
 import { tenMinuteWindow } from '../../src/reads.js';
 import { medianOf, medianRound } from '../../src/design-runs.js';
 import { PRESETS, resolveSettings } from '../../src/settings.js';
-import { percentile, repeat } from '../../src/stats.js';
+import { percentile, repeat, repeatPaired } from '../../src/stats.js';
 import { parseMetrics } from '../../src/workers.js';
 
 const MINUTE = 60_000;
@@ -25,6 +25,32 @@ describe('percentile', () => {
     });
     expect(samplesMs).toHaveLength(2);
     expect(answer).toBe(2);
+  });
+});
+
+describe('repeatPaired', () => {
+  it('runs the two reads in turns, each as often, and keeps the last answers', async () => {
+    const order: string[] = [];
+    const [a, b] = await repeatPaired(
+      () => Promise.resolve(order.push('a')),
+      () => Promise.resolve(String(order.push('b'))),
+      3,
+    );
+    expect(order).toEqual(['a', 'b', 'a', 'b', 'a', 'b']);
+    expect(a.answer).toBe(5);
+    expect(b.answer).toBe('6');
+    expect(a.samplesMs).toHaveLength(3);
+    expect(b.samplesMs).toHaveLength(3);
+  });
+
+  it('refuses no runs', async () => {
+    await expect(
+      repeatPaired(
+        () => Promise.resolve(1),
+        () => Promise.resolve(2),
+        0,
+      ),
+    ).rejects.toThrow(RangeError);
   });
 });
 

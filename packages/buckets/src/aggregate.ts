@@ -18,8 +18,28 @@ export interface Aggregate {
   /** Σ(x·w) and Σw over the ticks that carry the field's weight field w too (weighted average). */
   xw?: number;
   w?: number;
+  /**
+   * The ticks Σx·w and Σw cover: fewer than n where some ticks lacked the weight field, or came
+   * before the policy weighted it. Absent in buckets written before it existed (then: n).
+   */
+  wn?: number;
+  /**
+   * On a field's totals only: the ticks its Σx² — and every sub-slot's — covers. Fewer than n in a
+   * bucket written partly before Σx² existed, whose spread no part can answer then. Absent in
+   * buckets written before it existed (Σx² then trusted where present).
+   */
+  sqn?: number;
   /** Quantile sketch of the values (sketch.ts), for metrics the policy sketches. */
   q?: SketchBins;
+}
+
+/**
+ * Whether a stored field's Σx² — its totals' and every sub-slot's — covers all its ticks: `sqn`
+ * (on the field's totals) equals n, or is absent in a bucket written before `sqn` existed, by code
+ * that wrote Σx² with every tick. Only the field's `n` and `sqn` are looked at.
+ */
+export function sqCoversAll(field: { readonly n?: unknown; readonly sqn?: unknown }): boolean {
+  return typeof field.sqn !== 'number' || field.sqn === field.n;
 }
 
 /**

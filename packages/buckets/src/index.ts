@@ -28,7 +28,7 @@ export {
   type PartitionRange,
 } from './partitions.js';
 export { earlier, isBefore, later, type Mark } from './marks.js';
-export { Ends, Totals, type Aggregate } from './aggregate.js';
+export { Ends, sqCoversAll, Totals, type Aggregate } from './aggregate.js';
 export {
   SKETCH_ALPHA,
   SKETCH_MAX_BINS_PER_SIGN,

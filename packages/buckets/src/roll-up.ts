@@ -1,4 +1,4 @@
-import type { Aggregate } from './aggregate.js';
+import { sqCoversAll, type Aggregate } from './aggregate.js';
 import { LEVEL_SPECS, LEVELS, type Level } from './levels.js';
 import { earlier, later, type Mark } from './marks.js';
 import { mergeBins, type SketchBins } from './sketch.js';
@@ -36,10 +36,12 @@ function totalsOf(field: Readonly<Record<string, unknown>>): Aggregate {
     first: field.first as Mark,
     last: field.last as Mark,
   };
-  if (typeof field.sq === 'number') totals.sq = field.sq;
+  if (typeof field.sq === 'number' && sqCoversAll(field)) totals.sq = field.sq;
   if (typeof field.xw === 'number' && typeof field.w === 'number') {
     totals.xw = field.xw;
     totals.w = field.w;
+    // A bucket written before `wn` existed counted every tick it weighed as n.
+    totals.wn = typeof field.wn === 'number' ? field.wn : totals.n;
   }
   return totals;
 }
@@ -69,6 +71,7 @@ function addOptional(into: Aggregate, add: Aggregate): void {
   if (add.xw !== undefined && add.w !== undefined) {
     into.xw = (into.xw ?? 0) + add.xw;
     into.w = (into.w ?? 0) + add.w;
+    into.wn = (into.wn ?? 0) + add.wn!;
   }
   if (add.q !== undefined) mergeBins((into.q ??= {}), add.q);
 }
@@ -114,12 +117,15 @@ function addBucket(level: CoarseLevel, doc: Building, finer: FinerBucket, at: nu
     const totals = totalsOf(field);
     const q = sketchOf(field, finerSubKey);
     const sub: Aggregate = q === undefined ? { ...totals } : { ...totals, q };
+    // The coarse field's `sqn`: the ticks whose Σx² it adds up, as the live fold's `$inc` counts.
+    const sqn = totals.sq === undefined ? 0 : totals.n;
     const into = doc.f[name];
     if (into === undefined) {
-      doc.f[name] = { ...totals, [subKey]: { [index]: sub } };
+      doc.f[name] = { ...totals, sqn, [subKey]: { [index]: sub } };
       continue;
     }
     merge(into, totals);
+    into.sqn = (into.sqn ?? 0) + sqn;
     const subs = into[subKey] as Record<string, Aggregate>;
     const slot = subs[index];
     if (slot === undefined) subs[index] = sub;

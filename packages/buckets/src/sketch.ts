@@ -74,9 +74,15 @@ export function addToBins(bins: SketchBins, value: number, count = 1): void {
   bins[key] = (bins[key] ?? 0) + count;
 }
 
-/** Adds every count of `from` to `into` (in place): the merge of two sketches. */
-export function mergeBins(into: SketchBins, from: Readonly<SketchBins>): void {
-  for (const key in from) into[key] = (into[key] ?? 0) + from[key]!;
+/** Adds every count of `from` to `into` (in place): the merge of two sketches. Returns the ticks added. */
+export function mergeBins(into: SketchBins, from: Readonly<SketchBins>): number {
+  let added = 0;
+  for (const key in from) {
+    const count = from[key]!;
+    into[key] = (into[key] ?? 0) + count;
+    added += count;
+  }
+  return added;
 }
 
 /** Ticks a sketch holds. */

@@ -45,7 +45,8 @@ export function addAggregate(
   if (agg.sq !== undefined) addSpread(into, agg.n, agg.sum, agg.sq);
   else if (exact !== undefined) addSpread(into, 1, exact, exact * exact);
   if (agg.xw !== undefined && agg.w !== undefined) {
-    into.weighted.n += agg.n;
+    // A bucket written before `wn` existed: taken to have weighed all its ticks.
+    into.weighted.n += agg.wn ?? agg.n;
     into.weighted.xw += agg.xw;
     into.weighted.w += agg.w;
   }
@@ -62,8 +63,8 @@ function addSpread(into: StatParts, n: number, sum: number, sq: number): void {
 export function addSketch(into: StatParts, agg: Pick<Aggregate, 'n' | 'sum' | 'q'>): void {
   if (agg.n <= 0) return;
   if (agg.q !== undefined) {
-    mergeBins(into.sketch.bins, agg.q);
-    into.sketch.n += agg.n;
+    // The bins' own count: a sketch begun after some of the slot's ticks covers fewer than n.
+    into.sketch.n += mergeBins(into.sketch.bins, agg.q);
   } else if (agg.n === 1) {
     addToBins(into.sketch.bins, agg.sum);
     into.sketch.n += 1;

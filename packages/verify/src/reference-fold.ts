@@ -46,8 +46,8 @@ interface WeighedObservation extends Observation {
 
 /**
  * The totals of a set of observations, computed the plain way: sort (chronological), take the
- * ends, sum. Deliberately unlike the workers' incremental fold. Σx² always; Σx·w and Σw when the
- * field is weighted and some observation carried its weight; the sketch when `sketch`.
+ * ends, sum. Deliberately unlike the workers' incremental fold. Σx² always; Σx·w, Σw and the count
+ * of ticks they cover when the field is weighted and some observation carried its weight; the sketch when `sketch`.
  */
 function totals(
   observations: WeighedObservation[],
@@ -69,6 +69,7 @@ function totals(
   if (weighted && weighed.length > 0) {
     result.xw = weighed.reduce((a, x) => a + x.v * x.w!, 0);
     result.w = weighed.reduce((a, x) => a + x.w!, 0);
+    result.wn = weighed.length;
   }
   if (sketch) {
     const q: SketchBins = {};
@@ -135,6 +136,8 @@ function expectedBucket(
     }
     f[name] = {
       ...plain(totals(observations, by !== undefined, sketchTotals)),
+      // Σx² covers every tick folded here (on the field's totals only).
+      sqn: observations.length,
       [compact ? spec.sumsKey! : spec.subKey]: sub,
     };
   }

@@ -2,6 +2,7 @@ import {
   LEVEL_SPECS,
   LEVELS,
   slotStart,
+  sqCoversAll,
   subSlot,
   type Aggregate,
   type CoarseLevel,
@@ -13,7 +14,7 @@ import { bucketDocument, chronological } from './reference-fold.js';
 type Totals = Aggregate;
 
 /** Σ of an optional part over the entries that have it; absent when none has it. */
-function sumOf(totals: readonly Totals[], part: 'sq' | 'xw' | 'w'): { [k: string]: number } {
+function sumOf(totals: readonly Totals[], part: 'sq' | 'xw' | 'w' | 'wn'): { [k: string]: number } {
   const having = totals.filter((t) => t[part] !== undefined);
   return having.length === 0 ? {} : { [part]: having.reduce((a, t) => a + t[part]!, 0) };
 }
@@ -52,7 +53,11 @@ export function expectedFromFiner(
     const index = String(subSlot(level, (bucket.start as Date).getTime()));
     for (const [name, field] of Object.entries((bucket.f ?? {}) as Record<string, Totals>)) {
       if (!(field.n > 0)) continue;
-      const { n, sum, min, max, first, last, sq, xw, w } = field;
+      const { n, sum, min, max, first, last, xw, w } = field;
+      // Σx² that does not cover all of a finer field's ticks is no spread (sqCoversAll).
+      const sq = sqCoversAll(field) ? field.sq : undefined;
+      // A finer bucket written before `wn` existed counted every tick it weighed as n.
+      const wn = field.wn ?? n;
       const q = sketchOf(field as unknown as Record<string, unknown>, finerSubKey);
       const entry: Totals = {
         n,
@@ -62,7 +67,7 @@ export function expectedFromFiner(
         first,
         last,
         ...(sq === undefined ? {} : { sq }),
-        ...(xw === undefined || w === undefined ? {} : { xw, w }),
+        ...(xw === undefined || w === undefined ? {} : { xw, w, wn }),
         ...(q === undefined ? {} : { q }),
       };
       entries.set(name, [...(entries.get(name) ?? []), [index, entry]]);
@@ -85,11 +90,13 @@ export function expectedFromFiner(
       first: firsts[0],
       last: lasts[lasts.length - 1],
       ...sumOf(totals, 'sq'),
+      sqn: totals.reduce((a, t) => a + (t.sq === undefined ? 0 : t.n), 0),
       ...sumOf(
         totals.filter((t) => t.w !== undefined),
         'xw',
       ),
       ...sumOf(totals, 'w'),
+      ...sumOf(totals, 'wn'),
       [subKey]: Object.fromEntries(list),
     };
   }

@@ -59,6 +59,8 @@ describe('rollUp', () => {
       f: {
         price: {
           ...agg(3, 45, 5, 30, a, c),
+          // Minute buckets written before Σx² existed: it covers none of the hour's ticks.
+          sqn: 0,
           m: { '5': agg(2, 40, 10, 30, a, b), '42': agg(1, 5, 5, 5, c, c) },
         },
       },
@@ -94,11 +96,44 @@ describe('rollUp', () => {
       f: {
         price: {
           ...agg(2, 12, 4, 8, a, b),
+          sqn: 0,
           h: { '3': agg(1, 4, 4, 4, a, a), '23': agg(1, 8, 8, 8, b, b) },
         },
       },
       ap: { '0': 2 },
     });
+  });
+
+  it('keeps Σx² only where it covers all of a finer field, and counts what Σx·w covers', () => {
+    const a = mark('2026-11-21T10:05:10Z', 1, 10);
+    const b = mark('2026-11-21T10:06:10Z', 2, 20);
+    const c = mark('2026-11-21T10:07:10Z', 3, 3);
+    const hours = rollUp('hour', [
+      // Whole: Σx² covers both ticks; Σx·w covers one (`wn`).
+      minute('2026-11-21T10:05:00Z', {
+        n: 2,
+        f: { price: { ...agg(2, 20, 10, 10, a, a), sq: 200, sqn: 2, xw: 30, w: 3, wn: 1 } },
+      }),
+      // Begun before Σx² was written: it covers 1 of 2 ticks, so it is no spread.
+      minute('2026-11-21T10:06:00Z', {
+        n: 2,
+        f: { price: { ...agg(2, 40, 20, 20, b, b), sq: 400, sqn: 1 } },
+      }),
+      // Written before `sqn` and `wn` existed: Σx² and Σx·w taken to cover every tick.
+      minute('2026-11-21T10:07:00Z', {
+        n: 1,
+        f: { price: { ...agg(1, 3, 3, 3, c, c), sq: 9, xw: 6, w: 2 } },
+      }),
+    ]);
+    const price = (
+      hours.get('px|sym=ACME:2026112110')!.f as Record<string, Record<string, unknown>>
+    ).price!;
+    expect(price).toMatchObject({ n: 5, sq: 209, sqn: 3, xw: 36, w: 5, wn: 2 });
+    const m = price.m as Record<string, Record<string, unknown>>;
+    expect(m['5']).toMatchObject({ sq: 200, xw: 30, w: 3, wn: 1 });
+    expect(m['6']).not.toHaveProperty('sq');
+    expect(m['7']).toMatchObject({ sq: 9, xw: 6, w: 2, wn: 1 });
+    for (const entry of Object.values(m)) expect(entry).not.toHaveProperty('sqn');
   });
 
   it('keeps series and slots apart', () => {

@@ -227,6 +227,40 @@ describe('coverage: what parts lack is said, never guessed', () => {
     expect(withinAlpha(row!.quantiles!['q0'], 10)).toBe(true);
   });
 
+  it('a weighted average covers the ticks that carried the weight (wn), not every tick', () => {
+    const slot = hourSlot(chunks);
+    // Minute 2: three ticks, only one of which carried the weight field (v 40, w 2).
+    const third = slot.subSlots[2]! as Extract<SubSlotValue, { kind: 'aggregate' }>;
+    slot.subSlots[2] = { ...third, aggregate: { ...third.aggregate, xw: 80, w: 2, wn: 1 } };
+    const [row] = sumPieces(
+      window([{ level: 'hour', start: HOUR, sub: { from: 0, to: 60 } }]),
+      [[slot]],
+      [SERIES],
+      VIEW,
+      { weightOf: () => 'volume' },
+    ).rows;
+    // 10·1 + 20·3 + 30·1 + 40·2 over 1 + 3 + 1 + 2: the four weighed ticks of six.
+    expect(row!.coverage.weighted).toBe(4);
+    expect(row!.weighted!.avg).toBeCloseTo(180 / 7, 12);
+  });
+
+  it("a sketch begun after some of a minute's ticks covers what its bins count", () => {
+    const slot = hourSlot(chunks);
+    const third = slot.subSlots[2]! as Extract<SubSlotValue, { kind: 'aggregate' }>;
+    const later: SketchBins = {};
+    addToBins(later, 60);
+    slot.subSlots[2] = { ...third, aggregate: { ...third.aggregate, q: later } };
+    const [row] = sumPieces(
+      window([{ level: 'hour', start: HOUR, sub: { from: 0, to: 60 } }]),
+      [[slot]],
+      [SERIES],
+      VIEW,
+      { quantiles: [1] },
+    ).rows;
+    expect(row!.coverage.sketch).toBe(4);
+    expect(withinAlpha(row!.quantiles!['q1'], 60)).toBe(true);
+  });
+
   it('compact sub-slots count when they hold one tick (exactly), not when they hold more', () => {
     const slot: FieldSlot = {
       series: SERIES,

@@ -3,6 +3,7 @@ import {
   LEVEL_SPECS,
   SECOND_SUMS,
   secondCountsOf,
+  sqCoversAll,
   type Level,
 } from '@tickertape/buckets';
 import type { FieldSlot, SubSlotValue } from '../port/bucket-reads.js';
@@ -29,7 +30,8 @@ export interface FieldPart {
  * A sub-slot may be held twice, in full (`m`, `h`) and compact (`msum` with counts in `c`), when
  * the level policy changed while its bucket was open: both come out, in that order, and add up.
  * A second written before the compact minute layout has only the last value's mark (`v`): it
- * comes out only where the second has no compact count.
+ * comes out only where the second has no compact count. Σx² comes out only where it covers every
+ * tick of the field (`sqCoversAll`): a read of sub-slots brings the field's `n` and `sqn` too.
  */
 export function fieldSlotOf(
   bucket: { series: string; level: Level; start: number },
@@ -41,9 +43,10 @@ export function fieldSlotOf(
   const slot: FieldSlot = { series, level, start, subSlots: [] };
   const values = stored.f?.[field];
   if (!values) return slot;
+  const spread = sqCoversAll(values);
   if (part.totals && isObservedAggregate(values)) {
     // The totals alone: a whole read also brought the sub-maps stored beside them.
-    slot.totals = aggregatePartsOf(values);
+    slot.totals = aggregatePartsOf(values, spread);
   }
   if (part.sub === undefined) return slot;
   const spec = LEVEL_SPECS[level];
@@ -58,7 +61,7 @@ export function fieldSlotOf(
   for (let index = from; index < to; index++) {
     const aggregate = full?.[String(index)];
     if (isObservedAggregate(aggregate))
-      subSlots.push({ index, kind: 'aggregate', aggregate: aggregatePartsOf(aggregate) });
+      subSlots.push({ index, kind: 'aggregate', aggregate: aggregatePartsOf(aggregate, spread) });
     const n = counts?.get(index);
     const sum = sums?.[String(index)];
     if (n !== undefined && typeof sum === 'number') {

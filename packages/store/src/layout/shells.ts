@@ -60,7 +60,8 @@ export function shellDocument(
   for (const name of series.fields) {
     const sub: Record<string, unknown> = {};
     for (let i = 0; i < spec.subSlots; i++) sub[String(i)] = sums ? 0 : emptyAggregate();
-    f[name] = { ...emptyAggregate(), [sums ? spec.sumsKey! : spec.subKey]: sub };
+    // `sqn` (the ticks Σx² covers) sits on the field's totals only.
+    f[name] = { ...emptyAggregate(), sqn: 0, [sums ? spec.sumsKey! : spec.subKey]: sub };
   }
   // The counts of the field set the series sent recently: its ticks will most likely carry it.
   const counts =

@@ -12,14 +12,16 @@ export type StoredField = Aggregate &
  * The aggregate parts of a stored aggregate, and only those (a field's totals sit beside its
  * sub-maps): the optional parts (Σx², Σx·w and Σw, the sketch) where the bucket has them —
  * buckets written before them, and metrics the policy does not weight or sketch, lack them.
+ * `spread` false leaves Σx² out: the field's Σx² does not cover all its ticks (`sqCoversAll`).
  */
-export function aggregatePartsOf(stored: Aggregate): Aggregate {
-  const { n, sum, min, max, first, last, sq, xw, w, q } = stored;
+export function aggregatePartsOf(stored: Aggregate, spread = true): Aggregate {
+  const { n, sum, min, max, first, last, sq, xw, w, wn, q } = stored;
   const aggregate: Aggregate = { n, sum, min, max, first, last };
-  if (typeof sq === 'number') aggregate.sq = sq;
+  if (spread && typeof sq === 'number') aggregate.sq = sq;
   if (typeof xw === 'number' && typeof w === 'number') {
     aggregate.xw = xw;
     aggregate.w = w;
+    if (typeof wn === 'number') aggregate.wn = wn;
   }
   if (typeof q === 'object' && q !== null) aggregate.q = q;
   return aggregate;

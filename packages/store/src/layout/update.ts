@@ -28,6 +28,7 @@ function addTotals(update: UpdateDocument, path: string, totals: Totals): void {
   if (totals.weighed > 0) {
     inc[`${path}.xw`] = totals.xw;
     inc[`${path}.w`] = totals.w;
+    inc[`${path}.wn`] = totals.weighed;
   }
   const bins = totals.bins;
   if (bins !== undefined) {
@@ -57,6 +58,8 @@ export function guardedUpdate(delta: BucketDelta): GuardedUpdate {
   for (const [name, field] of delta.fields) {
     const base = `f.${name}`;
     addTotals(update, base, field.total);
+    // What Σx² covers, once per field: a bucket begun before Σx² existed shows as sqn < n.
+    update.$inc[`${base}.sqn`] = field.total.n;
     const sums = field.subSums;
     if (sums !== undefined) {
       // Compact form: one plain sum per sub-slot, added like `n` and `sum` (docs/data-layout.md).

@@ -171,6 +171,7 @@ function foldInto(
   if (w !== undefined) {
     next.xw = (agg?.xw ?? 0) + v * w;
     next.w = (agg?.w ?? 0) + w;
+    next.wn = (agg?.wn ?? 0) + 1;
   }
   if (sketch) {
     next.q = { ...(agg?.q ?? {}) };
@@ -236,7 +237,7 @@ export function expectedSlots(
 }
 
 /** A sub-slot as the reference states it: count and sum, and a full aggregate's optional parts. */
-type SubRead = Pick<Aggregate, 'n' | 'sum' | 'sq' | 'xw' | 'w' | 'q'>;
+type SubRead = Pick<Aggregate, 'n' | 'sum' | 'sq' | 'xw' | 'w' | 'wn' | 'q'>;
 
 /** A read slot as the reference states it: sub-slots added up per index into count and sum. */
 export function asRead(slot: FieldSlot): {
@@ -252,17 +253,17 @@ export function asRead(slot: FieldSlot): {
     into.n += n;
     into.sum += sum;
     if (value.kind === 'aggregate') {
-      const { sq, xw, w, q } = value.aggregate;
-      Object.assign(into, optionalParts({ sq, xw, w, q }));
+      const { sq, xw, w, wn, q } = value.aggregate;
+      Object.assign(into, optionalParts({ sq, xw, w, wn, q }));
     }
   }
   return { series: slot.series, start: slot.start, totals: slot.totals, sub };
 }
 
-function optionalParts(agg: Pick<Aggregate, 'sq' | 'xw' | 'w' | 'q'>): Partial<SubRead> {
+function optionalParts(agg: Pick<Aggregate, 'sq' | 'xw' | 'w' | 'wn' | 'q'>): Partial<SubRead> {
   return {
     ...(agg.sq === undefined ? {} : { sq: agg.sq }),
-    ...(agg.xw === undefined ? {} : { xw: agg.xw, w: agg.w }),
+    ...(agg.xw === undefined ? {} : { xw: agg.xw, w: agg.w, wn: agg.wn }),
     ...(agg.q === undefined ? {} : { q: agg.q }),
   };
 }

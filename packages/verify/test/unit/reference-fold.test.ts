@@ -86,6 +86,7 @@ describe('expectedBuckets', () => {
           first: { t: MINUTE + 1_000, o: 8, v: 40 },
           last: { t: MINUTE + 30_500, o: 9, v: 55 },
           sq: 1600 + 2500 + 3025,
+          sqn: 3,
           sec: { 1: 40, 30: 105 },
         },
         travel_time: {
@@ -96,6 +97,7 @@ describe('expectedBuckets', () => {
           first: { t: MINUTE + 30_500, o: 9, v: 3 },
           last: { t: MINUTE + 30_500, o: 9, v: 3 },
           sq: 9,
+          sqn: 1,
           sec: { 30: 3 },
         },
       },
@@ -133,7 +135,7 @@ describe('expectedBuckets', () => {
     };
     const minute = expectedBuckets('minute', ticks, policy).get('traffic|sensor=1:202611211015');
     const speed = (minute?.f as Record<string, Record<string, unknown>>).speed!;
-    expect(speed).toMatchObject({ q: bins(50, 40, 55), xw: 165, w: 3 });
+    expect(speed).toMatchObject({ q: bins(50, 40, 55), xw: 165, w: 3, wn: 1 });
     const hour = expectedBuckets('hour', ticks, policy).get('traffic|sensor=1:2026112110');
     const hourly = (hour?.f as Record<string, Record<string, unknown>>).speed!;
     expect(hourly.q).toBeUndefined();

@@ -9,7 +9,7 @@ import type { Document } from 'mongodb';
 import type { BucketPart } from '../../port/bucket-reads.js';
 
 /** A stored aggregate's parts: the totals, spread, weighted sums and sketch (aggregatePartsOf). */
-const AGGREGATE_PARTS = ['n', 'sum', 'min', 'max', 'first', 'last', 'sq', 'xw', 'w', 'q'];
+const AGGREGATE_PARTS = ['n', 'sum', 'min', 'max', 'first', 'last', 'sq', 'sqn', 'xw', 'w', 'wn', 'q'];
 
 /** One field's totals (an aggregate's parts), not its sub-map. */
 export function summaryProjection(field: string): Document {
@@ -21,7 +21,12 @@ export function partProjection(part: BucketPart, field: string): Document {
   const path = `f.${field}`;
   if (!part.sub) return summaryProjection(field);
   const { subKey, sumsKey } = LEVEL_SPECS[part.level];
-  const projection: Document = sumsKey === undefined ? {} : { [SECOND_COUNTS]: 1 };
+  // The field's count and the ticks its Σx² covers, which say whether the sub-slots' Σx² is whole.
+  const projection: Document = {
+    [`${path}.n`]: 1,
+    [`${path}.sqn`]: 1,
+    ...(sumsKey === undefined ? {} : { [SECOND_COUNTS]: 1 }),
+  };
   for (let i = part.sub.from; i < part.sub.to; i++) {
     projection[`${path}.${subKey}.${i}`] = 1;
     // An hour bucket the level policy keeps compact: a sum per minute, counts in `c`.
@@ -49,6 +54,7 @@ export function rangeProjection(level: Level, field: string, detail: 'slot' | 's
   return {
     start: 1,
     [`${path}.n`]: 1,
+    [`${path}.sqn`]: 1,
     [`${path}.${spec.subKey}`]: 1,
     ...(spec.sumsKey === undefined ? {} : { [`${path}.${spec.sumsKey}`]: 1, [SECOND_COUNTS]: 1 }),
     ...(spec.subKey === SECOND_SUMS ? { [`${path}.${LEGACY_SECOND_MARKS}`]: 1 } : {}),

@@ -107,6 +107,34 @@ describe('fieldSlotOf: the one decoder of the stored layout', () => {
     },
   );
 
+  it('leaves Σx² out of a field whose Σx² does not cover all its ticks (sqn < n), keeps it otherwise', () => {
+    const withSq = (a: Aggregate, sq: number): Aggregate => ({ ...a, sq });
+    const field = (sqn: number | undefined) => ({
+      ...withSq(agg(3, 6, HOUR), 14),
+      ...(sqn === undefined ? {} : { sqn }),
+      m: { '0': withSq(agg(2, 4, HOUR), 10), '1': withSq(agg(1, 2, HOUR + 60_000), 4) },
+    });
+    const read = (sqn: number | undefined) =>
+      fieldSlotOf(
+        { series: 's', level: 'hour', start: HOUR },
+        stored({ f: { v: field(sqn) } }),
+        'v',
+        {
+          totals: true,
+          sub: 'all',
+        },
+      );
+    const sqs = (slot: ReturnType<typeof read>) => [
+      slot.totals?.sq,
+      ...slot.subSlots.map((s) => (s.kind === 'aggregate' ? s.aggregate.sq : undefined)),
+    ];
+    // Begun before Σx² was written: one of three ticks uncovered, so no Σx² comes out.
+    expect(sqs(read(2))).toEqual([undefined, undefined, undefined]);
+    expect(sqs(read(3))).toEqual([14, 10, 4]);
+    // Written before `sqn` existed, by code that wrote Σx² with every tick.
+    expect(sqs(read(undefined))).toEqual([14, 10, 4]);
+  });
+
   it('decodes a bucket without the field as empty', () => {
     const slot = fieldSlotOf({ series: 's', level: 'hour', start: HOUR }, stored({}), 'v', {
       totals: true,

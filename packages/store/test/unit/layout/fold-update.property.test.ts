@@ -165,6 +165,7 @@ function expectedBuckets(
         : {
             xw: ((agg?.xw as number | undefined) ?? 0) + v * w,
             w: ((agg?.w as number | undefined) ?? 0) + w,
+            wn: ((agg?.wn as number | undefined) ?? 0) + 1,
           };
     const values = [...((agg?.values as number[] | undefined) ?? []), v];
     if (!agg)
@@ -246,6 +247,8 @@ function expectedBuckets(
       );
       (doc.f as Doc)[name] = {
         ...shaped(total, extras && level === 'minute'),
+        // Σx² covers every tick: the field's totals say how many.
+        sqn: total.n,
         [sums ? spec.sumsKey! : spec.subKey]: nested,
       };
     }

@@ -85,6 +85,8 @@ export interface BucketDelta {
   compact: boolean;
   /** Where its fields' sketches go; undefined when the metric keeps none here. */
   sketch: SketchPlace | undefined;
+  /** The bin keys of the metric's α (the level policy's), for one flush. */
+  sketchKeys: SketchKeys | undefined;
   /** The metric's weighted fields (field → weight field), from the level policy. */
   weights: ReadonlyMap<string, string> | undefined;
   fields: Map<string, FieldDelta>;
@@ -100,7 +102,9 @@ function newDelta(
   start: number,
   compact: boolean,
   policy: FoldPolicy,
+  sketchKeys: FlushSketchKeys,
 ): BucketDelta {
+  const sketch = policy.sketches(input.metric) ? sketchPlace(level, compact) : undefined;
   return {
     level,
     id,
@@ -114,7 +118,8 @@ function newDelta(
     maxOffset: input.offset,
     ticks: 0,
     compact,
-    sketch: policy.sketches(input.metric) ? sketchPlace(level, compact) : undefined,
+    sketch,
+    sketchKeys: sketch === undefined ? undefined : sketchKeys.at(policy.sketchAlpha(input.metric)),
     weights: policy.weightsOf(input.metric),
     fields: new Map(),
     subCounts: new Map(),
@@ -134,26 +139,39 @@ function newField(total: Totals, compact: boolean, subSlots: number): FieldDelta
  * Sketch keys by value, for one flush: a bin key costs a logarithm and a string, a lookup ~20×
  * less, and readings repeat (a sensor's one decimal, a price's ticks). Bounded: cleared when full.
  */
-class SketchKeys {
+export class SketchKeys {
   private readonly keys = new Map<number, string>();
+
+  constructor(private readonly alpha: number) {}
 
   of(value: number): string {
     let key = this.keys.get(value);
     if (key === undefined) {
       if (this.keys.size >= 4096) this.keys.clear();
-      this.keys.set(value, (key = sketchKey(value)));
+      this.keys.set(value, (key = sketchKey(value, this.alpha)));
     }
     return key;
   }
 }
 
-function addTick(delta: BucketDelta, input: FoldInput, sketchKeys: SketchKeys): void {
+/** A flush's sketch keys, one cache per α the policy keeps a metric at. */
+class FlushSketchKeys {
+  private readonly byAlpha = new Map<number, SketchKeys>();
+
+  at(alpha: number): SketchKeys {
+    let keys = this.byAlpha.get(alpha);
+    if (keys === undefined) this.byAlpha.set(alpha, (keys = new SketchKeys(alpha)));
+    return keys;
+  }
+}
+
+function addTick(delta: BucketDelta, input: FoldInput): void {
   delta.ticks += 1;
   const { ts: t, offset: o } = input;
   if (o < delta.minOffset) delta.minOffset = o;
   if (o > delta.maxOffset) delta.maxOffset = o;
   const spec = LEVEL_SPECS[delta.level];
-  const { compact, sketch, weights } = delta;
+  const { compact, sketch, sketchKeys, weights } = delta;
   const sub = Math.floor((t - delta.slotStart) / spec.subSlotMs);
   let numeric = false;
   for (const name in input.fields) {
@@ -187,7 +205,7 @@ function addTick(delta: BucketDelta, input: FoldInput, sketchKeys: SketchKeys): 
       const into = sketch === 'totals' ? field.total : slot;
       if (into !== undefined) {
         const bins = (into.bins ??= new Map());
-        const key = sketchKeys.of(v);
+        const key = sketchKeys!.of(v);
         bins.set(key, (bins.get(key) ?? 0) + 1);
       }
     }
@@ -213,6 +231,8 @@ function addTick(delta: BucketDelta, input: FoldInput, sketchKeys: SketchKeys): 
 export interface FoldPolicy {
   compacts(level: Level, metric: string): boolean;
   sketches(metric: string): boolean;
+  /** The α a sketched metric's bins are kept at. */
+  sketchAlpha(metric: string): number;
   weightsOf(metric: string): ReadonlyMap<string, string> | undefined;
 }
 
@@ -231,7 +251,7 @@ export function foldBatch(
   const alwaysCompact = LEVEL_SPECS[level].subKey === SECOND_SUMS;
   const canCompact = LEVEL_SPECS[level].sumsKey !== undefined;
   const deltas = new Map<string, BucketDelta>();
-  const sketchKeys = new SketchKeys();
+  const sketchKeys = new FlushSketchKeys();
   // Per Kafka partition: the offsets seen, and its deltas by series key, then slot start. Nested
   // maps rather than one string key per tick: the series key is usually the same string object
   // tick after tick (the decoder's cache), so no key is built or hashed anew per tick.
@@ -260,11 +280,12 @@ export function foldBatch(
         start,
         alwaysCompact || (canCompact && policy.compacts(level, input.metric)),
         policy,
+        sketchKeys,
       );
       bySlot.set(start, delta);
       deltas.set(deltaKey(input.kafkaPartition, start, input.seriesKey), delta);
     }
-    addTick(delta, input, sketchKeys);
+    addTick(delta, input);
   }
   return deltas;
 }

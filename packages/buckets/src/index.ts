@@ -31,12 +31,19 @@ export { earlier, isBefore, later, type Mark } from './marks.js';
 export { Ends, sqCoversAll, Totals, type Aggregate } from './aggregate.js';
 export {
   SKETCH_ALPHA,
+  MAX_SKETCH_ALPHA,
+  MIN_SKETCH_ALPHA,
+  binAlpha,
+  checkSketchAlpha,
+  sketchAlphaOf,
   SKETCH_MAX_BINS_PER_SIGN,
   SKETCH_MAX_MAGNITUDE,
   SKETCH_MIN_MAGNITUDE,
   ZERO_BIN,
+  addExactValue,
   addToBins,
   binValue,
+  exactValueKey,
   binsCount,
   mergeBins,
   quantileOfBins,
@@ -78,5 +85,6 @@ export {
   type LevelMode,
   type LevelPolicySpec,
   type MetricPolicyChange,
+  type SketchAlphaSpec,
   type WeightSpec,
 } from './level-policy.js';

@@ -1,4 +1,5 @@
 import { LEVELS, LEVEL_SPECS, type Level } from './levels.js';
+import { SKETCH_ALPHA, checkSketchAlpha } from './sketch.js';
 
 /**
  * How a level stores a metric:
@@ -27,6 +28,12 @@ export interface WeightSpec {
   by: string;
 }
 
+/** A sketched metric kept at an α other than the default (SKETCH_ALPHA). */
+export interface SketchAlphaSpec {
+  metric: string;
+  alpha: number;
+}
+
 /**
  * What a level stores of a metric, by metric (metrics not named are `full`); and, for every level,
  * the metrics whose fields keep a quantile sketch and the fields weighted by another field.
@@ -34,13 +41,18 @@ export interface WeightSpec {
 export type LevelPolicySpec = Readonly<
   Partial<Record<Level, { skip?: readonly string[]; compact?: readonly string[] }>> & {
     sketch?: readonly string[];
+    /** Sketched metrics whose α is not the default; a metric not sketched here is refused. */
+    sketchAlpha?: readonly SketchAlphaSpec[];
     weights?: readonly WeightSpec[];
   }
 >;
 
-/** A change of the per-metric parts of the policy (every level): sketches on or off, a weight set or cleared. */
+/**
+ * A change of the per-metric parts of the policy (every level): sketches on (at `alpha`, the
+ * default unless given) or off, a weight set or cleared.
+ */
 export type MetricPolicyChange =
-  | { kind: 'sketch'; metrics: readonly string[]; on: boolean }
+  | { kind: 'sketch'; metrics: readonly string[]; on: boolean; alpha?: number }
   | { kind: 'weight'; metric: string; field: string; by: string | undefined };
 
 export class LevelPolicyError extends RangeError {}
@@ -61,7 +73,8 @@ function byName(a: string, b: string): number {
  */
 export class LevelPolicy {
   private readonly modes: ReadonlyMap<Level, ReadonlyMap<string, Exclude<LevelMode, 'full'>>>;
-  private readonly sketched: ReadonlySet<string>;
+  /** Sketched metrics → their α. */
+  private readonly sketched: ReadonlyMap<string, number>;
   /** Per metric: weighted field → its weight field. */
   private readonly weighted: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** The policy as one canonical string: equal policies, equal keys (what cached answers carry). */
@@ -81,7 +94,18 @@ export class LevelPolicy {
       if (byMetric.size > 0) modes.set(level, byMetric);
     }
     this.modes = modes;
-    this.sketched = new Set(spec.sketch ?? []);
+    const sketched = new Map<string, number>();
+    for (const metric of spec.sketch ?? []) sketched.set(metric, SKETCH_ALPHA);
+    for (const { metric, alpha } of spec.sketchAlpha ?? []) {
+      if (!sketched.has(metric))
+        throw new LevelPolicyError(`${metric}: an α is set for a metric that keeps no sketch`);
+      try {
+        sketched.set(metric, checkSketchAlpha(alpha));
+      } catch (error) {
+        throw new LevelPolicyError(`${metric}: ${(error as Error).message}`);
+      }
+    }
+    this.sketched = sketched;
     const weighted = new Map<string, Map<string, string>>();
     for (const { metric, field, by } of spec.weights ?? []) {
       if (metric === '' || field === '' || by === '')
@@ -104,6 +128,8 @@ export class LevelPolicy {
         : JSON.stringify({
             levels: levelKey,
             sketch: this.sketchedMetrics(),
+            // Only when some α is not the default, so policies from before α keep their key.
+            ...(this.sketchAlphas().length > 0 ? { sketchAlpha: this.sketchAlphas() } : {}),
             weights: this.weights(),
           });
     const everywhere = [...(modes.get(LEVELS[0]) ?? new Map<string, LevelMode>())].find(
@@ -140,6 +166,19 @@ export class LevelPolicy {
     return this.sketched.has(metric);
   }
 
+  /** The relative accuracy `metric`'s sketches are kept at (the default for one not sketched). */
+  sketchAlpha(metric: string): number {
+    return this.sketched.get(metric) ?? SKETCH_ALPHA;
+  }
+
+  /** Sketched metrics at an α other than the default, sorted by metric. */
+  sketchAlphas(): SketchAlphaSpec[] {
+    return [...this.sketched]
+      .filter(([, alpha]) => alpha !== SKETCH_ALPHA)
+      .map(([metric, alpha]) => ({ metric, alpha }))
+      .sort((a, b) => byName(a.metric, b.metric));
+  }
+
   /** The field that weighs `field` of `metric` (Σx·w and Σw kept), if any. */
   weightOf(metric: string, field: string): string | undefined {
     return this.weighted.get(metric)?.get(field);
@@ -152,7 +191,7 @@ export class LevelPolicy {
 
   /** The metrics with sketches, sorted. */
   sketchedMetrics(): string[] {
-    return [...this.sketched].sort(byName);
+    return [...this.sketched.keys()].sort(byName);
   }
 
   /** Every weighted field, sorted by metric, then field. */
@@ -166,13 +205,20 @@ export class LevelPolicy {
   withMetricChange(change: MetricPolicyChange): LevelPolicy {
     const spec = this.spec();
     if (change.kind === 'sketch') {
-      const sketch = new Set(this.sketched);
+      const sketch = new Map(this.sketched);
       for (const metric of change.metrics) {
         if (metric === '') throw new LevelPolicyError('a sketch names a metric');
-        if (change.on) sketch.add(metric);
+        // A new α applies to what is written from then on: keys say their α, so old bins still read.
+        if (change.on) sketch.set(metric, change.alpha ?? SKETCH_ALPHA);
         else sketch.delete(metric);
       }
-      return new LevelPolicy({ ...spec, sketch: [...sketch] });
+      return new LevelPolicy({
+        ...spec,
+        sketch: [...sketch.keys()],
+        sketchAlpha: [...sketch]
+          .filter(([, alpha]) => alpha !== SKETCH_ALPHA)
+          .map(([metric, alpha]) => ({ metric, alpha })),
+      });
     }
     const { metric, field, by } = change;
     const weights = this.weights().filter((w) => !(w.metric === metric && w.field === field));
@@ -201,7 +247,12 @@ export class LevelPolicy {
         skip: this.metricsAt(level, 'skip'),
         compact: this.metricsAt(level, 'compact'),
       };
-    return { ...levels, sketch: this.sketchedMetrics(), weights: this.weights() };
+    return {
+      ...levels,
+      sketch: this.sketchedMetrics(),
+      sketchAlpha: this.sketchAlphas(),
+      weights: this.weights(),
+    };
   }
 
   private specWith(level: Level, metrics: readonly string[], mode: LevelMode): LevelPolicySpec {

@@ -1,4 +1,4 @@
-import { binsCount, quantilesOfBins, sketchKey, type SketchBins } from '@tickertape/buckets';
+import { binsCount, exactValueKey, quantilesOfBins, type SketchBins } from '@tickertape/buckets';
 import type { WidthPoint } from './samples.js';
 
 /**
@@ -77,7 +77,7 @@ export class SlidingQuantile {
 
   private move(point: WidthPoint, sign: 1 | -1): void {
     if (point.n <= 0) return;
-    if (point.n === 1) return this.count(sketchKey(point.sum), sign);
+    if (point.n === 1) return this.count(exactValueKey(point.sum), sign);
     this.several += sign;
     if (point.q === undefined || binsCount(point.q) !== point.n) {
       this.unsketched += sign;

@@ -1,5 +1,5 @@
 import {
-  addToBins,
+  addExactValue,
   mergeBins,
   quantilesOfBins,
   type Aggregate,
@@ -66,7 +66,7 @@ export function addSketch(into: StatParts, agg: Pick<Aggregate, 'n' | 'sum' | 'q
     // The bins' own count: a sketch begun after some of the slot's ticks covers fewer than n.
     into.sketch.n += mergeBins(into.sketch.bins, agg.q);
   } else if (agg.n === 1) {
-    addToBins(into.sketch.bins, agg.sum);
+    addExactValue(into.sketch.bins, agg.sum);
     into.sketch.n += 1;
   }
 }
@@ -75,7 +75,7 @@ export function addSketch(into: StatParts, agg: Pick<Aggregate, 'n' | 'sum' | 'q
 export function addCompact(into: StatParts, n: number, sum: number): void {
   if (n !== 1) return;
   addSpread(into, 1, sum, sum * sum);
-  addToBins(into.sketch.bins, sum);
+  addExactValue(into.sketch.bins, sum);
   into.sketch.n += 1;
 }
 
@@ -157,7 +157,8 @@ export function checkQuantiles(phis: readonly number[]): number[] {
  * The stats of `n` ticks from their parts. Variance is Σx²/n − mean², clamped at 0 (rounding may
  * take it just below); its conditioning is docs/data-layout.md's. A quantile answered from every
  * tick (sketch coverage = n) is clamped to [min, max], where the true value lies; each is within
- * the sketch's α (SKETCH_ALPHA, 1 %) of the value at its rank.
+ * the largest α of the sketch's bins (the metric's, 1 % by default: sketchAlphaOf) of the value at
+ * its rank.
  */
 export function statsOf(
   n: number,

@@ -52,7 +52,8 @@ interface WeighedObservation extends Observation {
 function totals(
   observations: WeighedObservation[],
   weighted: boolean,
-  sketch: boolean,
+  /** The α of the metric's sketch, when this aggregate keeps one. */
+  sketch: number | undefined,
 ): Record<string, unknown> {
   const sorted = [...observations].sort(chronological);
   const values = sorted.map((x) => x.v);
@@ -71,9 +72,9 @@ function totals(
     result.w = weighed.reduce((a, x) => a + x.w!, 0);
     result.wn = weighed.length;
   }
-  if (sketch) {
+  if (sketch !== undefined) {
     const q: SketchBins = {};
-    for (const v of values) addToBins(q, v);
+    for (const v of values) addToBins(q, v, 1, sketch);
     result.q = q;
   }
   return result;
@@ -83,6 +84,7 @@ function totals(
 export interface ReferencePolicy {
   compacts(level: Level, metric: string): boolean;
   sketches(metric: string): boolean;
+  sketchAlpha(metric: string): number;
   weightOf(metric: string, field: string): string | undefined;
 }
 
@@ -117,6 +119,7 @@ function expectedBucket(
   const sketched = policy.sketches(head.metric);
   const sketchTotals = sketched && spec.subKey === SECOND_SUMS;
   const sketchSubs = sketched && !compact;
+  const alpha = policy.sketchAlpha(head.metric);
   const f: Record<string, unknown> = {};
   for (const name of names) {
     const by = policy.weightOf(head.metric, name);
@@ -131,11 +134,11 @@ function expectedBucket(
     for (const [index, group] of groupBy(observations, (x) => secondOf(x.t))) {
       // Compact buckets keep the sum of each sub-slot; the others full totals.
       sub[index] = compact
-        ? totals(group, false, false).sum
-        : plain(totals(group, by !== undefined, sketchSubs));
+        ? totals(group, false, undefined).sum
+        : plain(totals(group, by !== undefined, sketchSubs ? alpha : undefined));
     }
     f[name] = {
-      ...plain(totals(observations, by !== undefined, sketchTotals)),
+      ...plain(totals(observations, by !== undefined, sketchTotals ? alpha : undefined)),
       // Σx² covers every tick folded here (on the field's totals only).
       sqn: observations.length,
       [compact ? spec.sumsKey! : spec.subKey]: sub,

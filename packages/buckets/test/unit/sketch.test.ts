@@ -1,16 +1,22 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import {
+  MAX_SKETCH_ALPHA,
+  MIN_SKETCH_ALPHA,
   SKETCH_ALPHA,
   SKETCH_MAX_BINS_PER_SIGN,
   SKETCH_MAX_MAGNITUDE,
   ZERO_BIN,
   addToBins,
+  addExactValue,
+  binAlpha,
   binValue,
   binsCount,
+  checkSketchAlpha,
   mergeBins,
   quantileOfBins,
   quantilesOfBins,
+  sketchAlphaOf,
   sketchKey,
   type SketchBins,
 } from '../../src/index.js';
@@ -114,5 +120,65 @@ describe('quantileOfBins', () => {
 
   it('leaves out keys that are not bins and counts that are not positive', () => {
     expect(quantileOfBins({ x: 4, '0': 1, '5': 0 }, 1)).toBeCloseTo(1, 1);
+  });
+});
+
+describe('a metric sketched at another α', () => {
+  const alphaArb = fc.constantFrom(MIN_SKETCH_ALPHA, 0.005, 0.025, 0.05, MAX_SKETCH_ALPHA);
+  const within = (alpha: number) => (estimate: number, truth: number) =>
+    Math.abs(truth) < 1e-9
+      ? estimate === 0
+      : Math.abs(estimate - truth) <= alpha * (1 + 1e-9) * Math.abs(truth);
+
+  it('keys its bins with its α in basis points; the zero bin is shared', () => {
+    expect(sketchKey(-100, 0.02)).toBe('a200_n116');
+    expect(sketchKey(100, 0.02)).toBe('a200_116');
+    expect(sketchKey(0, 0.02)).toBe(ZERO_BIN);
+    expect(sketchKey(100, SKETCH_ALPHA)).toBe(sketchKey(100));
+    expect(binAlpha('a200_116')).toBe(0.02);
+    expect(binAlpha('231')).toBe(SKETCH_ALPHA);
+    expect(binAlpha('a99999_1')).toBeUndefined();
+  });
+
+  it('answers every quantile within its α, on five decades, negatives and zeros', () => {
+    fc.assert(
+      fc.property(
+        alphaArb,
+        fc.array(value, { minLength: 1, maxLength: 300 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (alpha, values, phi) => {
+          const bins: SketchBins = {};
+          for (const v of values) addToBins(bins, v, 1, alpha);
+          const sorted = [...values].sort((a, b) => a - b);
+          const truth = sorted[Math.floor(phi * (sorted.length - 1))]!;
+          return within(alpha)(quantileOfBins(bins, phi)!, truth);
+        },
+      ),
+    );
+  });
+
+  it('mixed with bins of other α (a policy change, exact values), answers within the largest', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(value, alphaArb, fc.boolean()), { minLength: 1, maxLength: 300 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (ticks, phi) => {
+          const bins: SketchBins = {};
+          for (const [v, alpha, exact] of ticks)
+            if (exact) addExactValue(bins, v);
+            else addToBins(bins, v, 1, alpha);
+          const largest = sketchAlphaOf(bins) ?? MIN_SKETCH_ALPHA;
+          const sorted = ticks.map(([v]) => v).sort((a, b) => a - b);
+          const truth = sorted[Math.floor(phi * (sorted.length - 1))]!;
+          return within(largest)(quantileOfBins(bins, phi)!, truth);
+        },
+      ),
+    );
+  });
+
+  it('refuses an α outside its bounds or finer than a basis point', () => {
+    expect(checkSketchAlpha(0.025)).toBe(0.025);
+    for (const alpha of [0, 0.0005, 0.3, Number.NaN, 0.01234])
+      expect(() => checkSketchAlpha(alpha)).toThrow(/relative accuracy α/);
   });
 });

@@ -1,4 +1,4 @@
-import { LEVEL_SPECS, addToBins, type Aggregate } from '@tickertape/buckets';
+import { LEVEL_SPECS, addExactValue, type Aggregate } from '@tickertape/buckets';
 import type { BucketPart, FieldSlot } from '../port/bucket-reads.js';
 
 /**
@@ -13,7 +13,7 @@ function compactAggregate(t: number, sum: number, n: number): Aggregate {
   if (n === 1) {
     aggregate.sq = sum * sum;
     aggregate.q = {};
-    addToBins(aggregate.q, sum);
+    addExactValue(aggregate.q, sum);
   }
   return aggregate;
 }

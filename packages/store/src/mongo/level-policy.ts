@@ -5,14 +5,15 @@ import {
   type LevelMode,
   type LevelPolicySpec,
   type MetricPolicyChange,
+  type SketchAlphaSpec,
   type WeightSpec,
 } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
 
 /**
  * One document per level: `{ _id: level, skip: [metric…], compact: [metric…], updatedAt }`; and
- * one for what holds at every level, `{ _id: 'metrics', sketch: [metric…], weights: [{ metric,
- * field, by }…], updatedAt }` (metric names hold dots, so lists rather than keys). Readers from
+ * one for what holds at every level, `{ _id: 'metrics', sketch: [metric…], sketchAlpha: [{ metric,
+ * alpha }…], weights: [{ metric, field, by }…], updatedAt }` (metric names hold dots, so lists rather than keys). Readers from
  * before the second document ignore it: they read level ids only.
  */
 export const LEVEL_POLICY_COLLECTION = 'level_policy';
@@ -23,6 +24,8 @@ interface PolicyDoc {
   skip?: string[];
   compact?: string[];
   sketch?: string[];
+  /** Sketched metrics at an α other than the default. */
+  sketchAlpha?: SketchAlphaSpec[];
   weights?: WeightSpec[];
   updatedAt: Date;
 }
@@ -36,6 +39,7 @@ export async function readLevelPolicy(db: Db): Promise<LevelPolicy> {
     if (isLevel(doc._id)) spec[doc._id] = { skip: doc.skip ?? [], compact: doc.compact ?? [] };
     else if (doc._id === METRICS_ID) {
       spec.sketch = doc.sketch ?? [];
+      spec.sketchAlpha = (doc.sketchAlpha ?? []).map(({ metric, alpha }) => ({ metric, alpha }));
       spec.weights = (doc.weights ?? []).map(({ metric, field, by }) => ({ metric, field, by }));
     }
   }
@@ -85,6 +89,7 @@ export async function changeMetricPolicy(
     {
       $set: {
         sketch: next.sketchedMetrics(),
+        sketchAlpha: next.sketchAlphas(),
         weights: next.weights(),
         updatedAt: new Date(nowMs),
       },

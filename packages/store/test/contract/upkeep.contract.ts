@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { LEVELS, partitionOf, type FoldInput, type Level } from '@tickertape/buckets';
+import { LEVELS, SKETCH_ALPHA, partitionOf, type FoldInput, type Level } from '@tickertape/buckets';
 import type { FieldSlot, RollupStore } from '../../src/port/index.js';
 import { createMemoryStore } from '../../src/memory/memory-store.js';
 import { snapshot, storesFor, type OpenStore } from './open-store.js';
@@ -232,6 +232,7 @@ export function upkeepContract(open: OpenStore): void {
         hour: { skip: [], compact: ['spd'] },
         day: { skip: [], compact: [] },
         sketch: [],
+        sketchAlpha: [],
         weights: [],
       });
       await store.changeLevelPolicy('hour', ['spd'], 'skip', T0);
@@ -281,6 +282,32 @@ export function upkeepContract(open: OpenStore): void {
       expect((await store.readLevelPolicy()).weights()).toEqual([
         { metric: 'px', field: 'price', by: 'volume' },
       ]);
+    });
+
+    it("keeps a sketched metric's α, back to the default when sketched again without one", async () => {
+      const store = await stores.use();
+      await store.changeMetricPolicy({ kind: 'sketch', metrics: ['spd'], on: true }, T0);
+      const atDefault = (await store.readLevelPolicy()).key;
+      await store.changeMetricPolicy(
+        { kind: 'sketch', metrics: ['spd', 'px'], on: true, alpha: 0.025 },
+        T0,
+      );
+      let policy = await store.readLevelPolicy();
+      expect(policy.sketchAlpha('spd')).toBe(0.025);
+      expect(policy.sketchAlphas()).toEqual([
+        { metric: 'px', alpha: 0.025 },
+        { metric: 'spd', alpha: 0.025 },
+      ]);
+      expect(policy.key).not.toBe(atDefault);
+      await expect(
+        store.changeMetricPolicy({ kind: 'sketch', metrics: ['spd'], on: true, alpha: 0.5 }, T0),
+      ).rejects.toThrow(/relative accuracy/);
+      await store.changeMetricPolicy({ kind: 'sketch', metrics: ['spd'], on: true }, T0);
+      await store.changeMetricPolicy({ kind: 'sketch', metrics: ['px'], on: false }, T0);
+      policy = await store.readLevelPolicy();
+      expect(policy.sketchAlpha('spd')).toBe(SKETCH_ALPHA);
+      expect(policy.sketchAlphas()).toEqual([]);
+      expect(policy.key).toBe(atDefault);
     });
   });
 }

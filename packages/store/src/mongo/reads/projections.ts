@@ -9,7 +9,20 @@ import type { Document } from 'mongodb';
 import type { BucketPart } from '../../port/bucket-reads.js';
 
 /** A stored aggregate's parts: the totals, spread, weighted sums and sketch (aggregatePartsOf). */
-const AGGREGATE_PARTS = ['n', 'sum', 'min', 'max', 'first', 'last', 'sq', 'sqn', 'xw', 'w', 'wn', 'q'];
+const AGGREGATE_PARTS = [
+  'n',
+  'sum',
+  'min',
+  'max',
+  'first',
+  'last',
+  'sq',
+  'sqn',
+  'xw',
+  'w',
+  'wn',
+  'q',
+];
 
 /** One field's totals (an aggregate's parts), not its sub-map. */
 export function summaryProjection(field: string): Document {

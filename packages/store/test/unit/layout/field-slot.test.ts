@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { addToBins, fieldSetKeyOf, type Aggregate } from '@tickertape/buckets';
+import { addExactValue, addToBins, fieldSetKeyOf, type Aggregate } from '@tickertape/buckets';
 import { aggregatesOf } from '../../../src/layout/aggregates.js';
 import { fieldSlotOf } from '../../../src/layout/field-slot.js';
 import { shellDocument } from '../../../src/layout/shells.js';
@@ -190,7 +190,7 @@ describe('aggregatesOf: a window part of a decoded bucket', () => {
       minute,
     );
     const bins = {};
-    addToBins(bins, 5);
+    addExactValue(bins, 5);
     // One tick: its sum is its value, so its square and sketch are exact; two: not known.
     expect(one).toMatchObject({ n: 1, sum: 5, sq: 25, q: bins });
     expect(two).toEqual({

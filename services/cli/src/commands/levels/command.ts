@@ -1,11 +1,13 @@
 import {
   LEVELS,
   LevelPolicyError,
+  checkSketchAlpha,
   isLevel,
   type Level,
   type LevelMode,
   type LevelPolicy,
   type MetricPolicyChange,
+  SKETCH_ALPHA,
 } from '@tickertape/buckets';
 import { Argument, InvalidArgumentError, Option } from 'commander';
 import { positiveInt } from '../../arguments.js';
@@ -73,19 +75,47 @@ async function showChanged(ctx: CommandRun, change: () => Promise<LevelPolicy>):
   }
 }
 
-/** `tickertape levels sketch|no-sketch <metric...>`: quantile sketches on or off. */
-function sketchDefinition(verb: string, on: boolean, summary: string) {
-  return defineCommand({
-    name: verb,
-    summary,
-    arguments: [new Argument('<metric...>', 'metric names, e.g. traffic')],
-    async run(ctx, options: { database: string }, metrics: string[]) {
-      await showChanged(ctx, () =>
-        changeMetricPolicy(ctx, options.database, [{ kind: 'sketch', metrics, on }]),
-      );
-    },
-  });
+function alphaArgument(value: string): number {
+  try {
+    return checkSketchAlpha(Number(value));
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }
+
+/** `tickertape levels sketch [--alpha α] <metric...>`: quantile sketches on (at α). */
+const sketchOnDefinition = defineCommand({
+  name: 'sketch',
+  summary: 'keep quantile sketches of these metrics (every level)',
+  arguments: [new Argument('<metric...>', 'metric names, e.g. traffic')],
+  options: [
+    new Option(
+      '--alpha <α>',
+      "relative accuracy of the metric's quantiles, 0.001 to 0.2 (finer keeps more bins); from now on — sketches already written keep theirs",
+    )
+      .argParser(alphaArgument)
+      .default(SKETCH_ALPHA),
+  ],
+  async run(ctx, options: { database: string; alpha: number }, metrics: string[]) {
+    await showChanged(ctx, () =>
+      changeMetricPolicy(ctx, options.database, [
+        { kind: 'sketch', metrics, on: true, alpha: options.alpha },
+      ]),
+    );
+  },
+});
+
+/** `tickertape levels no-sketch <metric...>`: quantile sketches off. */
+const sketchOffDefinition = defineCommand({
+  name: 'no-sketch',
+  summary: 'stop keeping quantile sketches of these metrics',
+  arguments: [new Argument('<metric...>', 'metric names, e.g. traffic')],
+  async run(ctx, options: { database: string }, metrics: string[]) {
+    await showChanged(ctx, () =>
+      changeMetricPolicy(ctx, options.database, [{ kind: 'sketch', metrics, on: false }]),
+    );
+  },
+});
 
 function weightPair(value: string, previous: [string, string][] = []): [string, string][] {
   const at = value.indexOf('=');
@@ -153,8 +183,8 @@ export const levelsDefinition = defineCommand({
       'keep a sum and a count per sub-slot of these metrics at a level (hour)',
     ),
     changeDefinition('keep', 'full', "write these metrics in the level's full layout again"),
-    sketchDefinition('sketch', true, 'keep quantile sketches of these metrics (every level)'),
-    sketchDefinition('no-sketch', false, 'stop keeping quantile sketches of these metrics'),
+    sketchOnDefinition,
+    sketchOffDefinition,
     weightDefinition,
     noWeightDefinition,
   ],

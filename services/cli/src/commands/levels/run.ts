@@ -1,5 +1,6 @@
 import {
   LEVELS,
+  SKETCH_ALPHA,
   floorTo,
   suggestedModes,
   type Level,
@@ -29,7 +30,9 @@ bucket holds one tick, while the hour bucket's per-minute map holds that minute 
            and last are then its mean (exact at one tick a minute)
   keep     the level's full layout again (the default)
   sketch     every level keeps a quantile sketch of the metrics' numeric fields (one per
-             minute: about a few bins per minute and field) for percentiles; no-sketch stops
+             minute: about a few bins per minute and field) for percentiles, each within
+             α = 1 % of the value at its rank (--alpha 0.005 … 0.05: finer costs more bins);
+             no-sketch stops
   weight     every level keeps Σ(field × weight) and Σ weight of a field, for weighted averages
              (VWAP: tickertape levels weight stock.tick price=volume); no-weight stops
 For metrics at one tick a minute: skip minute, compact hour. Every 10 s: skip minute.
@@ -52,7 +55,11 @@ export function formatPolicy(policy: LevelPolicy): string {
   });
   // Shown only when set, at every level.
   const sketched = policy.sketchedMetrics();
-  if (sketched.length > 0) lines.push(`sketch  ${sketched.join(', ')}`);
+  const alphaOf = (metric: string) => {
+    const alpha = policy.sketchAlpha(metric);
+    return alpha === SKETCH_ALPHA ? metric : `${metric} (α ${alpha})`;
+  };
+  if (sketched.length > 0) lines.push(`sketch  ${sketched.map(alphaOf).join(', ')}`);
   const byMetric = new Map<string, string[]>();
   for (const { metric, field, by } of policy.weights())
     byMetric.set(metric, [...(byMetric.get(metric) ?? []), `${field} by ${by}`]);

@@ -29,7 +29,11 @@ deleted with it); a Secret you manage exists already.
 mongodb-uri: {{ required "secrets.mongodbUri is required" .Values.secrets.mongodbUri | quote }}
 redis-url: {{ .Values.secrets.redisUrl | quote }}
 {{- /* The API exits at start without a token (CONFIG_INVALID): fail the install instead. */}}
-api-tokens: {{ (ternary (required "secrets.apiTokens is required: the API's bearer tokens, comma-separated, each at least 16 characters (or secrets.existingSecret with an api-tokens key); without one the API exits at start with CONFIG_INVALID" .Values.secrets.apiTokens) .Values.secrets.apiTokens .Values.api.enabled) | quote }}
+{{- if .Values.api.enabled }}
+api-tokens: {{ required "secrets.apiTokens is required: the API's bearer tokens, comma-separated, each at least 16 characters (or secrets.existingSecret with an api-tokens key); without one the API exits at start with CONFIG_INVALID" .Values.secrets.apiTokens | quote }}
+{{- else }}
+api-tokens: {{ .Values.secrets.apiTokens | quote }}
+{{- end }}
 kafka-sasl-password: {{ .Values.secrets.kafkaSaslPassword | quote }}
 {{- if .Values.kafka.sasl.enabled }}
 # KEDA's names for the mechanism and the user (TriggerAuthentication).

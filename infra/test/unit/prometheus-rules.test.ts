@@ -29,7 +29,10 @@ interface RuleTests {
 const rules = parse(readFileSync(`${dir}/tickertape-alerts.yml`, 'utf8')) as RuleFile;
 const tests = parse(readFileSync(`${dir}/tickertape-alerts.test.yml`, 'utf8')) as RuleTests;
 const alerts = rules.groups.flatMap((g) => g.rules).filter((r) => r.alert !== undefined);
-const runbook = readFileSync(fileURLToPath(new URL('../../../docs/runbook.md', import.meta.url)), 'utf8');
+const runbook = readFileSync(
+  fileURLToPath(new URL('../../../docs/runbook.md', import.meta.url)),
+  'utf8',
+);
 
 /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens. */
 const anchorOf = (heading: string) =>

@@ -125,6 +125,10 @@ describe('the chart’s values', () => {
     ).toBe('120000');
     const notes = await renderNotes('autoscaling.ticksPerSecond=170');
     expect(notes).toContain('hour: 15300 records per replica');
+    // One budget for the worker and its threshold: not a second one in the workers' env.
+    const twice = await template('workers.env.FRESHNESS_BUDGET_MS=1000');
+    expect(twice.code).not.toBe(0);
+    expect(twice.output).toContain('set workers.levels.<level>.freshnessBudgetMs instead');
   });
 
   it('takes replicas, least replicas and resources per level', async () => {

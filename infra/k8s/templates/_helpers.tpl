@@ -28,7 +28,12 @@ deleted with it); a Secret you manage exists already.
 {{- define "tickertape.secretData" -}}
 mongodb-uri: {{ required "secrets.mongodbUri is required" .Values.secrets.mongodbUri | quote }}
 redis-url: {{ .Values.secrets.redisUrl | quote }}
+{{- /* The API exits at start without a token (CONFIG_INVALID): fail the install instead. */}}
+{{- if .Values.api.enabled }}
+api-tokens: {{ required "secrets.apiTokens is required: the API's bearer tokens, comma-separated, each at least 16 characters (or secrets.existingSecret with an api-tokens key); without one the API exits at start with CONFIG_INVALID" .Values.secrets.apiTokens | quote }}
+{{- else }}
 api-tokens: {{ .Values.secrets.apiTokens | quote }}
+{{- end }}
 kafka-sasl-password: {{ .Values.secrets.kafkaSaslPassword | quote }}
 {{- if .Values.kafka.sasl.enabled }}
 # KEDA's names for the mechanism and the user (TriggerAuthentication).
@@ -185,4 +190,69 @@ annotations:
   prometheus.io/port: {{ index . 1 | quote }}
   prometheus.io/path: /metrics
 {{- end }}
+{{- end }}
+
+{{- /* The image every container runs: image.tag, or the chart's appVersion, so a release is pinned to the code it was tested with. */ -}}
+{{- define "tickertape.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) | quote -}}
+{{- end }}
+
+{{- define "tickertape.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}{{ default (printf "%s-tickertape" .Release.Name) .Values.serviceAccount.name }}{{ else }}{{ default "default" .Values.serviceAccount.name }}{{ end }}
+{{- end }}
+
+{{- /*
+(list root serviceAccountName): the pod-level settings every pod shares. No process talks to the
+Kubernetes API, so no pod mounts a service account token.
+*/ -}}
+{{- define "tickertape.podSettings" -}}
+{{- $root := index . 0 -}}
+serviceAccountName: {{ index . 1 }}
+automountServiceAccountToken: false
+{{- with $root.Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $root.Values.podSecurityContext }}
+securityContext:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $root.Values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $root.Values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with $root.Values.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end }}
+
+{{- /* A container's image, pull policy and security context. */ -}}
+{{- define "tickertape.containerImage" -}}
+image: {{ include "tickertape.image" . }}
+imagePullPolicy: {{ .Values.image.pullPolicy }}
+{{- with .Values.securityContext }}
+securityContext:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end }}
+
+{{- /*
+(list root level spec): the lag, in records, one replica of a level carries before KEDA adds
+another. A level that keeps up still holds up to rate × budget records uncommitted
+(docs/scaling.md, "Budgets show as lag"), so the threshold is the expected rate times the level's
+budget plus autoscaling.headroomSeconds; a level's own lagThreshold overrides it.
+*/ -}}
+{{- define "tickertape.lagThreshold" -}}
+{{- $root := index . 0 -}}{{- $spec := index . 2 -}}
+{{- if $spec.lagThreshold -}}
+{{- int64 $spec.lagThreshold -}}
+{{- else -}}
+{{- $seconds := addf (divf (required (printf "workers.levels.%s.freshnessBudgetMs is required" (index . 1)) $spec.freshnessBudgetMs | float64) 1000) $root.Values.autoscaling.headroomSeconds -}}
+{{- max 1 (ceil (mulf $root.Values.autoscaling.ticksPerSecond $seconds) | int64) -}}
+{{- end -}}
 {{- end }}

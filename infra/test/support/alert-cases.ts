@@ -99,6 +99,9 @@ export function alertCases(pods: ScrapedPods): RuleTestGroup[] {
     ],
     expected: [scraped(scheduler, { level: 'minute' })],
   };
+  // Only the segment worker counts a series on a second partition.
+  const segmentWorker = workers.find((w) => w.level === 'segments');
+  const split = segmentWorker && scraped(segmentWorker.target, { level: 'segments' });
   const apiRequests = (status: string, values: string) => ({
     series: seriesText(
       'tickertape_api_requests_total',
@@ -142,6 +145,24 @@ export function alertCases(pods: ScrapedPods): RuleTestGroup[] {
       '15m',
       'warning',
     ),
+    ...(split
+      ? [
+          group(
+            {
+              input_series: [
+                {
+                  series: seriesText('tickertape_segment_series_split_total', split),
+                  values: '0 0 0 1 1 1 1 1',
+                },
+              ],
+              expected: [pick(split, ['level'])],
+            },
+            'TickertapeSeriesSplit',
+            '5m',
+            'warning',
+          ),
+        ]
+      : []),
     group(
       fromScheduler('tickertape_group_lag_seconds', { level: 'minute' }, '0+60x10', (s) =>
         pick(s, ['level']),
@@ -172,9 +193,9 @@ export function alertCases(pods: ScrapedPods): RuleTestGroup[] {
     group(
       fromScheduler(
         'tickertape_scheduler_jobs_total',
-        { job: 'finalize', outcome: 'failed' },
+        { job_name: 'finalize', outcome: 'failed' },
         '0 0 0 1 1 1',
-        (s) => pick(s, ['exported_job']),
+        (s) => pick(s, ['job_name']),
       ),
       'TickertapeSchedulerJobsFailing',
       '4m',

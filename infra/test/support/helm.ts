@@ -13,6 +13,7 @@ export interface EnvVar {
 }
 export interface Container {
   name: string;
+  image: string;
   command: string[];
   env: EnvVar[];
   ports?: { name: string; containerPort: number }[];
@@ -30,6 +31,7 @@ export interface PodTemplate {
       secret?: { secretName: string; items: { key: string; path: string }[] };
     }[];
     restartPolicy?: string;
+    serviceAccountName?: string;
   };
 }
 export interface K8sObject {
@@ -61,9 +63,16 @@ export async function runHelm(...args: string[]) {
   return { ...result, output: `${result.stdout}${result.stderr}` };
 }
 
+/** What the chart refuses to render without (a later `--set` of the same value overrides it). */
+export const REQUIRED_VALUES = ['secrets.apiTokens=chart-test-token-0123456789'];
+
+/** `helm template` of release `t` with the required values and each `--set`, unparsed. */
+export const template = (...set: string[]) =>
+  runHelm('template', 't', chart, ...[...REQUIRED_VALUES, ...set].flatMap((s) => ['--set', s]));
+
 /** `helm template` of release `t` with each `--set`, parsed; throws helm's message if it refuses. */
 export async function render(...set: string[]): Promise<K8sObject[]> {
-  const result = await runHelm('template', 't', chart, ...set.flatMap((s) => ['--set', s]));
+  const result = await template(...set);
   if (result.code !== 0) throw new Error(`helm template ${set.join(' ')}: ${result.output}`);
   return parseAllDocuments(result.stdout)
     .map((doc) => doc.toJS() as K8sObject | null)

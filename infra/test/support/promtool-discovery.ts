@@ -60,7 +60,7 @@ export async function relabelTargets(
 /**
  * A series as Prometheus stores it after a scrape without honor_labels (the chart's and the
  * operator's default): the target's labels win, and a label of the process's own that they
- * overwrite is kept as `exported_<name>` (the scheduler's BullMQ `job` becomes `exported_job`).
+ * overwrite is kept as `exported_<name>` (why the scheduler's job label is `job_name`, not `job`).
  */
 export function scraped(target: Labels, own: Labels): Labels {
   const series = { ...own };

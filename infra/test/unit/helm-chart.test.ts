@@ -16,6 +16,7 @@ import {
   podOf,
   render,
   runHelm as run,
+  template,
   workerName,
 } from '../support/helm.js';
 
@@ -83,11 +84,11 @@ describe('the Helm chart', () => {
       expect(scaled.spec).toMatchObject({
         scaleTargetRef: { name },
         minReplicaCount: 1,
-        maxReplicaCount: 4,
+        maxReplicaCount: 24,
         triggers: [
           {
             type: 'kafka',
-            metadata: { consumerGroup: groupIdOf(store), topic: TICK_TOPIC, lagThreshold: '5000' },
+            metadata: { consumerGroup: groupIdOf(store), topic: TICK_TOPIC },
           },
         ],
       });
@@ -192,7 +193,7 @@ describe('the Helm chart', () => {
   });
 
   it('refuses to render without a MongoDB URI when it creates the Secret', async () => {
-    const result = await run('template', 't', chart, '--set', 'secrets.mongodbUri=');
+    const result = await template('secrets.mongodbUri=');
     expect(result.code).not.toBe(0);
     expect(result.output).toContain('secrets.mongodbUri is required');
   });

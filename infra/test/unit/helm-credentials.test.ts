@@ -8,13 +8,12 @@ import { describe, expect, it } from '@jest/globals';
 import { STORES } from '@tickertape/topology';
 import { kafkaSecurityShape, registryAuthShape } from '@tickertape/config';
 import {
-  chart,
   containerOf,
   envOf,
   named,
   podOf,
   render,
-  runHelm,
+  template,
   workerName,
   type K8sObject,
 } from '../support/helm.js';
@@ -111,7 +110,7 @@ describe('the chart’s credentials and TLS files', () => {
         'kafka.tls.certKey and kafka.tls.keyKey go together',
       ],
     ] as const) {
-      const result = await runHelm('template', 't', chart, ...set.flatMap((s) => ['--set', s]));
+      const result = await template(...set);
       expect(result.code).not.toBe(0);
       expect(result.output).toContain(message);
     }
@@ -155,13 +154,7 @@ describe('the chart’s credentials and TLS files', () => {
         ?.valueFrom?.secretKeyRef,
     ).toEqual({ name: 'vault-synced', key: 'schema-registry-password' });
 
-    const missing = await runHelm(
-      'template',
-      't',
-      chart,
-      '--set',
-      'schemaRegistry.auth.enabled=true',
-    );
+    const missing = await template('schemaRegistry.auth.enabled=true');
     expect(missing.code).not.toBe(0);
     expect(missing.output).toContain('secrets.schemaRegistryUsername is required');
   });

@@ -62,7 +62,7 @@ describe("the chart's topics job", () => {
       '--topic',
       'raw-ticks',
       '--partitions',
-      '4',
+      '24',
       '--dlq-topic',
       'raw-ticks-dlq',
       '--replication-factor',
@@ -91,7 +91,8 @@ describe("the chart's topics job", () => {
       'ticks-dlq',
     ]);
     expect((await render('topicsJob.enabled=false')).filter((o) => o.kind === 'Job')).toEqual([]);
-  });
+    // Two runs of the real CLI from source (tsx): seconds each on a busy machine.
+  }, 30_000);
 
   it('has the workers’ Kafka and registry settings, TLS files and credentials', async () => {
     const objects = await render(

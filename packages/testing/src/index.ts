@@ -6,6 +6,7 @@ export { serviceEntry, type EntryMode, type ServiceEntry } from './service-entry
 export { runProcess, type ProcessRun } from './run-process.js';
 export { freePort } from './free-port.js';
 export { prng } from './prng.js';
+export { documentedMetrics, registeredMetrics, type MetricSource } from './documented-metrics.js';
 export {
   applyGuarded,
   type ApplyResult,

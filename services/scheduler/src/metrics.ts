@@ -9,13 +9,15 @@ export function createSchedulerMetrics() {
     jobsRun: new Counter({
       name: 'tickertape_scheduler_jobs_total',
       help: 'Jobs finished, by name and outcome',
-      labelNames: ['job', 'outcome'] as const,
+      // Not `job`: that is the scrape's own label, so Prometheus would keep this one as
+      // `exported_job` (docs/operating.md).
+      labelNames: ['job_name', 'outcome'] as const,
       registers,
     }),
     jobSeconds: new Histogram({
       name: 'tickertape_scheduler_job_duration_seconds',
-      help: 'Job run time',
-      labelNames: ['job'] as const,
+      help: 'Job run time, by name',
+      labelNames: ['job_name'] as const,
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
       registers,
     }),

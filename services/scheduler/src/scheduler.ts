@@ -102,17 +102,17 @@ export async function startScheduler(
       const payload = definition.payload.safeParse(job.data);
       if (!payload.success)
         throw new UnrecoverableError(`bad payload for ${job.name}: ${payload.error.message}`);
-      const stopTimer = metrics.jobSeconds.startTimer({ job: job.name });
+      const stopTimer = metrics.jobSeconds.startTimer({ job_name: job.name });
       try {
         const result = await withDeadline(env.JOB_TIMEOUT_MS, `job ${job.name}`, () =>
           definition.run(ctx, payload.data),
         );
-        metrics.jobsRun.inc({ job: job.name, outcome: 'ok' });
+        metrics.jobsRun.inc({ job_name: job.name, outcome: 'ok' });
         logger.debug({ job: job.name, id: job.id, result }, 'job done');
         hooks.onJobDone?.(job, result);
         return result;
       } catch (err) {
-        metrics.jobsRun.inc({ job: job.name, outcome: 'failed' });
+        metrics.jobsRun.inc({ job_name: job.name, outcome: 'failed' });
         logger.error({ job: job.name, id: job.id, err }, 'job failed');
         throw err;
       } finally {

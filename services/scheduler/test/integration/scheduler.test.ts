@@ -320,7 +320,7 @@ describe('scheduler on the real stack', () => {
     await waitFor(
       async () =>
         (await (await fetch(`${base}/metrics`)).text()).includes(
-          'tickertape_scheduler_jobs_total{job="finalize",outcome="ok"}',
+          'tickertape_scheduler_jobs_total{job_name="finalize",outcome="ok"}',
         ),
       {
         description: 'a finalize run in the metrics',

@@ -5,7 +5,7 @@ import type { LagSource } from '../lag.js';
 import { REVALIDATE } from '../http-caching.js';
 import { countExamined, type ApiMetrics } from '../metrics.js';
 import { statusQuerySchema } from '../query-schemas.js';
-import { apiErrors, levelsSchema, statusSchema } from '../response-schemas.js';
+import { apiErrors, levelsSchema, statusSchema, unscopedErrors } from '../response-schemas.js';
 import { BEARER } from './openapi-routes.js';
 import { scopeOf } from '../token-scope.js';
 
@@ -60,7 +60,7 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
           'The levels served: finality watermark, consumer lag and level policy (metrics skipped, kept compact) of each; the metrics with quantile sketches and the weighted fields',
         tags: ['status'],
         security: BEARER,
-        response: { 200: levelsSchema, ...apiErrors },
+        response: { 200: levelsSchema, ...unscopedErrors },
       },
     },
     async (request, reply) => {

@@ -185,7 +185,10 @@ export const apiEnvSchema = z
     ANSWER_REUSE_OPEN_MS: durationMs().default(5000),
     /** How often the finality watermarks are re-read (0: per query). */
     FINALITY_REFRESH_MS: durationMs().max(60_000).default(1000),
-    /** `public` (shared caches may keep answers: every token reads the same data) or `private`. */
+    /**
+     * `public` (shared caches may keep answers: every token reads the same data) or `private`,
+     * which scoped tokens require (see the check below).
+     */
     CACHE_SCOPE: z.enum(['public', 'private']).default('public'),
     /** How long a wholly final answer may be kept by caches: a rebuild's change reaches them after this. */
     FINAL_MAX_AGE_S: positiveInt().default(86_400),

@@ -1,4 +1,7 @@
-/** Variables whose whole value is a secret (API_TOKENS: each comma-separated part is one). */
+/**
+ * Variables whose whole value is a secret (API_TOKENS: each comma-separated part is one, and so
+ * is the token before a part's first `:`, the API's scope separator).
+ */
 const SECRET_NAME = /(PASSWORD|SECRET|TOKENS?|API_KEY)$/;
 
 /** Shorter values would censor common words out of messages; they are guessable anyway. */
@@ -26,7 +29,7 @@ export function secretValues(source: Readonly<Record<string, string | undefined>
   for (const [name, value] of Object.entries(source)) {
     if (value === undefined) continue;
     const candidates = SECRET_NAME.test(name)
-      ? [value, ...value.split(',').map((part) => part.trim())]
+      ? [value, ...value.split(',').flatMap((part) => [part.trim(), part.split(':')[0]!.trim()])]
       : urlPasswords(value);
     for (const candidate of candidates)
       if (candidate.length >= MIN_SECRET_LENGTH) found.add(candidate);

@@ -2,6 +2,7 @@ import type { Logger } from '@tickertape/logger';
 import { isBadQuery } from '@tickertape/query';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { FORBIDDEN, isScopeError } from './token-scope.js';
 
 /**
  * The `error` of the API's own refusals. A refused query answers with the reader's code instead
@@ -10,6 +11,8 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
  */
 export const ApiErrorCode = {
   Unauthorized: 'unauthorized',
+  /** A metric outside the token's scope (token-scope.ts). */
+  Forbidden: FORBIDDEN,
   InvalidRequest: 'invalid_request',
   NotFound: 'not_found',
   Internal: 'internal_error',
@@ -57,6 +60,8 @@ export function apiErrorHandler(logger: Logger) {
           ),
         );
     if (isBadQuery(err)) return reply.code(400).send(errorBody(err.code, err.message));
+    if (isScopeError(err))
+      return reply.code(403).send(errorBody(ApiErrorCode.Forbidden, err.message));
     const status = err.statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
       // Fastify's own refusals (a malformed URL, a body on a GET): their messages name no secret.

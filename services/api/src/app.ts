@@ -23,11 +23,12 @@ import { prometheusRoutes } from './prometheus/routes.js';
 import { opsRoutes } from './routes/ops-routes.js';
 import { readRoutes } from './routes/read-routes.js';
 import { tokenRoute } from './routes/token-route.js';
+import type { ScopedToken } from './token-scope.js';
 
 export interface BuildAppOptions {
   reader: RollupReader;
-  /** Bearer tokens accepted on /api/*. */
-  tokens: readonly string[];
+  /** Bearer tokens accepted on /api/* and /prometheus; a plain string reads every metric. */
+  tokens: readonly (string | ScopedToken)[];
   logger: Logger;
   /** Where the API's metrics are registered and what /metrics serves. */
   registry: Registry;

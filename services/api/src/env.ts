@@ -17,6 +17,7 @@ import { DEFAULT_LIMITS } from '@tickertape/query';
 import { DEFAULT_PROM_BOUNDS } from './prometheus/bounds.js';
 import { LEVEL_FRESHNESS_BUDGETS, ROLLUP_GROUP_PREFIX, TICK_TOPIC } from '@tickertape/topology';
 import { z } from 'zod';
+import { MetricScope, parseScope, type ScopedToken } from './token-scope.js';
 
 /** Shorter tokens can be guessed; 16 characters of a random alphabet is the floor we accept. */
 export const MIN_TOKEN_LENGTH = 16;
@@ -28,29 +29,36 @@ const commaList = (text: string) =>
     .filter((part) => part !== '');
 
 /**
- * Bearer tokens, comma separated. Issues name the token by position, never by value: a config
- * error is printed and logged, and a token that is merely too short is still a secret.
+ * Bearer tokens, comma separated, each alone (every metric) or with a scope after its first `:`
+ * (`<token>:weather.*|traffic_speed`, token-scope.ts). `:` cannot be part of a token: RFC 6750's
+ * token alphabet has no `:`, `,` or `|`. Issues name the token by position, never by value: a
+ * config error is printed and logged, and a token that is merely too short is still a secret.
  */
 const apiTokens = () =>
-  z
-    .string()
-    .transform(commaList)
-    .check((ctx) => {
-      if (ctx.value.length === 0)
-        ctx.issues.push({
-          code: 'custom',
-          input: '[redacted]',
-          message: 'needs at least one token',
-        });
-      ctx.value.forEach((token, i) => {
-        if (token.length < MIN_TOKEN_LENGTH)
-          ctx.issues.push({
-            code: 'custom',
-            input: '[redacted]',
-            message: `token ${i + 1} has ${token.length} characters; each needs at least ${MIN_TOKEN_LENGTH}`,
-          });
-      });
+  z.string().transform((text, ctx): ScopedToken[] => {
+    const issue = (message: string) =>
+      ctx.issues.push({ code: 'custom', input: '[redacted]', message });
+    const entries = commaList(text);
+    if (entries.length === 0) issue('needs at least one token');
+    const tokens: ScopedToken[] = [];
+    entries.forEach((entry, i) => {
+      const at = entry.indexOf(':');
+      const token = (at === -1 ? entry : entry.slice(0, at)).trim();
+      if (token.length < MIN_TOKEN_LENGTH)
+        issue(
+          `token ${i + 1} has ${token.length} characters; each needs at least ${MIN_TOKEN_LENGTH}`,
+        );
+      const scope = at === -1 ? MetricScope.ALL : parseScope(entry.slice(at + 1));
+      if (typeof scope === 'string') issue(`token ${i + 1}: ${scope}`);
+      else {
+        const known = tokens.find((other) => other.token === token);
+        if (known === undefined) tokens.push({ token, scope });
+        else if (known.scope.key !== scope.key)
+          issue(`token ${i + 1} is given twice with different scopes: give it one`);
+      }
     });
+    return tokens;
+  });
 
 const MIB = 1024 * 1024;
 const bytes = () => z.coerce.number().int().nonnegative();
@@ -110,7 +118,10 @@ const tagSets = () =>
 /** The API's whole configuration, parsed once at start. */
 export const apiEnvSchema = z
   .object({
-    /** Bearer tokens accepted on /api/*, comma separated, each at least 16 characters. Never logged. */
+    /**
+     * Bearer tokens accepted on /api/* and /prometheus, comma separated, each at least 16
+     * characters, each optionally limited to metrics: `<token>:weather.*|traffic_speed`. Never logged.
+     */
     API_TOKENS: apiTokens(),
     MONGODB_URI: stackShape.MONGODB_URI,
     /** Database holding the rollup partitions (the workers' MONGODB_DATABASE). */
@@ -174,7 +185,10 @@ export const apiEnvSchema = z
     ANSWER_REUSE_OPEN_MS: durationMs().default(5000),
     /** How often the finality watermarks are re-read (0: per query). */
     FINALITY_REFRESH_MS: durationMs().max(60_000).default(1000),
-    /** `public` (shared caches may keep answers: every token reads the same data) or `private`. */
+    /**
+     * `public` (shared caches may keep answers: every token reads the same data) or `private`,
+     * which scoped tokens require (see the check below).
+     */
     CACHE_SCOPE: z.enum(['public', 'private']).default('public'),
     /** How long a wholly final answer may be kept by caches: a rebuild's change reaches them after this. */
     FINAL_MAX_AGE_S: positiveInt().default(86_400),
@@ -190,6 +204,17 @@ export const apiEnvSchema = z
     STARTUP_TIMEOUT_MS: positiveInt().default(10_000),
   })
   .check(checkSecurity)
+  .check((ctx) => {
+    // A shared cache keys answers by URL, not token: one scope's answer would reach another.
+    if (ctx.value.CACHE_SCOPE === 'public' && ctx.value.API_TOKENS.some((t) => !t.scope.all))
+      ctx.issues.push({
+        code: 'custom',
+        input: 'CACHE_SCOPE',
+        path: ['CACHE_SCOPE'],
+        message:
+          "is public, but API_TOKENS limits a token to some metrics: a shared cache would serve one token's answers to another; set CACHE_SCOPE=private",
+      });
+  })
   .check((ctx) => {
     const { READ_PREFERENCE, READ_PREFERENCE_TAGS, MAX_STALENESS_SECONDS } = ctx.value;
     if (READ_PREFERENCE !== 'primary') return;

@@ -315,7 +315,10 @@ export function tabularAnswer<T extends z.ZodType>(json: T, rows: string) {
 }
 
 /** The error answers every /api route may give, next to its 200. */
-export const apiErrors = { 400: errorSchema, 401: errorSchema, 500: errorSchema } as const;
+export const unscopedErrors = { 400: errorSchema, 401: errorSchema, 500: errorSchema } as const;
+
+/** A read's: 403 too, for a series or metric outside the token's scope (token-scope.ts). */
+export const apiErrors = { ...unscopedErrors, 403: errorSchema } as const;
 
 export type SeriesBody = z.output<typeof seriesListSchema>;
 export type PointsBody = z.output<typeof pointsSchema>;

@@ -98,6 +98,7 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
       levels: reader.levels,
       topic: env.TOPIC,
       tokens: env.API_TOKENS.length,
+      scopedTokens: env.API_TOKENS.filter((t) => !t.scope.all).length,
       readPreference: env.READ_PREFERENCE,
       bucketCacheBytes: env.BUCKET_CACHE_BYTES,
       answerCacheBytes: env.ANSWER_CACHE_BYTES,

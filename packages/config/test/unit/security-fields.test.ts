@@ -185,6 +185,15 @@ describe('config errors never repeat a secret of the environment', () => {
       { SOME_PASSWORD: 'xsecret-value', OTHER: 'xsecret-value' },
       'xsecret-value',
     ],
+    [
+      "a token before its scope (the API's `<token>:<metrics>`) echoed alone",
+      z.object({
+        API_TOKENS: z.string(),
+        OTHER: z.string().refine(() => false, { error: (i) => `bad ${String(i.input)}` }),
+      }),
+      { API_TOKENS: 'plain-token-1234,team-token-5678:weather.*', OTHER: 'team-token-5678' },
+      'team-token-5678',
+    ],
   ])('%s', (_case, anySchema, source, secret) => {
     let message = '';
     try {

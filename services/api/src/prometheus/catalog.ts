@@ -11,6 +11,7 @@ import {
 import { ceilTo, floorTo } from '@tickertape/buckets';
 import type { MetricInfo, RollupReader } from '@tickertape/query';
 import { LRUCache } from 'lru-cache';
+import { MetricScope } from '../token-scope.js';
 
 const DAY_MS = 86_400_000;
 const CATALOG_KEEP_MS = 30_000;
@@ -57,14 +58,30 @@ export class PromCatalog {
   constructor(
     private readonly reader: RollupReader,
     private readonly maxSeries: number,
-    now: () => number,
+    private readonly now: () => number,
+    /** The metrics this catalog knows; every name, selector and listing starts from them. */
+    private readonly scope: MetricScope = MetricScope.ALL,
+    kept?: LRUCache<string, MetricInfo[], Range>,
   ) {
-    this.kept = new LRUCache({
-      max: 64,
-      ttl: CATALOG_KEEP_MS,
-      perf: { now },
-      fetchMethod: (_key, _stale, { context }) => reader.metrics(context),
-    });
+    this.kept =
+      kept ??
+      new LRUCache({
+        max: 64,
+        ttl: CATALOG_KEEP_MS,
+        perf: { now },
+        fetchMethod: (_key, _stale, { context }) => reader.metrics(context),
+      });
+  }
+
+  /**
+   * The same catalog as a token's scope sees it: a metric outside does not exist for it, so a
+   * selector (`{__name__=~".+"}` included) selects nothing of it and no listing names it. The
+   * kept metric lists are shared: they are filtered, not read, per scope.
+   */
+  scoped(scope: MetricScope): PromCatalog {
+    return scope === this.scope
+      ? this
+      : new PromCatalog(this.reader, this.maxSeries, this.now, scope, this.kept);
   }
 
   /**
@@ -74,7 +91,8 @@ export class PromCatalog {
    */
   async metrics(range: Range): Promise<MetricInfo[]> {
     const days = { fromMs: floorTo(range.fromMs, DAY_MS), toMs: ceilTo(range.toMs, DAY_MS) };
-    return (await this.kept.fetch(`${days.fromMs}-${days.toMs}`, { context: days })) ?? [];
+    const all = (await this.kept.fetch(`${days.fromMs}-${days.toMs}`, { context: days })) ?? [];
+    return this.scope.all ? all : all.filter((info) => this.scope.allows(info.metric));
   }
 
   /** Every name with data in the range, with what it is made of. */

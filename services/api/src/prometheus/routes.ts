@@ -24,9 +24,10 @@ import { labelNames, labelValues, parseMatchers, selectAll } from './discovery.j
 import { promError, promErrorHandler, success } from './envelope.js';
 import { PromParams, formBodyParser } from './params.js';
 import { rollupSampleSource } from './sample-source.js';
+import { scopeOf, type ScopedToken } from '../token-scope.js';
 
 export interface PrometheusRouteOptions extends Answering {
-  tokens: readonly string[];
+  tokens: readonly (string | ScopedToken)[];
   /** What one request may ask (PromBounds); DEFAULT_PROM_BOUNDS by default. */
   bounds?: PromBounds;
   logger: Logger;
@@ -60,8 +61,16 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     return value;
   };
   const limits = reader.ctx.limits;
-  const catalog = new PromCatalog(reader, limits.maxSeries, now);
-  const source = rollupSampleSource(reader, catalog, limits);
+  const everything = new PromCatalog(reader, limits.maxSeries, now);
+  /**
+   * The catalog and the evaluator's data as the request's token sees them: a metric outside its
+   * scope is absent, as a metric without data is in Prometheus — selectors on it select nothing,
+   * discovery does not list it (no 403: a selector is a filter, not a name).
+   */
+  const scoped = (request: FastifyRequest) => {
+    const catalog = everything.scoped(scopeOf(request));
+    return { catalog, source: rollupSampleSource(reader, catalog, limits) };
+  };
 
   api.addHook('onRequest', bearerAuth(options.tokens, options.metrics, promError));
   api.setErrorHandler(promErrorHandler(options.logger));
@@ -145,6 +154,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     const expr = parsePromQL(params.required('query'), bounds.query);
     const given = params.time('time');
     const t = given ?? floorTo(now(), NOW_RESOLUTION_MS);
+    const { source } = scoped(request);
     return answer(
       request,
       reply,
@@ -165,6 +175,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     if (start === undefined || end === undefined)
       throw promParameterMissing(start === undefined ? 'start' : 'end');
     const { times, stepMs } = rangeTimes(start, end, params.required('step'));
+    const { source } = scoped(request);
     return answer(request, reply, params, async () => {
       const { value, openLevels, warnings } = await evaluate(expr, times, stepMs, source);
       return { data: rangeData(bounded(value), times), openLevels, warnings };
@@ -175,7 +186,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     const params = PromParams.of(request);
     return success(
       await labelNames(
-        catalog,
+        scoped(request).catalog,
         parseMatchers(params.all('match[]'), bounds),
         lookupRange(params),
         bounds,
@@ -191,7 +202,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
       return success(
         await labelValues(
           reader,
-          catalog,
+          scoped(request).catalog,
           request.params.name,
           parseMatchers(params.all('match[]'), bounds),
           lookupRange(params),
@@ -207,7 +218,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     const selectors = params.all('match[]');
     if (selectors.length === 0) throw promParameterMissing('match[]');
     const found = await selectAll(
-      catalog,
+      scoped(request).catalog,
       parseMatchers(selectors, bounds),
       lookupRange(params),
       bounds,
@@ -220,7 +231,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     const only = params.get('metric');
     // Prometheus' reading: a negative limit is none, 0 an empty answer.
     const limit = params.int('limit') ?? -1;
-    const entries = (await catalog.names(lookupRange(params)))
+    const entries = (await scoped(request).catalog.names(lookupRange(params)))
       .filter((entry) => only === undefined || entry.name === only)
       .slice(0, limit >= 0 ? limit : undefined);
     return success(

@@ -10,6 +10,7 @@ import {
 } from '../formats/represent.js';
 import { cacheControl, canonicalQuery, reuseUntil, type CachingPolicy } from '../http-caching.js';
 import { countExamined, type ApiMetrics } from '../metrics.js';
+import { scopeOf } from '../token-scope.js';
 
 /** What the read routes answer through: the reader, the kept answers and the caching rules. */
 export interface Answering {
@@ -38,9 +39,10 @@ export interface AnswerRequest<T extends FinalityAware> {
 }
 
 /**
- * The answer kept under the route, `parts` (what the request asks) and the reader's answer key
- * (generations and level policy, so a swap retires it), or computed by `compute` now. Every kept
- * read goes through here: /api/v1's reads and the Prometheus API's queries.
+ * The answer kept under the route, the token's scope (one scope's answer never reaches
+ * another), `parts` (what the request asks) and the reader's answer key (generations and level
+ * policy, so a swap retires it), or computed by `compute` now. Every kept read goes through
+ * here: /api/v1's reads and the Prometheus API's queries.
  */
 export async function keptAnswer(
   ctx: Answering,
@@ -48,7 +50,12 @@ export async function keptAnswer(
   parts: readonly (string | number)[],
   compute: () => Promise<{ body: string | Buffer; reuseUntilMs: number }>,
 ): Promise<Answer> {
-  const key = [request.routeOptions.url ?? request.url, ...parts, await ctx.reader.answerKey()];
+  const key = [
+    request.routeOptions.url ?? request.url,
+    scopeOf(request).key,
+    ...parts,
+    await ctx.reader.answerKey(),
+  ];
   return ctx.answers.answer(key.join('|'), compute);
 }
 
@@ -57,8 +64,9 @@ export async function keptAnswer(
  * ETag (a matching If-None-Match gets 304 from @fastify/etag, registered on /api) and a
  * Cache-Control from its finality. The key holds the route, the parsed query, the format (each
  * representation is kept and tagged on its own: the ETag is its bytes' hash), the relative
- * range's bounds and the reader's answer key (generations and level policy) — never the token:
- * every token reads the same data, and each request was authenticated before it got here.
+ * range's bounds, the reader's answer key (generations and level policy) and the token's scope —
+ * never the token itself: tokens of one scope read the same data, and each request was
+ * authenticated before it got here.
  */
 export async function sendAnswer<T extends FinalityAware>(
   ctx: Answering,

@@ -5,8 +5,9 @@ import type { LagSource } from '../lag.js';
 import { REVALIDATE } from '../http-caching.js';
 import { countExamined, type ApiMetrics } from '../metrics.js';
 import { statusQuerySchema } from '../query-schemas.js';
-import { apiErrors, levelsSchema, statusSchema } from '../response-schemas.js';
+import { apiErrors, levelsSchema, statusSchema, unscopedErrors } from '../response-schemas.js';
 import { BEARER } from './openapi-routes.js';
+import { scopeOf } from '../token-scope.js';
 
 /** Each level's finality watermark (`finalBefore`), absent before the scheduler's first run. */
 export type FinalitySource = () => Promise<Partial<Record<Level, number>>>;
@@ -35,6 +36,7 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
     },
     async (request, reply) => {
       void reply.header('cache-control', REVALIDATE);
+      scopeOf(request).checkSeries(request.query.series);
       const [status, lags] = await Promise.all([
         reader.status(request.query.series),
         Promise.all(reader.levels.map(lag)),
@@ -58,11 +60,14 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
           'The levels served: finality watermark, consumer lag and level policy (metrics skipped, kept compact) of each; the metrics with quantile sketches and the weighted fields',
         tags: ['status'],
         security: BEARER,
-        response: { 200: levelsSchema, ...apiErrors },
+        response: { 200: levelsSchema, ...unscopedErrors },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       void reply.header('cache-control', REVALIDATE);
+      // The policy names metrics: a scoped token sees only its own.
+      const scope = scopeOf(request);
+      const mine = (metrics: readonly string[]) => metrics.filter((m) => scope.allows(m));
       const [marks, lags, policy] = await Promise.all([
         finality(),
         Promise.all(reader.levels.map(lag)),
@@ -73,11 +78,11 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
           level,
           finalBefore: marks[level] ?? null,
           lag: lags[i] ?? null,
-          skips: policy.metricsAt(level, 'skip'),
-          compact: policy.metricsAt(level, 'compact'),
+          skips: mine(policy.metricsAt(level, 'skip')),
+          compact: mine(policy.metricsAt(level, 'compact')),
         })),
-        sketches: policy.sketchedMetrics(),
-        weights: policy.weights(),
+        sketches: mine(policy.sketchedMetrics()),
+        weights: policy.weights().filter((w) => scope.allows(w.metric)),
       };
     },
   );

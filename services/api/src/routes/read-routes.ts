@@ -28,6 +28,8 @@ import {
 import { sendAnswer, type Answering } from './answers.js';
 import { localInstants } from '../zone-params.js';
 import { BEARER } from './openapi-routes.js';
+import { seriesInScope } from './series-in-scope.js';
+import { scopeOf } from '../token-scope.js';
 
 export type ReadRouteOptions = Answering;
 
@@ -41,7 +43,8 @@ const CLOCK_RANGE_REUSE_MS = 1000;
  * over-budget plan before reading: no route here reads the database itself. The rollup reads
  * answer through `sendAnswer` (kept answers, ETag, Cache-Control by finality); series lists and
  * raw points cannot say when they change, so they carry an ETag and revalidate. Each answers
- * JSON, CSV or an Arrow stream of the same rows (`format=` or Accept; formats/).
+ * JSON, CSV or an Arrow stream of the same rows (`format=` or Accept; formats/). Each reads
+ * only the token's metrics (token-scope.ts): a series or metric named outside them is a 403.
  */
 export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, options, done) => {
   const { reader, now, metrics } = options;
@@ -75,7 +78,12 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     async (request, reply) => {
       const { metric, tag, from, to, limit } = request.query;
       const range = seriesRange(from, to, now());
-      const result = await reader.series({ metric, tags: tag, ...range, limit });
+      const result = await seriesInScope(reader, scopeOf(request), {
+        metric,
+        tags: tag,
+        ...range,
+        limit,
+      });
       return counted(request, reply, result, READ_SHAPES.series);
     },
   );
@@ -96,6 +104,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     async (request, reply) => {
       const { series, field, from, to, maxPoints, level, detail, tz, fill, quantile } =
         request.query;
+      scopeOf(request).checkSeries(series);
       const query = {
         series,
         field,
@@ -132,6 +141,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     },
     async (request, reply) => {
       const { series, field, from, to, maxPoints, tz, quantile } = request.query;
+      scopeOf(request).checkSeries(series);
       const toMs = to ?? now();
       return sendAnswer(options, request, reply, {
         ...(to === undefined ? { relative: clockRange(from, toMs) } : {}),
@@ -166,6 +176,9 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     },
     async (request, reply) => {
       const { series, metric, tag, limit, field, tz, quantile } = request.query;
+      const scope = scopeOf(request);
+      for (const key of series ?? []) scope.checkSeries(key);
+      if (metric !== undefined) scope.checkMetric(metric);
       const t = now();
       const range = windowRange(request.query, t);
       const quantiles = quantile === undefined ? {} : { quantiles: quantile };
@@ -211,6 +224,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     },
     async (request, reply) => {
       const { series, from, to, field } = request.query;
+      scopeOf(request).checkSeries(series);
       const result = await reader.rawPoints({
         series,
         fromMs: from,

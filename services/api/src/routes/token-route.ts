@@ -1,6 +1,6 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiErrors } from '../response-schemas.js';
+import { unscopedErrors } from '../response-schemas.js';
 import { BEARER } from './openapi-routes.js';
 
 /**
@@ -16,7 +16,10 @@ export const tokenRoute: FastifyPluginCallbackZod = (api, _options, done) => {
         summary: 'Whether the bearer token is accepted (204), for proxies that authenticate',
         tags: ['status'],
         security: BEARER,
-        response: { 204: z.null().meta({ description: 'The token is accepted' }), ...apiErrors },
+        response: {
+          204: z.null().meta({ description: 'The token is accepted' }),
+          ...unscopedErrors,
+        },
       },
     },
     async (_request, reply) =>

@@ -32,6 +32,21 @@ describe('api process', () => {
       'short-secret',
     ],
     ['no token at all', { API_TOKENS: '' }, 'API_TOKENS', undefined],
+    [
+      'a scoped token with an empty scope entry',
+      {
+        API_TOKENS: `${TOKEN},scoped-secret-0123456789:weather.*||traffic`,
+        CACHE_SCOPE: 'private',
+      },
+      'API_TOKENS',
+      'scoped-secret-0123456789',
+    ],
+    [
+      'a scoped token with answers public to shared caches',
+      { API_TOKENS: `${TOKEN},scoped-secret-0123456789:weather.*` },
+      'CACHE_SCOPE',
+      'scoped-secret-0123456789',
+    ],
     ['an unknown level', { LEVELS: 'minute,week' }, 'LEVELS', undefined],
     ['a port that is not a number', { HTTP_PORT: 'http' }, 'HTTP_PORT', undefined],
     ['a limit of zero', { MAX_DOCUMENTS: '0' }, 'MAX_DOCUMENTS', undefined],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { bearerToken, tokenMatcher } from '../../src/auth.js';
+import { bearerToken, tokenMatcher, tokenScopes } from '../../src/auth.js';
+import { MetricScope } from '../../src/token-scope.js';
 
 describe('bearer tokens', () => {
   it.each<[string | undefined, string | undefined]>([
@@ -24,5 +25,16 @@ describe('bearer tokens', () => {
     for (const other of ['', 'first', 'first-token-01234567890', 'FIRST-TOKEN-0123456789'])
       expect(matches(other)).toBe(false);
     expect(tokenMatcher([])('anything')).toBe(false);
+  });
+
+  it('gives an accepted token its own scope, and a plain one every metric', () => {
+    const team = MetricScope.of(['traffic'], ['weather.']);
+    const scopes = tokenScopes([
+      'plain-token-0123456789',
+      { token: 'team-token-0123456789', scope: team },
+    ]);
+    expect(scopes('plain-token-0123456789')).toBe(MetricScope.ALL);
+    expect(scopes('team-token-0123456789')).toBe(team);
+    expect(scopes('team-token-012345678')).toBeUndefined();
   });
 });

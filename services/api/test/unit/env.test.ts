@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@tickertape/errors';
 import { DEFAULT_LIMITS } from '@tickertape/query';
 import { parseApiEnv } from '../../src/env.js';
+import { MetricScope } from '../../src/token-scope.js';
 
 const TOKEN = 'a-token-of-24-characters';
 const base = {
@@ -23,7 +24,7 @@ function refusal(env: Record<string, string>): ConfigError {
 describe('api env', () => {
   it('defaults everything but the tokens and the two addresses', () => {
     expect(parseApiEnv(base)).toEqual({
-      API_TOKENS: [TOKEN],
+      API_TOKENS: [{ token: TOKEN, scope: MetricScope.ALL }],
       MONGODB_URI: base.MONGODB_URI,
       MONGODB_DATABASE: 'tickertape',
       KAFKA_BROKERS: ['127.0.0.1:19092'],
@@ -81,7 +82,7 @@ describe('api env', () => {
       HTTP_PORT: '0',
       MAX_POINTS: '500',
     });
-    expect(env.API_TOKENS).toEqual([TOKEN, 'second-token-0123456789']);
+    expect(env.API_TOKENS.map((t) => t.token)).toEqual([TOKEN, 'second-token-0123456789']);
     expect(env.LEVELS).toEqual(['minute', 'hour']);
     expect(env.HTTP_PORT).toBe(0);
     expect(env.MAX_POINTS).toBe(500);
@@ -148,5 +149,64 @@ describe('api env', () => {
     expect(err.message).not.toContain('hunter2');
     expect(err.message).not.toContain(TOKEN);
     expect(JSON.stringify(err.issues)).not.toContain('hunter2');
+  });
+
+  describe('scoped tokens', () => {
+    const TEAM = 'team-token-0123456789abcdef';
+
+    it('reads `<token>:<names and prefixes>` beside plain tokens, which read everything', () => {
+      const env = parseApiEnv({
+        ...base,
+        API_TOKENS: `${TOKEN}, ${TEAM}:weather.*|traffic_speed ,wide-token-0123456789:*`,
+        CACHE_SCOPE: 'private',
+      });
+      const [plain, team, wide] = env.API_TOKENS;
+      expect(plain).toEqual({ token: TOKEN, scope: MetricScope.ALL });
+      expect(team?.token).toBe(TEAM);
+      expect(wide?.scope.all).toBe(true);
+      const scope = team!.scope;
+      expect(scope.all).toBe(false);
+      for (const metric of ['traffic_speed', 'weather.temp', 'weather.'])
+        expect(scope.allows(metric)).toBe(true);
+      for (const metric of ['traffic', 'traffic_speed2', 'weather', 'other.weather.temp'])
+        expect(scope.allows(metric)).toBe(false);
+    });
+
+    it.each([
+      ['an empty scope', `${TEAM}:`, "token 2: its scope's entry 1 is empty"],
+      ['an empty entry', `${TEAM}:a||b`, "token 2: its scope's entry 2 is empty"],
+      [
+        'a * inside a name',
+        `${TEAM}:we*ather`,
+        "token 2: its scope's entry 1 has a * before its end",
+      ],
+      ['a short token before its scope', 'short:weather', 'token 2 has 5 characters'],
+      [
+        'one token with two scopes',
+        `${TEAM}:a,${TEAM}:b`,
+        'token 3 is given twice with different scopes',
+      ],
+    ])('stops at start on %s, naming API_TOKENS and never a token', (_case, tokens, message) => {
+      const err = refusal({ ...base, API_TOKENS: `${TOKEN},${tokens}`, CACHE_SCOPE: 'private' });
+      expect(err.variables).toEqual(['API_TOKENS']);
+      expect(err.message).toContain(`API_TOKENS: ${message}`);
+      for (const secret of [TOKEN, TEAM, 'short']) expect(err.message).not.toContain(secret);
+    });
+
+    it('accepts one token given twice with one scope', () => {
+      const env = parseApiEnv({
+        ...base,
+        API_TOKENS: `${TEAM}:b|a,${TEAM}:a|b`,
+        CACHE_SCOPE: 'private',
+      });
+      expect(env.API_TOKENS).toHaveLength(1);
+    });
+
+    it('refuses CACHE_SCOPE=public with a scoped token: a shared cache keys by URL, not token', () => {
+      const err = refusal({ ...base, API_TOKENS: `${TOKEN},${TEAM}:weather.*` });
+      expect(err.variables).toEqual(['CACHE_SCOPE']);
+      expect(err.message).toContain('set CACHE_SCOPE=private');
+      expect(err.message).not.toContain(TEAM);
+    });
   });
 });

@@ -24,6 +24,7 @@ import { labelNames, labelValues, parseMatchers, selectAll } from './discovery.j
 import { promError, promErrorHandler, success } from './envelope.js';
 import { PromParams, formBodyParser } from './params.js';
 import { rollupSampleSource } from './sample-source.js';
+import { readSignalOf } from '../request-reads.js';
 
 export interface PrometheusRouteOptions extends Answering {
   tokens: readonly string[];
@@ -61,7 +62,9 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
   };
   const limits = reader.ctx.limits;
   const catalog = new PromCatalog(reader, limits.maxSeries, now);
-  const source = rollupSampleSource(reader, catalog, limits);
+  /** The evaluator's data for one request: its reads stop when the client goes. */
+  const sourceOf = (request: FastifyRequest) =>
+    rollupSampleSource(reader, catalog, limits, readSignalOf(request));
 
   api.addHook('onRequest', bearerAuth(options.tokens, options.metrics, promError));
   api.setErrorHandler(promErrorHandler(options.logger));
@@ -150,7 +153,12 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
       reply,
       params,
       async () => {
-        const { value, openLevels, warnings } = await evaluate(expr, [t], undefined, source);
+        const { value, openLevels, warnings } = await evaluate(
+          expr,
+          [t],
+          undefined,
+          sourceOf(request),
+        );
         return { data: instantData(bounded(value), t), openLevels, warnings };
       },
       given === undefined ? t + NOW_RESOLUTION_MS : undefined,
@@ -166,7 +174,12 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
       throw promParameterMissing(start === undefined ? 'start' : 'end');
     const { times, stepMs } = rangeTimes(start, end, params.required('step'));
     return answer(request, reply, params, async () => {
-      const { value, openLevels, warnings } = await evaluate(expr, times, stepMs, source);
+      const { value, openLevels, warnings } = await evaluate(
+        expr,
+        times,
+        stepMs,
+        sourceOf(request),
+      );
       return { data: rangeData(bounded(value), times), openLevels, warnings };
     });
   });
@@ -179,6 +192,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
         parseMatchers(params.all('match[]'), bounds),
         lookupRange(params),
         bounds,
+        readSignalOf(request),
       ),
     );
   });
@@ -197,6 +211,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
           lookupRange(params),
           limits.maxSeries,
           bounds,
+          readSignalOf(request),
         ),
       );
     },
@@ -211,6 +226,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
       parseMatchers(selectors, bounds),
       lookupRange(params),
       bounds,
+      readSignalOf(request),
     );
     return success(found.map((s) => s.labels));
   });

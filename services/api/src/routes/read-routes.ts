@@ -28,6 +28,7 @@ import {
 import { sendAnswer, type Answering } from './answers.js';
 import { localInstants } from '../zone-params.js';
 import { BEARER } from './openapi-routes.js';
+import { readerFor } from '../request-reads.js';
 
 export type ReadRouteOptions = Answering;
 
@@ -75,7 +76,12 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     async (request, reply) => {
       const { metric, tag, from, to, limit } = request.query;
       const range = seriesRange(from, to, now());
-      const result = await reader.series({ metric, tags: tag, ...range, limit });
+      const result = await readerFor(reader, request).series({
+        metric,
+        tags: tag,
+        ...range,
+        limit,
+      });
       return counted(request, reply, result, READ_SHAPES.series);
     },
   );
@@ -109,8 +115,11 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         shape: READ_SHAPES.points,
         read: async () => {
           const result = await (level === undefined
-            ? reader.auto({ ...query, maxPoints: maxPoints ?? DEFAULT_MAX_POINTS })
-            : reader.range({ ...query, level, detail: detail ?? 'slot' }));
+            ? readerFor(reader, request).auto({
+                ...query,
+                maxPoints: maxPoints ?? DEFAULT_MAX_POINTS,
+              })
+            : readerFor(reader, request).range({ ...query, level, detail: detail ?? 'slot' }));
           return fill === undefined ? result : fillRange(result, fill, now());
         },
       });
@@ -137,7 +146,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         ...(to === undefined ? { relative: clockRange(from, toMs) } : {}),
         shape: READ_SHAPES.candles,
         read: () =>
-          reader.candles({
+          readerFor(reader, request).candles({
             series,
             field,
             fromMs: from,
@@ -179,9 +188,14 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         shape: READ_SHAPES.window,
         read: async () => {
           const result = await (metric === undefined
-            ? reader.window({ series: series ?? [], field, ...range, ...quantiles })
+            ? readerFor(reader, request).window({
+                series: series ?? [],
+                field,
+                ...range,
+                ...quantiles,
+              })
             : // The seed's question in one request: the metric's series found in the window's own buckets.
-              reader.windowByMetric({
+              readerFor(reader, request).windowByMetric({
                 metric,
                 tags: tag ?? {},
                 limit: limit ?? SERIES_LIMIT_DEFAULT,
@@ -211,7 +225,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     },
     async (request, reply) => {
       const { series, from, to, field } = request.query;
-      const result = await reader.rawPoints({
+      const result = await readerFor(reader, request).rawPoints({
         series,
         fromMs: from,
         toMs: to ?? now(),

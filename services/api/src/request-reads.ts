@@ -1,6 +1,7 @@
 import type { RollupReader } from '@tickertape/query';
 import { ReadAbortedError, ReadTimeoutError } from '@tickertape/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { setMaxListeners } from 'node:events';
 
 /** The variable that sets a request's read budget: refusals name it. */
 export const READ_TIMEOUT_VARIABLE = 'API_READ_TIMEOUT_MS';
@@ -46,6 +47,9 @@ export function trackRequestReads(app: FastifyInstance, options: RequestReadsOpt
   const { readTimeoutMs, onAbort } = options;
   app.addHook('onRequest', async (request, reply) => {
     const controller = new AbortController();
+    // Each read under way listens (the driver's abort listener, removed when it ends), and one
+    // request runs many at once: a year of minute partitions, eight selectors at a time.
+    setMaxListeners(0, controller.signal);
     controllers.set(request, controller);
     const timer = setTimeout(() => controller.abort(readTimeout(readTimeoutMs)), readTimeoutMs);
     timer.unref();

@@ -7,6 +7,7 @@ import { countExamined, type ApiMetrics } from '../metrics.js';
 import { statusQuerySchema } from '../query-schemas.js';
 import { apiErrors, levelsSchema, statusSchema } from '../response-schemas.js';
 import { BEARER } from './openapi-routes.js';
+import { readerFor } from '../request-reads.js';
 
 /** Each level's finality watermark (`finalBefore`), absent before the scheduler's first run. */
 export type FinalitySource = () => Promise<Partial<Record<Level, number>>>;
@@ -36,7 +37,7 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
     async (request, reply) => {
       void reply.header('cache-control', REVALIDATE);
       const [status, lags] = await Promise.all([
-        reader.status(request.query.series),
+        readerFor(reader, request).status(request.query.series),
         Promise.all(reader.levels.map(lag)),
       ]);
       countExamined(metrics, request, status);

@@ -207,5 +207,25 @@ describe('cancellation', () => {
       expect(metricValue(metrics, 'tickertape_api_read_timeouts_total', SERIES_ROUTE)).toBe(1);
       expect(metricValue(metrics, 'tickertape_api_requests_aborted_total', SERIES_ROUTE)).toBe(0);
     }, 60_000);
+
+    it('answers 503 with the store code on the /api/v1 reads, naming the variable', async () => {
+      // A budget no read can meet: the deadline passes before or while the lookup reads.
+      const tiny = await startTestApi(stores, { reader: { now: () => NOW }, readTimeoutMs: 1 });
+      try {
+        const from = new Date(START).toISOString();
+        const answer = await tiny.get<{ error: string; message: string }>(
+          `/api/v1/series?metric=traffic&from=${from}`,
+        );
+        expect(answer.status).toBe(503);
+        expect(answer.body.error).toBe('STORE_READ_TIMEOUT');
+        expect(answer.body.message).toContain(`${READ_TIMEOUT_VARIABLE} (1 ms)`);
+        const metrics = await tiny.metrics();
+        expect(metricValue(metrics, 'tickertape_api_read_timeouts_total', '/api/v1/series')).toBe(
+          1,
+        );
+      } finally {
+        await tiny.close();
+      }
+    });
   });
 });

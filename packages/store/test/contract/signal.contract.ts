@@ -10,7 +10,7 @@ import { storesFor, type OpenStore } from './open-store.js';
 import { SERIES, T0, tick } from './ticks.js';
 
 const HOUR = 3_600_000;
-const S0 = SERIES[0]!.seriesKey;
+const S0 = SERIES[0].seriesKey;
 const SCOPE = { level: 'minute', fromMs: T0, toMs: T0 + HOUR } as const;
 
 /** Every read of the port, as one request would ask them. */
@@ -23,7 +23,7 @@ function everyRead(store: RollupStore): Record<string, () => Promise<unknown>> {
     readMetricPart: () =>
       store.readMetricPart({
         part,
-        metric: SERIES[0]!.metric,
+        metric: SERIES[0].metric,
         tags: {},
         field: 'speed',
         whole: false,

@@ -48,9 +48,9 @@ describe('read bounds', () => {
     controller.abort(new ReadAbortedError('gone'));
     let started = false;
     await expect(
-      boundRead({ signal: controller.signal }, async () => {
+      boundRead({ signal: controller.signal }, () => {
         started = true;
-        return 1;
+        return Promise.resolve(1);
       }),
     ).rejects.toMatchObject({ code: StoreErrorCode.ReadAborted });
     expect(started).toBe(false);

@@ -17,16 +17,14 @@ const logger = createLogger({ name: 'read-errors-test', level: 'silent' });
 function appThrowing(handler: typeof apiErrorHandler | typeof promErrorHandler): FastifyInstance {
   const app = Fastify();
   app.setErrorHandler(handler(logger));
-  app.get('/timeout', async () => {
-    throw readTimeout(30_000);
-  });
+  app.get('/timeout', () => Promise.reject(readTimeout(30_000)));
   // What the MongoDB store throws for the server's MaxTimeMSExpired: its own message.
-  app.get('/server-timeout', async () => {
-    throw new ReadTimeoutError('a database read ran past its 250 ms budget (maxTimeMS)', 250);
-  });
-  app.get('/aborted', async () => {
-    throw clientGone();
-  });
+  app.get('/server-timeout', () =>
+    Promise.reject(
+      new ReadTimeoutError('a database read ran past its 250 ms budget (maxTimeMS)', 250),
+    ),
+  );
+  app.get('/aborted', () => Promise.reject(clientGone()));
   return app;
 }
 

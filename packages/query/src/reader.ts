@@ -127,7 +127,8 @@ export class RollupReader {
   /** The watermarks reads judge by, shared by the queries of `finalityRefreshMs`. */
   readonly finality: FinalitySource;
 
-  private readonly store: RollupStore;
+  // Not readonly: `withSignal` gives a view its own, bound to a request's signal.
+  private store: RollupStore;
   private readonly segments: SegmentStore | undefined;
 
   constructor(stores: ReaderStores, options: ReaderOptions & CacheOptions = {}) {
@@ -159,6 +160,18 @@ export class RollupReader {
   private async keptFor(series: Iterable<string>): Promise<ReaderContext> {
     const metrics = [...series].map(metricOfSeries);
     return keptContext(this.ctx, await this.policy.current(), metrics);
+  }
+
+  /**
+   * This reader for one request: every rollup read through the store bound to `signal`
+   * (RollupStore.withSignal), so once it aborts no read starts and one under way is cancelled,
+   * rejecting with the store's ReadAbortedError (or the caller's ReadTimeoutError). Everything
+   * else — finality, level policy, caches — is this reader's, shared.
+   */
+  withSignal(signal: AbortSignal): RollupReader {
+    const view = Object.create(this) as RollupReader;
+    view.store = this.store.withSignal(signal);
+    return view;
   }
 
   get levels(): readonly Level[] {

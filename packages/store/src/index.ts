@@ -9,7 +9,16 @@ export {
 export { probeMongo } from './mongo/probe.js';
 export { storesOf } from './mongo/stores-of.js';
 export { LevelPolicySource } from './level-policy-source.js';
-export { StoreErrorCode, StoreUnsupportedError, StoreWriteError } from './store-error.js';
+export {
+  ReadAbortedError,
+  ReadTimeoutError,
+  StoreErrorCode,
+  StoreUnsupportedError,
+  StoreWriteError,
+  abortReasonOf,
+  isReadAborted,
+  isReadTimeout,
+} from './store-error.js';
 export { ShadowError, ShadowErrorCode } from './shadow-error.js';
 export { replacedCollectionOf, shadowPlan } from './layout/shadow-plan.js';
 export {

@@ -1,8 +1,10 @@
 import type { Logger } from '@tickertape/logger';
 import { isBadQuery } from '@tickertape/query';
+import { isReadAborted, isReadTimeout } from '@tickertape/store';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { FORBIDDEN, isScopeError } from './token-scope.js';
+import { readTimeoutMessage } from './request-reads.js';
 
 /**
  * The `error` of the API's own refusals. A refused query answers with the reader's code instead
@@ -62,6 +64,11 @@ export function apiErrorHandler(logger: Logger) {
     if (isBadQuery(err)) return reply.code(400).send(errorBody(err.code, err.message));
     if (isScopeError(err))
       return reply.code(403).send(errorBody(ApiErrorCode.Forbidden, err.message));
+    // Past API_READ_TIMEOUT_MS (the API's deadline, or the server's maxTimeMS): retriable.
+    if (isReadTimeout(err))
+      return reply.code(503).send(errorBody(err.code, readTimeoutMessage(err.budgetMs)));
+    // The client went away (counted and logged then): nginx's 499, which nobody will read.
+    if (isReadAborted(err)) return reply.code(499).send(errorBody(err.code, err.message));
     const status = err.statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
       // Fastify's own refusals (a malformed URL, a body on a GET): their messages name no secret.

@@ -1,8 +1,9 @@
 import etag from '@fastify/etag';
 import type { Logger } from '@tickertape/logger';
 import type { RollupReader } from '@tickertape/query';
+import { isReadTimeout } from '@tickertape/store';
 import { LEVEL_FRESHNESS_BUDGETS } from '@tickertape/topology';
-import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyRequest } from 'fastify';
 import {
   serializerCompiler,
   validatorCompiler,
@@ -22,6 +23,7 @@ import type { PromBounds } from './prometheus/bounds.js';
 import { prometheusRoutes } from './prometheus/routes.js';
 import { opsRoutes } from './routes/ops-routes.js';
 import { readRoutes } from './routes/read-routes.js';
+import { DEFAULT_READ_TIMEOUT_MS, trackRequestReads, wasAborted } from './request-reads.js';
 import { tokenRoute } from './routes/token-route.js';
 import type { ScopedToken } from './token-scope.js';
 
@@ -48,6 +50,8 @@ export interface BuildAppOptions {
   caching?: AnswerCaching;
   /** What one request to /prometheus may ask; DEFAULT_PROM_BOUNDS by default. */
   promBounds?: PromBounds;
+  /** The longest one request may read (API_READ_TIMEOUT_MS); DEFAULT_READ_TIMEOUT_MS by default. */
+  readTimeoutMs?: number;
 }
 
 /** The kept answers' budget and the Cache-Control rules (env.ts has each setting's why). */
@@ -95,12 +99,34 @@ export function buildApp(options: BuildAppOptions) {
   app.setErrorHandler(apiErrorHandler(logger));
   app.setNotFoundHandler(notFoundHandler);
 
+  // The route pattern, never the raw URL: labels stay bounded whatever clients send.
+  const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';
+  trackRequestReads(app, {
+    readTimeoutMs: options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
+    // The request's one log line, whatever its route: it may never get an onResponse.
+    onAbort: (request, reply) => {
+      metrics.aborted.inc({ route: routeOf(request) });
+      logger.info(
+        {
+          requestId: request.id,
+          method: request.method,
+          route: routeOf(request),
+          aborted: true,
+          ms: Math.round(reply.elapsedTime),
+        },
+        'request aborted by the client; its reads were cancelled',
+      );
+    },
+  });
+  app.addHook('onError', async (request, _reply, err) => {
+    if (isReadTimeout(err)) metrics.readTimeouts.inc({ route: routeOf(request) });
+  });
+
   app.addHook('onResponse', async (request, reply) => {
-    // The route pattern, never the raw URL: labels stay bounded whatever clients send.
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routeOf(request);
     metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
     metrics.duration.observe({ route }, reply.elapsedTime / 1000);
-    if (request.url.startsWith('/api/'))
+    if (request.url.startsWith('/api/') && !wasAborted(request))
       logger.info(
         {
           requestId: request.id,

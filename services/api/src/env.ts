@@ -15,6 +15,7 @@ import { LEVELS, type Level } from '@tickertape/buckets';
 import { CEILINGS, DEFAULT_QUERY_BOUNDS } from '@tickertape/promql';
 import { DEFAULT_LIMITS } from '@tickertape/query';
 import { DEFAULT_PROM_BOUNDS } from './prometheus/bounds.js';
+import { DEFAULT_READ_TIMEOUT_MS } from './request-reads.js';
 import { LEVEL_FRESHNESS_BUDGETS, ROLLUP_GROUP_PREFIX, TICK_TOPIC } from '@tickertape/topology';
 import { z } from 'zod';
 import { MetricScope, parseScope, type ScopedToken } from './token-scope.js';
@@ -159,6 +160,13 @@ export const apiEnvSchema = z
     MAX_QUERY_SELECTORS: positiveInt().default(DEFAULT_QUERY_BOUNDS.selectors.limit),
     MAX_MATCH_PARAMS: positiveInt().default(DEFAULT_PROM_BOUNDS.matchParams.limit),
     MAX_ANSWER_SERIES: positiveInt().default(DEFAULT_PROM_BOUNDS.answerSeries.limit),
+    /**
+     * The longest one request may spend reading the database: every read carries it as
+     * `maxTimeMS`, and the request's reads are cancelled when its total passes it (the local
+     * stand-in ignores `maxTimeMS`); the answer is then a 503 naming this variable. A client that
+     * goes away cancels its reads at once, whatever this says (docs/security.md).
+     */
+    API_READ_TIMEOUT_MS: durationMs().min(100).default(DEFAULT_READ_TIMEOUT_MS),
     /**
      * Where reads go in a replica set (the driver's read preference): `nearest` with
      * READ_PREFERENCE_TAGS lets the API in each data centre read its own members. Away from the

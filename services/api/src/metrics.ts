@@ -59,6 +59,18 @@ export function createApiMetrics(registry: Registry) {
       help: 'Documents the database returned to the API (in find and getMore batches)',
       registers,
     }),
+    aborted: new Counter({
+      name: 'tickertape_api_requests_aborted_total',
+      help: 'Requests whose client went away before the answer, by route pattern: their database reads were cancelled',
+      labelNames: ['route'] as const,
+      registers,
+    }),
+    readTimeouts: new Counter({
+      name: 'tickertape_api_read_timeouts_total',
+      help: 'Requests answered 503 because their reads ran past API_READ_TIMEOUT_MS, by route pattern',
+      labelNames: ['route'] as const,
+      registers,
+    }),
     authFailures: new Counter({
       name: 'tickertape_api_auth_failures_total',
       help: 'Requests to /api refused for a missing or unknown bearer token',

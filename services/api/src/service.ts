@@ -34,6 +34,8 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
     appName: 'tickertape-api',
     logger,
     ...readPreferenceOptions(env),
+    // Every bucket read carries maxTimeMS: a backstop the server enforces (MongoDB, FerretDB).
+    readTimeoutMs: env.API_READ_TIMEOUT_MS,
     // What each read costs the database, in /metrics (tickertape_api_database_*).
     ...(env.COUNT_DATABASE_COMMANDS
       ? { onCommand: (event) => countDatabaseCommand(metrics, event) }
@@ -85,6 +87,7 @@ export async function startApi(env: ApiEnv, logger: Logger): Promise<ApiHandle> 
       budgetsMs: env.FRESHNESS_BUDGETS,
     },
     promBounds: promBoundsOf(env),
+    readTimeoutMs: env.API_READ_TIMEOUT_MS,
     lag: lag.lag,
     health: () => stores.rollups.ping(),
   });

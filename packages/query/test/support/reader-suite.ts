@@ -69,6 +69,35 @@ export function describeReader(name: string, open: () => Promise<OpenedStore>): 
     }, 120_000);
     afterAll(() => opened.close());
 
+    describe("withSignal: one request's reads", () => {
+      const query = {
+        series: Array.from({ length: 50 }, (_, i) => sensorKey(i)),
+        field: 'speed',
+        fromMs: at('2026-12-31T23:55:00Z'),
+        toMs: at('2027-01-01T00:05:00Z'),
+      };
+
+      it('answers as the reader does while the signal holds', async () => {
+        const view = reader.withSignal(new AbortController().signal);
+        expect(await view.window(query)).toEqual(await reader.window(query));
+        expect(view.levels).toEqual(reader.levels);
+      });
+
+      it('reads nothing once the signal has aborted; the reader itself goes on', async () => {
+        const controller = new AbortController();
+        const view = reader.withSignal(controller.signal);
+        controller.abort();
+        await expect(view.window(query)).rejects.toMatchObject({
+          code: 'STORE_READ_ABORTED',
+          retriable: true,
+        });
+        await expect(
+          view.series({ metric: 'traffic', fromMs: query.fromMs, toMs: query.toMs, limit: 5 }),
+        ).rejects.toMatchObject({ code: 'STORE_READ_ABORTED' });
+        expect((await reader.window(query)).rows).toHaveLength(50);
+      });
+    });
+
     describe('window aggregates: the 10-minute average speed of 50 sensors', () => {
       const sensors = Array.from({ length: 50 }, (_, i) => sensorKey(i));
 

@@ -1,5 +1,6 @@
 import type { Level, LevelPolicy, PartitionRange } from '@tickertape/buckets';
 import { parsePartitionName } from '@tickertape/buckets';
+import { checkedReads, withReads } from '../bound-reads.js';
 import type { BucketReads } from '../port/bucket-reads.js';
 import type { PolicySource, RollupWriter, WriterOptions } from '../port/bucket-writes.js';
 import type { StoreCapabilities } from '../port/capabilities.js';
@@ -40,7 +41,7 @@ export function createMemoryStore(): RollupStore {
   const storedPolicy: PolicySource = {
     current: (): Promise<LevelPolicy> => upkeep.readLevelPolicy(),
   };
-  return {
+  const store: RollupStore = {
     capabilities: CAPABILITIES,
     ping: () => Promise.resolve(),
     storageStats: () => Promise.resolve(storageStats(state.collections)),
@@ -95,5 +96,8 @@ export function createMemoryStore(): RollupStore {
     seedShadow: (part) => history.seedShadow(part),
     swapShadow: (part, options) => history.swapShadow(part, options),
     cleanupReplaced: (options) => history.cleanupReplaced(options),
+
+    withSignal: (signal: AbortSignal) => withReads(store, checkedReads(reads, signal)),
   };
+  return store;
 }

@@ -36,12 +36,14 @@ import type { RollupStore } from '../port/rollup-store.js';
 import type { CollectionStorage } from '../port/storage-stats.js';
 import type { RetentionRun, ShellRequest, ShellSeries } from '../port/upkeep.js';
 import { StoreUnsupportedError } from '../store-error.js';
+import { withReads } from '../bound-reads.js';
 import { MongoBucketReads } from './bucket-reads.js';
 import { dialectOf, type Dialect } from './capabilities.js';
 import { listRuns, startRun, updateRun } from './history-runs.js';
 import { changeLevelPolicy, changeMetricPolicy, readLevelPolicy } from './level-policy.js';
 import { MongoPartitionBuckets } from './partition-buckets.js';
 import { bucketCollectionNames, ensurePartition, listPartitions } from './partitions.js';
+import type { ReadBounds } from './read-bounds.js';
 import { MongoReadSession, clientSessionOf } from './read-session.js';
 import { applyRetention } from './retention.js';
 import { MongoRollupWriter } from './rollup-writer.js';
@@ -66,13 +68,29 @@ export class MongoRollupStore implements RollupStore {
    */
   private watermarksAt: Timestamp | undefined;
 
+  /** `maxTimeMS` on every bucket read, when given (the API's API_READ_TIMEOUT_MS). */
+  private readonly maxTimeMS: number | undefined;
+
   constructor(
     private readonly client: MongoClient,
     private readonly db: Db,
     readonly capabilities: StoreCapabilities,
+    options: { readTimeoutMs?: number } = {},
   ) {
     this.dialect = dialectOf(capabilities.server);
-    this.reads = new MongoBucketReads(db, this.dialect);
+    this.maxTimeMS = options.readTimeoutMs;
+    this.reads = new MongoBucketReads(db, this.dialect, this.bounds());
+  }
+
+  private bounds(signal?: AbortSignal): ReadBounds {
+    return {
+      ...(this.maxTimeMS === undefined ? {} : { maxTimeMS: this.maxTimeMS }),
+      ...(signal === undefined ? {} : { signal }),
+    };
+  }
+
+  withSignal(signal: AbortSignal): RollupStore {
+    return withReads(this, new MongoBucketReads(this.db, this.dialect, this.bounds(signal)));
   }
 
   async ping(): Promise<void> {

@@ -44,6 +44,13 @@ export interface MongoStoreOptions {
   durableWrites?: boolean;
   /** Called for every command the client sends (what a read costs the database, in metrics). */
   onCommand?: (event: CommandEvent) => void;
+  /** Called as each command is sent, with its name (tests: what the database was asked, when). */
+  onCommandStarted?: (name: string) => void;
+  /**
+   * `maxTimeMS` on every bucket read: the server stops a read past it, which then rejects with a
+   * ReadTimeoutError. None by default (the API sets API_READ_TIMEOUT_MS).
+   */
+  readTimeoutMs?: number;
 }
 
 export interface MongoStores {
@@ -70,7 +77,9 @@ function driverOptionsOf(options: MongoStoreOptions): MongoClientOptions {
             : { maxStalenessSeconds: options.maxStalenessSeconds }),
         }),
     ...(options.durableWrites === true ? { writeConcern: { w: 'majority', journal: true } } : {}),
-    ...(options.onCommand === undefined ? {} : { monitorCommands: true }),
+    ...(options.onCommand === undefined && options.onCommandStarted === undefined
+      ? {}
+      : { monitorCommands: true }),
   };
 }
 
@@ -108,6 +117,9 @@ export async function openMongoStores(options: MongoStoreOptions): Promise<Mongo
     driverOptions: driverOptionsOf(options),
   });
   if (options.onCommand !== undefined) reportCommands(client, options.onCommand);
+  const { onCommandStarted } = options;
+  if (onCommandStarted !== undefined)
+    client.on('commandStarted', (event) => onCommandStarted(event.commandName));
   let capabilities: StoreCapabilities;
   try {
     await client.connect();
@@ -120,7 +132,12 @@ export async function openMongoStores(options: MongoStoreOptions): Promise<Mongo
     throw err;
   }
   const storesOf = (name: string): { rollups: RollupStore; segments: SegmentStore } => ({
-    rollups: new MongoRollupStore(client, client.db(name), capabilities),
+    rollups: new MongoRollupStore(
+      client,
+      client.db(name),
+      capabilities,
+      options.readTimeoutMs === undefined ? {} : { readTimeoutMs: options.readTimeoutMs },
+    ),
     segments: mongoSegmentStore(client.db(name)),
   });
   return {

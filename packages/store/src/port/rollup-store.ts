@@ -21,4 +21,11 @@ export interface RollupStore
   readonly capabilities: StoreCapabilities;
   /** Round trip to the server (health checks). */
   ping(): Promise<void>;
+  /**
+   * This store with its BucketReads bound to `signal` (one API request's): once it aborts no
+   * read starts, and a read under way is cancelled (the MongoDB store hands the signal to the
+   * driver); both reject with the reason (`abortReasonOf`: a ReadAbortedError, or the caller's
+   * ReadTimeoutError). Everything else is this store's own, shared.
+   */
+  withSignal(signal: AbortSignal): RollupStore;
 }

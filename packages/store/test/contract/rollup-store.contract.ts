@@ -3,6 +3,7 @@ import { exactlyOnceContract } from './exactly-once.contract.js';
 import { historyContract } from './history.contract.js';
 import { partitionsContract } from './partitions.contract.js';
 import { readsContract } from './reads.contract.js';
+import { signalContract } from './signal.contract.js';
 import { upkeepContract } from './upkeep.contract.js';
 import { storesFor, type ContractOptions, type OpenStore } from './open-store.js';
 
@@ -33,6 +34,7 @@ export function describeRollupStoreContract(
 
     exactlyOnceContract(open, options);
     readsContract(open);
+    signalContract(open);
     partitionsContract(open);
     upkeepContract(open);
     historyContract(open);

@@ -108,16 +108,24 @@ export class PromCatalog {
     );
   }
 
-  /** The series (one per field) the matchers select in the range, at most the series budget. */
-  async select(matchers: readonly Matcher[], range: Range): Promise<SelectedSeries[]> {
+  /**
+   * The series (one per field) the matchers select in the range, at most the series budget; the
+   * series reads stop at `signal` (the request's).
+   */
+  async select(
+    matchers: readonly Matcher[],
+    range: Range,
+    signal?: AbortSignal,
+  ): Promise<SelectedSeries[]> {
     const entries = await this.candidates(matchers, range);
+    const reader = signal === undefined ? this.reader : this.reader.withSignal(signal);
     const selected: SelectedSeries[] = [];
     for (const entry of entries) {
       const tags: Record<string, string> = {};
       for (const m of matchers)
         if (m.op === '=' && m.label !== '__name__' && m.value !== '')
           tags[entry.tagOfLabel.get(m.label) ?? m.label] = m.value;
-      const found = await this.reader.series({
+      const found = await reader.series({
         metric: entry.metric,
         tags,
         ...range,

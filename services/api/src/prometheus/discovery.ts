@@ -37,13 +37,19 @@ export async function selectAll(
   selectors: readonly Matcher[][],
   range: Range,
   bounds: PromBounds,
+  signal?: AbortSignal,
 ): Promise<SelectedSeries[]> {
   const found = new Map<string, SelectedSeries>();
-  await mapLimited(selectors, CONCURRENT_SELECTORS, async (matchers) => {
-    for (const s of await catalog.select(matchers, range))
-      found.set(`${s.series}\u0000${s.field}`, s);
-    if (found.size > bounds.answerSeries.limit) throw tooManySeries(found.size, bounds);
-  });
+  await mapLimited(
+    selectors,
+    CONCURRENT_SELECTORS,
+    async (matchers) => {
+      for (const s of await catalog.select(matchers, range, signal))
+        found.set(`${s.series}\u0000${s.field}`, s);
+      if (found.size > bounds.answerSeries.limit) throw tooManySeries(found.size, bounds);
+    },
+    signal,
+  );
   return [...found.values()];
 }
 
@@ -55,10 +61,13 @@ export async function labelNames(
   selectors: readonly Matcher[][],
   range: Range,
   bounds: PromBounds,
+  signal?: AbortSignal,
 ): Promise<string[]> {
   if (selectors.length > 0)
     return sorted(
-      (await selectAll(catalog, selectors, range, bounds)).flatMap((s) => Object.keys(s.labels)),
+      (await selectAll(catalog, selectors, range, bounds, signal)).flatMap((s) =>
+        Object.keys(s.labels),
+      ),
     );
   const names = await catalog.names(range);
   return sorted(['__name__', ...names.flatMap((entry) => [...entry.tagOfLabel.keys()])]);
@@ -73,19 +82,21 @@ export async function labelValues(
   range: Range,
   maxSeries: number,
   bounds: PromBounds,
+  signal?: AbortSignal,
 ): Promise<string[]> {
   if (selectors.length > 0)
     return sorted(
-      (await selectAll(catalog, selectors, range, bounds)).flatMap((s) =>
+      (await selectAll(catalog, selectors, range, bounds, signal)).flatMap((s) =>
         s.labels[label] === undefined ? [] : [s.labels[label]],
       ),
     );
   if (label === '__name__') return sorted((await catalog.names(range)).map((entry) => entry.name));
   const values: string[] = [];
+  const reads = signal === undefined ? reader : reader.withSignal(signal);
   for (const info of await catalog.metrics(range)) {
     const tags = info.tags.filter((tag) => labelOfTag(tag) === label);
     if (tags.length === 0) continue;
-    const found = await reader.series({ metric: info.metric, ...range, limit: maxSeries });
+    const found = await reads.series({ metric: info.metric, ...range, limit: maxSeries });
     if (found.truncated)
       throw new PromQLError(
         PromQLErrorCode.TooLarge,

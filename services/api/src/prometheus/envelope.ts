@@ -1,6 +1,8 @@
 import type { Logger } from '@tickertape/logger';
 import { PromErrorType, cut, isPromQLError } from '@tickertape/promql';
 import { QueryErrorCode, isBadQuery } from '@tickertape/query';
+import { isReadAborted, isReadTimeout } from '@tickertape/store';
+import { readTimeoutMessage } from '../request-reads.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Prometheus' success envelope; `warnings` say what the answer left out (Grafana shows them). */
@@ -50,6 +52,10 @@ export function promErrorHandler(logger: Logger) {
     }
     if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500)
       return reply.code(err.statusCode).send(promError(PromErrorType.BadData, err.message));
+    // Prometheus' own answers to a query past its timeout and to a client that went away.
+    if (isReadTimeout(err))
+      return reply.code(503).send(promError('timeout', readTimeoutMessage(err.budgetMs)));
+    if (isReadAborted(err)) return reply.code(499).send(promError('canceled', err.message));
     logger.error({ err, requestId: request.id }, 'prometheus query failed');
     return reply
       .code(500)

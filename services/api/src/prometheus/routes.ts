@@ -25,6 +25,7 @@ import { promError, promErrorHandler, success } from './envelope.js';
 import { PromParams, formBodyParser } from './params.js';
 import { rollupSampleSource } from './sample-source.js';
 import { scopeOf, type ScopedToken } from '../token-scope.js';
+import { readSignalOf } from '../request-reads.js';
 
 export interface PrometheusRouteOptions extends Answering {
   tokens: readonly (string | ScopedToken)[];
@@ -65,11 +66,12 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
   /**
    * The catalog and the evaluator's data as the request's token sees them: a metric outside its
    * scope is absent, as a metric without data is in Prometheus — selectors on it select nothing,
-   * discovery does not list it (no 403: a selector is a filter, not a name).
+   * discovery does not list it (no 403: a selector is a filter, not a name). Its reads stop when
+   * the client goes.
    */
   const scoped = (request: FastifyRequest) => {
     const catalog = everything.scoped(scopeOf(request));
-    return { catalog, source: rollupSampleSource(reader, catalog, limits) };
+    return { catalog, source: rollupSampleSource(reader, catalog, limits, readSignalOf(request)) };
   };
 
   api.addHook('onRequest', bearerAuth(options.tokens, options.metrics, promError));
@@ -190,6 +192,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
         parseMatchers(params.all('match[]'), bounds),
         lookupRange(params),
         bounds,
+        readSignalOf(request),
       ),
     );
   });
@@ -208,6 +211,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
           lookupRange(params),
           limits.maxSeries,
           bounds,
+          readSignalOf(request),
         ),
       );
     },
@@ -222,6 +226,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
       parseMatchers(selectors, bounds),
       lookupRange(params),
       bounds,
+      readSignalOf(request),
     );
     return success(found.map((s) => s.labels));
   });

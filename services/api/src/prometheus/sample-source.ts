@@ -24,12 +24,15 @@ export function rollupSampleSource(
   reader: RollupReader,
   catalog: PromCatalog,
   limits: Limits,
+  /** The request's: no read starts once it aborts. */
+  signal?: AbortSignal,
 ): SampleSource {
+  const reads = signal === undefined ? reader : reader.withSignal(signal);
   return {
     widths: NATIVE_WIDTHS_MS.filter((w) => sourceFor(w, reader.levels) !== undefined),
     async read(matchers: readonly Matcher[], request: PointsRequest) {
       const range = { fromMs: request.fromMs, toMs: request.toMs };
-      const selected = await catalog.select(matchers, range);
+      const selected = await catalog.select(matchers, range, signal);
       const source = sourceFor(request.widthMs, reader.levels)!;
       const planned = selected.length * slotsInRange(source.level, range.fromMs, range.toMs);
       if (planned > limits.maxDocuments)
@@ -42,7 +45,7 @@ export function rollupSampleSource(
         selected,
         CONCURRENT_READS,
         async (s): Promise<SeriesPoints> => {
-          const result = await reader.stepped({
+          const result = await reads.stepped({
             series: s.series,
             field: s.field,
             ...range,
@@ -51,6 +54,7 @@ export function rollupSampleSource(
           for (const level of result.openLevels) open.add(level);
           return { labels: s.labels, points: result.points.map(widthPointOf) };
         },
+        signal,
       );
       return { series, openLevels: [...open] };
     },

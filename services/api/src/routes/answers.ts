@@ -11,6 +11,8 @@ import {
 import { cacheControl, canonicalQuery, reuseUntil, type CachingPolicy } from '../http-caching.js';
 import { countExamined, type ApiMetrics } from '../metrics.js';
 import { scopeOf } from '../token-scope.js';
+import { readSignalOf } from '../request-reads.js';
+import { isReadAborted } from '@tickertape/store';
 
 /** What the read routes answer through: the reader, the kept answers and the caching rules. */
 export interface Answering {
@@ -56,7 +58,16 @@ export async function keptAnswer(
     ...parts,
     await ctx.reader.answerKey(),
   ];
-  return ctx.answers.answer(key.join('|'), compute);
+  try {
+    return await ctx.answers.answer(key.join('|'), compute);
+  } catch (err) {
+    // An identical request computed the answer this one waited for, and its client left: the
+    // failed computation is not kept, so this one reads for itself. (A timeout is not retried:
+    // the same reads would take as long.)
+    if (isReadAborted(err) && !readSignalOf(request).aborted)
+      return ctx.answers.answer(key.join('|'), compute);
+    throw err;
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import { statusQuerySchema } from '../query-schemas.js';
 import { apiErrors, levelsSchema, statusSchema, unscopedErrors } from '../response-schemas.js';
 import { BEARER } from './openapi-routes.js';
 import { scopeOf } from '../token-scope.js';
+import { readerFor } from '../request-reads.js';
 
 /** Each level's finality watermark (`finalBefore`), absent before the scheduler's first run. */
 export type FinalitySource = () => Promise<Partial<Record<Level, number>>>;
@@ -38,7 +39,7 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
       void reply.header('cache-control', REVALIDATE);
       scopeOf(request).checkSeries(request.query.series);
       const [status, lags] = await Promise.all([
-        reader.status(request.query.series),
+        readerFor(reader, request).status(request.query.series),
         Promise.all(reader.levels.map(lag)),
       ]);
       countExamined(metrics, request, status);

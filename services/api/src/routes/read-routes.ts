@@ -30,6 +30,7 @@ import { localInstants } from '../zone-params.js';
 import { BEARER } from './openapi-routes.js';
 import { seriesInScope } from './series-in-scope.js';
 import { scopeOf } from '../token-scope.js';
+import { readerFor } from '../request-reads.js';
 
 export type ReadRouteOptions = Answering;
 
@@ -78,7 +79,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     async (request, reply) => {
       const { metric, tag, from, to, limit } = request.query;
       const range = seriesRange(from, to, now());
-      const result = await seriesInScope(reader, scopeOf(request), {
+      const result = await seriesInScope(readerFor(reader, request), scopeOf(request), {
         metric,
         tags: tag,
         ...range,
@@ -118,8 +119,11 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         shape: READ_SHAPES.points,
         read: async () => {
           const result = await (level === undefined
-            ? reader.auto({ ...query, maxPoints: maxPoints ?? DEFAULT_MAX_POINTS })
-            : reader.range({ ...query, level, detail: detail ?? 'slot' }));
+            ? readerFor(reader, request).auto({
+                ...query,
+                maxPoints: maxPoints ?? DEFAULT_MAX_POINTS,
+              })
+            : readerFor(reader, request).range({ ...query, level, detail: detail ?? 'slot' }));
           return fill === undefined ? result : fillRange(result, fill, now());
         },
       });
@@ -147,7 +151,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         ...(to === undefined ? { relative: clockRange(from, toMs) } : {}),
         shape: READ_SHAPES.candles,
         read: () =>
-          reader.candles({
+          readerFor(reader, request).candles({
             series,
             field,
             fromMs: from,
@@ -192,9 +196,14 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         shape: READ_SHAPES.window,
         read: async () => {
           const result = await (metric === undefined
-            ? reader.window({ series: series ?? [], field, ...range, ...quantiles })
+            ? readerFor(reader, request).window({
+                series: series ?? [],
+                field,
+                ...range,
+                ...quantiles,
+              })
             : // The seed's question in one request: the metric's series found in the window's own buckets.
-              reader.windowByMetric({
+              readerFor(reader, request).windowByMetric({
                 metric,
                 tags: tag ?? {},
                 limit: limit ?? SERIES_LIMIT_DEFAULT,
@@ -225,7 +234,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     async (request, reply) => {
       const { series, from, to, field } = request.query;
       scopeOf(request).checkSeries(series);
-      const result = await reader.rawPoints({
+      const result = await readerFor(reader, request).rawPoints({
         series,
         fromMs: from,
         toMs: to ?? now(),

@@ -50,6 +50,8 @@ export async function startTestApi(
     reader?: ReaderOptions & Omit<CacheOptions, 'cache'>;
     /** Bytes of final buckets the reader keeps (as BUCKET_CACHE_BYTES); none by default. */
     bucketCacheBytes?: number;
+    /** Hooks a test adds to watch the app (Fastify takes them until it listens). */
+    beforeListen?: (app: ApiApp) => void;
   } & Partial<Omit<BuildAppOptions, 'logger' | 'registry' | 'reader' | 'metrics'>> = {},
 ): Promise<RunningApi> {
   const lines: string[] = [];
@@ -60,7 +62,7 @@ export async function startTestApi(
   });
   const registry = new Registry();
   const metrics = createApiMetrics(registry);
-  const { reader: readerOptions, bucketCacheBytes, ...rest } = options;
+  const { reader: readerOptions, bucketCacheBytes, beforeListen, ...rest } = options;
   const cache: FinalBucketCache | undefined =
     bucketCacheBytes === undefined
       ? undefined
@@ -77,6 +79,7 @@ export async function startTestApi(
     registry,
     metrics,
   });
+  beforeListen?.(app);
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     base,

@@ -44,6 +44,7 @@ describe('api env', () => {
       MAX_QUERY_SELECTORS: 32,
       MAX_MATCH_PARAMS: 64,
       MAX_ANSWER_SERIES: 500,
+      API_READ_TIMEOUT_MS: 30_000,
       READ_PREFERENCE: 'primary',
       READ_PREFERENCE_TAGS: [],
       BUCKET_CACHE_BYTES: 256 * 1024 * 1024,
@@ -123,6 +124,9 @@ describe('api env', () => {
     ['a budget of an unknown level', { FRESHNESS_BUDGETS: 'week=1000' }, 'FRESHNESS_BUDGETS'],
     ['a negative cache', { ANSWER_CACHE_BYTES: '-1' }, 'ANSWER_CACHE_BYTES'],
     ['an unknown cache scope', { CACHE_SCOPE: 'shared' }, 'CACHE_SCOPE'],
+    // Under 100 ms every honest read would time out.
+    ['a read budget too short to read', { API_READ_TIMEOUT_MS: '50' }, 'API_READ_TIMEOUT_MS'],
+    ['a read budget that is not a number', { API_READ_TIMEOUT_MS: '30s' }, 'API_READ_TIMEOUT_MS'],
   ])('refuses %s, naming the variable', (_case, over, variable) => {
     expect(refusal({ ...base, ...over }).variables.map((v) => v.split('.')[0])).toEqual([variable]);
   });

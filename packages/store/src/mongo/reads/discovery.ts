@@ -2,6 +2,7 @@ import { LEVEL_SPECS } from '@tickertape/buckets';
 import type { Collection, Db, Document } from 'mongodb';
 import type { BucketScope, MetricRow, SeriesRow } from '../../port/bucket-reads.js';
 import type { Dialect } from '../capabilities.js';
+import { boundOptions, type ReadBounds } from '../read-bounds.js';
 import { partitionsInRange } from './partitions-in-range.js';
 
 /**
@@ -25,10 +26,16 @@ const partitionsOf = (db: Db, scope: BucketScope) =>
   partitionsInRange(scope.level, scope.fromMs, scope.toMs).map((p) => db.collection(p.name));
 
 /** One count per partition (index-only on metric/start): what a discovery would examine. */
-export async function countBuckets(db: Db, scope: BucketScope): Promise<number> {
+export async function countBuckets(
+  db: Db,
+  scope: BucketScope,
+  bounds: ReadBounds = {},
+): Promise<number> {
   const filter = scopeFilter(scope);
   const counts = await Promise.all(
-    partitionsOf(db, scope).map((partition) => partition.countDocuments(filter)),
+    partitionsOf(db, scope).map((partition) =>
+      partition.countDocuments(filter, boundOptions(bounds)),
+    ),
   );
   return counts.reduce((total, count) => total + count, 0);
 }
@@ -49,9 +56,10 @@ async function keysHere(
   partition: Collection,
   filter: Document,
   sample: number,
+  bounds: ReadBounds,
 ): Promise<{ fields: string[]; tags: string[] }[]> {
   const docs = await partition
-    .find(filter, { projection: { _id: 0, f: 1, tags: 1 } })
+    .find(filter, { projection: { _id: 0, f: 1, tags: 1 }, ...boundOptions(bounds) })
     .limit(sample)
     .toArray();
   return docs.map((doc) => ({
@@ -65,10 +73,12 @@ async function seriesWithKeysHere(
   partition: Collection,
   filter: Document,
   limit: number,
+  bounds: ReadBounds,
 ): Promise<SeriesGroup[]> {
   const groups = new Map<string, SeriesGroup>();
   const cursor = partition.find(filter, {
     projection: { _id: 0, series: 1, metric: 1, tags: 1, start: 1, f: 1 },
+    ...boundOptions(bounds),
   });
   for await (const doc of cursor) {
     const fields = Object.keys((doc.f as Document | undefined) ?? {});
@@ -106,30 +116,34 @@ export async function findSeries(
   scope: BucketScope,
   limit: number,
   dialect: Dialect = 'mongodb',
+  bounds: ReadBounds = {},
 ): Promise<SeriesRow[]> {
   const filter = scopeFilter(scope);
   const found = new Map<string, SeriesRow & { fieldSet: Set<string> }>();
   for (const partition of partitionsOf(db, scope)) {
     const rows =
       dialect === 'ferretdb'
-        ? await seriesWithKeysHere(partition, filter, limit)
+        ? await seriesWithKeysHere(partition, filter, limit, bounds)
         : await partition
-            .aggregate<SeriesGroup>([
-              { $match: filter },
-              { $project: { series: 1, metric: 1, tags: 1, start: 1, fields: fieldNames } },
-              { $unwind: '$fields' },
-              {
-                $group: {
-                  _id: '$series',
-                  metric: { $first: '$metric' },
-                  tags: { $first: '$tags' },
-                  lastStart: { $max: '$start' },
-                  fields: { $addToSet: '$fields' },
+            .aggregate<SeriesGroup>(
+              [
+                { $match: filter },
+                { $project: { series: 1, metric: 1, tags: 1, start: 1, fields: fieldNames } },
+                { $unwind: '$fields' },
+                {
+                  $group: {
+                    _id: '$series',
+                    metric: { $first: '$metric' },
+                    tags: { $first: '$tags' },
+                    lastStart: { $max: '$start' },
+                    fields: { $addToSet: '$fields' },
+                  },
                 },
-              },
-              { $sort: { _id: 1 } },
-              { $limit: limit },
-            ])
+                { $sort: { _id: 1 } },
+                { $limit: limit },
+              ],
+              boundOptions(bounds),
+            )
             .toArray();
     for (const row of rows) {
       const seen = found.get(row._id) ?? {
@@ -160,29 +174,38 @@ export async function listMetrics(
   scope: BucketScope,
   sample: number,
   dialect: Dialect = 'mongodb',
+  bounds: ReadBounds = {},
 ): Promise<MetricRow[]> {
   const filter = scopeFilter(scope);
   const { metric: _named, ...sansMetric } = filter;
   const found = new Map<string, { fields: Set<string>; tags: Set<string> }>();
   for (const partition of partitionsOf(db, scope)) {
-    const metrics = await partition.distinct('metric', filter);
+    // FerretDB 1.24 refuses `maxTimeMS` on distinct (FailedToParse): there the signal only.
+    const metrics = await partition.distinct(
+      'metric',
+      filter,
+      boundOptions(dialect === 'ferretdb' ? { ...bounds, maxTimeMS: undefined } : bounds),
+    );
     for (const metric of metrics) {
       if (typeof metric !== 'string') continue;
       const names =
         dialect === 'ferretdb'
-          ? await keysHere(partition, { metric, ...sansMetric }, sample)
+          ? await keysHere(partition, { metric, ...sansMetric }, sample, bounds)
           : await partition
-              .aggregate<{ fields?: string[]; tags?: string[] }>([
-                { $match: { metric, ...sansMetric } },
-                { $limit: sample },
-                {
-                  $project: {
-                    _id: 0,
-                    fields: fieldNames,
-                    tags: { $map: { input: { $objectToArray: '$tags' }, in: '$$this.k' } },
+              .aggregate<{ fields?: string[]; tags?: string[] }>(
+                [
+                  { $match: { metric, ...sansMetric } },
+                  { $limit: sample },
+                  {
+                    $project: {
+                      _id: 0,
+                      fields: fieldNames,
+                      tags: { $map: { input: { $objectToArray: '$tags' }, in: '$$this.k' } },
+                    },
                   },
-                },
-              ])
+                ],
+                boundOptions(bounds),
+              )
               .toArray();
       const entry = found.get(metric) ?? { fields: new Set<string>(), tags: new Set<string>() };
       for (const row of names) {

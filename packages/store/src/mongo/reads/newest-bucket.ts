@@ -2,6 +2,7 @@ import type { Level, PartitionRange } from '@tickertape/buckets';
 import type { Db } from 'mongodb';
 import { isObservedAggregate, type StoredBucket } from '../../layout/stored-bucket.js';
 import type { NewestBucket } from '../../port/bucket-reads.js';
+import { boundOptions, type ReadBounds } from '../read-bounds.js';
 
 /**
  * A series' newest bucket with ticks at `level`, newest partition first, one `_id` range probe
@@ -14,6 +15,7 @@ export async function newestBucket(
   level: Level,
   series: string,
   partitions: number,
+  bounds: ReadBounds = {},
 ): Promise<NewestBucket | undefined> {
   const own = (await present())
     .filter((range) => range.level === level)
@@ -23,7 +25,7 @@ export async function newestBucket(
     // ':' is escaped inside keys, so [key + ':', key + ';') holds exactly this series' buckets.
     const [newest] = await db
       .collection<StoredBucket>(partition.name)
-      .find({ _id: { $gte: `${series}:`, $lt: `${series};` }, n: { $gt: 0 } })
+      .find({ _id: { $gte: `${series}:`, $lt: `${series};` }, n: { $gt: 0 } }, boundOptions(bounds))
       .sort({ _id: -1 })
       .limit(1)
       .toArray();

@@ -10,6 +10,7 @@ import type {
   SlotRangeQuery,
 } from '../../port/bucket-reads.js';
 import type { ReadSession } from '../../port/read-session.js';
+import { boundOptions, type ReadBounds } from '../read-bounds.js';
 import { sessionOption } from '../read-session.js';
 import { partitionsInRange } from './partitions-in-range.js';
 import { partProjection, rangeProjection, wholeFieldProjection } from './projections.js';
@@ -25,6 +26,7 @@ export async function readSlots(
   db: Db,
   query: SlotRangeQuery,
   session?: ReadSession,
+  bounds: ReadBounds = {},
 ): Promise<FieldSlot[]> {
   const { level, series, field, fromMs, toMs, detail, limit } = query;
   const projection = rangeProjection(level, field, detail);
@@ -36,7 +38,13 @@ export async function readSlots(
         .collection<StoredBucket>(partition.name)
         .find<Read & { start: Date }>(
           { _id: { $gte: bucketId(level, series, lo), $lte: bucketId(level, series, hi) } },
-          { projection, sort: { _id: 1 }, limit, ...sessionOption(session) },
+          {
+            projection,
+            sort: { _id: 1 },
+            limit,
+            ...sessionOption(session),
+            ...boundOptions(bounds),
+          },
         )
         .toArray();
     }),
@@ -76,13 +84,18 @@ export async function readPart(
   db: Db,
   query: PartQuery,
   session?: ReadSession,
+  bounds: ReadBounds = {},
 ): Promise<FieldSlot[]> {
   const { part, field, whole } = query;
   const docs = await db
     .collection<StoredBucket>(partitionOf(part.level, part.start).name)
     .find<Read>(
       { _id: { $in: query.series.map((key) => bucketId(part.level, key, part.start)) } },
-      { projection: projectionFor(part, field, whole), ...sessionOption(session) },
+      {
+        projection: projectionFor(part, field, whole),
+        ...sessionOption(session),
+        ...boundOptions(bounds),
+      },
     )
     .toArray();
   return decode(part, field, whole, docs);
@@ -96,6 +109,7 @@ export async function readMetricPart(
   db: Db,
   query: MetricPartQuery,
   session?: ReadSession,
+  bounds: ReadBounds = {},
 ): Promise<FieldSlot[]> {
   const { part, field, whole } = query;
   const filter: Filter<StoredBucket> = {
@@ -112,6 +126,7 @@ export async function readMetricPart(
       sort: { series: 1 },
       limit: query.limit,
       ...sessionOption(session),
+      ...boundOptions(bounds),
     })
     .toArray();
   return decode(part, field, whole, docs);

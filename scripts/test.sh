@@ -7,7 +7,8 @@
 # README's first command in a fresh clone with empty caches and HOME, on its own ports).
 # Arguments go to the first run and skip the others. Then the write path, the workers and replay on
 # FerretDB (.out/jest-ferretdb.json), the second local database. Besides the stack it needs Debian's
-# chromium, prometheus and nginx (installed with apt when missing) and helm (scripts/ensure-helm.sh).
+# chromium, prometheus and nginx (installed with apt when missing), helm (scripts/ensure-helm.sh) and
+# schemathesis (scripts/ensure-schemathesis.sh, from PyPI).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/bootstrap.sh
@@ -18,6 +19,9 @@ bash infra/local/proxy/ensure-nginx.sh
 # The Helm chart's test renders it with helm, built from the Go module proxy once and cached
 # outside the checkout (~3 min the first time).
 bash scripts/ensure-helm.sh >/dev/null
+# The API's contract test runs schemathesis (pinned, from PyPI) against /openapi.json, from a venv
+# under .stack/tools made once (~15 s).
+bash scripts/ensure-schemathesis.sh >/dev/null
 bash infra/local/stack.sh up
 # The optional Prometheus (Debian's package): the alert and dashboard tests run on it.
 bash infra/local/stack.sh up prometheus

@@ -5,7 +5,7 @@ import type { LagSource } from '../lag.js';
 import { REVALIDATE } from '../http-caching.js';
 import { countExamined, type ApiMetrics } from '../metrics.js';
 import { statusQuerySchema } from '../query-schemas.js';
-import { apiErrors, levelsSchema, statusSchema } from '../response-schemas.js';
+import { levelsSchema, readAnswers, statusSchema } from '../response-schemas.js';
 import { BEARER } from './openapi-routes.js';
 
 /** Each level's finality watermark (`finalBefore`), absent before the scheduler's first run. */
@@ -30,7 +30,7 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
         tags: ['status'],
         security: BEARER,
         querystring: statusQuerySchema,
-        response: { 200: statusSchema, ...apiErrors },
+        response: { 200: statusSchema, ...readAnswers },
       },
     },
     async (request, reply) => {
@@ -58,7 +58,7 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
           'The levels served: finality watermark, consumer lag and level policy (metrics skipped, kept compact) of each; the metrics with quantile sketches and the weighted fields',
         tags: ['status'],
         security: BEARER,
-        response: { 200: levelsSchema, ...apiErrors },
+        response: { 200: levelsSchema, ...readAnswers },
       },
     },
     async (_request, reply) => {

@@ -17,7 +17,7 @@ import { seriesRange, windowRange } from '../ranges.js';
 import { READ_SHAPES, rawShape } from '../formats/read-shapes.js';
 import { represent, type ReadShape } from '../formats/represent.js';
 import {
-  apiErrors,
+  readAnswers,
   candlesSchema,
   pointsSchema,
   rawSchema,
@@ -69,7 +69,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: seriesQuerySchema,
-        response: { 200: tabularAnswer(seriesListSchema, 'one row per series'), ...apiErrors },
+        response: { 200: tabularAnswer(seriesListSchema, 'one row per series'), ...readAnswers },
       },
     },
     async (request, reply) => {
@@ -88,7 +88,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: pointsQuerySchema,
-        response: { 200: tabularAnswer(pointsSchema, 'one row per point'), ...apiErrors },
+        response: { 200: tabularAnswer(pointsSchema, 'one row per point'), ...readAnswers },
       },
       // With tz, wall times without an offset are the zone's (zone-params.ts).
       preValidation: localInstants,
@@ -125,7 +125,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: candlesQuerySchema,
-        response: { 200: tabularAnswer(candlesSchema, 'one row per candle'), ...apiErrors },
+        response: { 200: tabularAnswer(candlesSchema, 'one row per candle'), ...readAnswers },
       },
       // With tz, wall times without an offset are the zone's (zone-params.ts).
       preValidation: localInstants,
@@ -159,7 +159,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: windowQuerySchema,
-        response: { 200: tabularAnswer(windowSchema, 'one row per series'), ...apiErrors },
+        response: { 200: tabularAnswer(windowSchema, 'one row per series'), ...readAnswers },
       },
       // With tz, wall times without an offset are the zone's (zone-params.ts).
       preValidation: localInstants,
@@ -205,7 +205,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         querystring: rawQuerySchema,
         response: {
           200: tabularAnswer(rawSchema, 'one row per point, the neighbours included'),
-          ...apiErrors,
+          ...readAnswers,
         },
       },
     },

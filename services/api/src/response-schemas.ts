@@ -17,7 +17,7 @@ const examined = z.number().int().meta({ description: 'Bucket documents read to 
 export const errorSchema = z.object({
   error: z.string().meta({
     description:
-      'unauthorized, invalid_request, not_found, internal_error, or a QUERY_* code of the reader',
+      'unauthorized, invalid_request, not_found, method_not_allowed, internal_error, or a QUERY_* code of the reader',
   }),
   message: z.string(),
   requestId: z.string().optional(),

@@ -19,10 +19,11 @@ const query = z.string().meta({
   examples: ['avg_over_time(traffic_speed[5m])'],
 });
 
-const matchList = z.array(z.string()).meta({
+/** One `match[]` or several: in a URL or a form, one value is a list of one. */
+const matchList = z.union([z.string(), z.array(z.string())]).meta({
   description:
     'Series selectors, repeatable (`match[]=a&match[]=b`): the union of what they select',
-  examples: [['traffic_speed{dir="E"}']],
+  examples: ['traffic_speed{dir="E"}'],
 });
 
 /** Discovery without start/end looks at the day before `end` (Prometheus: all time). */

@@ -1,4 +1,4 @@
-import fastifySwagger from '@fastify/swagger';
+import fastifySwagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
@@ -37,6 +37,23 @@ const transform: typeof jsonSchemaTransform = (document) => {
 };
 
 /**
+ * @fastify/swagger writes every request body as required; a Prometheus form is not: a POST
+ * without one reads the URL's parameters, as Go's `r.ParseForm` (an empty /labels lists all).
+ */
+const optionalForms: SwaggerTransformObject = (documentObject) => {
+  const document =
+    'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
+  for (const path of Object.values(document.paths ?? {}))
+    for (const operation of Object.values(path ?? {})) {
+      const body = (operation as { requestBody?: { required?: boolean; content?: object } })
+        .requestBody;
+      if (body?.content && 'application/x-www-form-urlencoded' in body.content)
+        body.required = false;
+    }
+  return document;
+};
+
+/**
  * OpenAPI 3 generated from the routes' zod schemas, so the document cannot drift from what the
  * routes check: /openapi.json, and swagger-ui at /docs/. Registered before the routes it
  * describes (the plugin collects them as they are added); queued, not awaited, so `buildApp`
@@ -62,6 +79,7 @@ export function registerOpenApi(app: FastifyInstance): void {
       },
     },
     transform,
+    transformObject: optionalForms,
   });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   void app.register(fastifySwaggerUi, {

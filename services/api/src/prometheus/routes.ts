@@ -67,7 +67,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
   api.addHook('onRequest', bearerAuth(options.tokens, options.metrics, promError));
   // The schemas document the routes (/openapi.json); PromParams reads the parameters as Prometheus
   // does (a POSTed field before the URL's), and the envelopes are written as they are.
-  api.setValidatorCompiler(() => (value) => ({ value }));
+  api.setValidatorCompiler(() => (value: unknown) => ({ value }));
   api.setSerializerCompiler(() => (data) => JSON.stringify(data));
   api.setErrorHandler(promErrorHandler(options.logger));
   api.setNotFoundHandler((request, reply) =>

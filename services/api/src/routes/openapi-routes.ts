@@ -43,7 +43,8 @@ const transform: typeof jsonSchemaTransform = (document) => {
 const optionalForms: SwaggerTransformObject = (documentObject) => {
   const document =
     'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
-  for (const path of Object.values(document.paths ?? {}))
+  const paths = (document.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  for (const path of Object.values(paths))
     for (const operation of Object.values(path ?? {})) {
       const body = (operation as { requestBody?: { required?: boolean; content?: object } })
         .requestBody;

@@ -8,10 +8,18 @@ import { notModified } from '../response-schemas.js';
  * Atoi), and the answers are Prometheus' envelopes, written as they are.
  */
 
+/**
+ * Patterns a little wider than what parseTime and parseDurationMs read: generators of requests
+ * (schemathesis) then try instants and durations, not any text.
+ */
+const INSTANT_PATTERN = String.raw`^([-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?|\d{4}-\d{2}-\d{2}T.+)$`;
+const DURATION_PATTERN = String.raw`^(\d+(\.\d+)?|(\d+(ms|[smhdwy]))+)$`;
+
 const instant = (description: string) =>
   z.string().meta({
     description: `${description}: RFC 3339 or Unix seconds, years 0000 to 9999`,
     examples: ['2026-03-02T09:30:00Z', '1772443800'],
+    pattern: INSTANT_PATTERN,
   });
 
 const query = z.string().meta({
@@ -47,6 +55,7 @@ export const PROM_PARAMS = {
     step: z.string().meta({
       description: 'Step between evaluations: a duration (`1m`, `90s`) or seconds (`60`)',
       examples: ['60s'],
+      pattern: DURATION_PATTERN,
     }),
   }),
   labels: z.object({ 'match[]': matchList.optional(), ...lookup }),

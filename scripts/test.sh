@@ -7,8 +7,9 @@
 # README's first command in a fresh clone with empty caches and HOME, on its own ports).
 # Arguments go to the first run and skip the others. Then the write path, the workers and replay on
 # FerretDB (.out/jest-ferretdb.json), the second local database. Besides the stack it needs Debian's
-# chromium, prometheus and nginx (installed with apt when missing), helm (scripts/ensure-helm.sh) and
-# kubeconform (scripts/ensure-kubeconform.sh).
+# chromium, prometheus and nginx (installed with apt when missing), helm (scripts/ensure-helm.sh),
+# kubeconform (scripts/ensure-kubeconform.sh) and schemathesis (scripts/ensure-schemathesis.sh,
+# from PyPI).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/bootstrap.sh
@@ -22,6 +23,9 @@ bash scripts/ensure-helm.sh >/dev/null
 # Its rendered manifests are checked with kubeconform (Go module proxy) against Kubernetes' JSON
 # schemas from PyPI (kubernetes-validate), both cached the same way (~1 min the first time).
 bash scripts/ensure-kubeconform.sh >/dev/null
+# The API's contract test runs schemathesis (pinned, from PyPI) against /openapi.json, from a venv
+# under .stack/tools made once (~15 s).
+bash scripts/ensure-schemathesis.sh >/dev/null
 bash infra/local/stack.sh up
 # The optional Prometheus (Debian's package): the alert and dashboard tests run on it.
 bash infra/local/stack.sh up prometheus

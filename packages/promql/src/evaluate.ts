@@ -248,7 +248,7 @@ function matchVectors(
     const key = signature(series.labels);
     if (right.has(key))
       throw new PromQLError(
-        PromQLErrorCode.BadParameter,
+        PromQLErrorCode.DataConflict,
         `found duplicate series for the match group ${key} on the right hand-side of the operation: use on() or ignoring() to match one series to one`,
       );
     right.set(key, series);
@@ -262,7 +262,7 @@ function matchVectors(
     if (!other) continue;
     if (seen.has(key))
       throw new PromQLError(
-        PromQLErrorCode.BadParameter,
+        PromQLErrorCode.DataConflict,
         `found duplicate series for the match group ${key} on the left hand-side of the operation: use on() or ignoring() to match one series to one`,
       );
     seen.add(key);
@@ -331,7 +331,7 @@ function unique(series: VectorSeries[]): VectorSeries[] {
     const key = labelsKey(s.labels);
     if (seen.has(key))
       throw new PromQLError(
-        PromQLErrorCode.BadParameter,
+        PromQLErrorCode.DataConflict,
         `vector cannot contain metrics with the same labelset ${key}: select one name, or aggregate`,
       );
     seen.add(key);

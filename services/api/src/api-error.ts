@@ -5,6 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { FORBIDDEN, isScopeError } from './token-scope.js';
 import { readTimeoutMessage } from './request-reads.js';
+import type { RouteMethods } from './route-methods.js';
 
 /**
  * The `error` of the API's own refusals. A refused query answers with the reader's code instead
@@ -17,6 +18,7 @@ export const ApiErrorCode = {
   Forbidden: FORBIDDEN,
   InvalidRequest: 'invalid_request',
   NotFound: 'not_found',
+  MethodNotAllowed: 'method_not_allowed',
   Internal: 'internal_error',
 } as const;
 export type ApiErrorCode = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];
@@ -97,4 +99,27 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
         `no route ${request.method} ${path}; the routes are listed at /openapi.json`,
       ),
     );
+}
+
+/**
+ * 405 with the Allow header for a path served with other methods (`TRACE /health`), before the
+ * 404 handler of whatever scope the path falls in; as a root `onRequest` hook it runs before the
+ * token is checked, and says only what /openapi.json says.
+ */
+export function methodNotAllowed(known: RouteMethods) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.is404) return;
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = known.allowed(path);
+    if (allowed.length === 0) return;
+    return reply
+      .code(405)
+      .header('allow', allowed.join(', '))
+      .send(
+        errorBody(
+          ApiErrorCode.MethodNotAllowed,
+          `${request.method} is not served on ${path.slice(0, 200)}; it answers ${allowed.join(', ')}`,
+        ),
+      );
+  };
 }

@@ -11,7 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import { AnswerCache } from './answer-cache.js';
-import { apiErrorHandler, notFoundHandler } from './api-error.js';
+import { apiErrorHandler, methodNotAllowed, notFoundHandler } from './api-error.js';
 import { bearerAuth } from './auth.js';
 import type { LagSource } from './lag.js';
 import { bodyHash, type CachingPolicy } from './http-caching.js';
@@ -21,6 +21,7 @@ import { levelRoutes, type FinalitySource } from './routes/level-routes.js';
 import { registerOpenApi } from './routes/openapi-routes.js';
 import type { PromBounds } from './prometheus/bounds.js';
 import { prometheusRoutes } from './prometheus/routes.js';
+import { RouteMethods } from './route-methods.js';
 import { opsRoutes } from './routes/ops-routes.js';
 import { readRoutes } from './routes/read-routes.js';
 import { DEFAULT_READ_TIMEOUT_MS, trackRequestReads, wasAborted } from './request-reads.js';
@@ -98,6 +99,9 @@ export function buildApp(options: BuildAppOptions) {
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(apiErrorHandler(logger));
   app.setNotFoundHandler(notFoundHandler);
+  const routeMethods = new RouteMethods();
+  app.addHook('onRoute', (route) => routeMethods.add(route.url, route.method));
+  app.addHook('onRequest', methodNotAllowed(routeMethods));
 
   // The route pattern, never the raw URL: labels stay bounded whatever clients send.
   const routeOf = (request: FastifyRequest) => request.routeOptions.url ?? 'unmatched';

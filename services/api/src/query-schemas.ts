@@ -31,6 +31,7 @@ const repeated = <T extends z.ZodType>(item: T) =>
   );
 
 const EXAMPLE_INSTANTS = ['2026-11-21T10:00:00Z', '1795255200000'];
+const INSTANT_PATTERN = String.raw`^(\d{1,16}|\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-][0-9:]+)?)?)$`;
 
 const instant = (description: string) =>
   single()
@@ -44,7 +45,9 @@ const instant = (description: string) =>
       });
       return z.NEVER;
     })
-    .meta({ description, examples: EXAMPLE_INSTANTS });
+    // A superset of what parseInstant reads: generators of requests (schemathesis) then try
+    // instants, not any text, and whatever the pattern refuses the route refuses too.
+    .meta({ description, examples: EXAMPLE_INSTANTS, pattern: INSTANT_PATTERN });
 
 const positiveInt = () =>
   z.coerce

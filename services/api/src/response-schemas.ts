@@ -17,7 +17,7 @@ const examined = z.number().int().meta({ description: 'Bucket documents read to 
 export const errorSchema = z.object({
   error: z.string().meta({
     description:
-      'unauthorized, invalid_request, not_found, internal_error, or a QUERY_* code of the reader',
+      'unauthorized, invalid_request, not_found, method_not_allowed, internal_error, or a QUERY_* code of the reader',
   }),
   message: z.string(),
   requestId: z.string().optional(),
@@ -314,11 +314,36 @@ export function tabularAnswer<T extends z.ZodType>(json: T, rows: string) {
   } as const;
 }
 
+/** The descriptions of the answers without a body, by the schema that stands for them. */
+const EMPTY_ANSWERS = new WeakMap<z.ZodType, string>();
+
+/**
+ * An answer without a body (204, 304). The route keeps a zod schema (Fastify compiles a
+ * serializer for every declared status); /openapi.json says it has no content, which a zod schema
+ * cannot say (`z.null()` came out as a JSON body, and schemathesis held /token's 204 to it).
+ */
+export function noContent(description: string): z.ZodNull {
+  const schema = z.null();
+  EMPTY_ANSWERS.set(schema, description);
+  return schema;
+}
+
+/** The description of an answer `noContent` made, or undefined for one with a body. */
+export function emptyAnswer(schema: unknown): string | undefined {
+  return schema instanceof z.ZodType ? EMPTY_ANSWERS.get(schema) : undefined;
+}
+
+/** A conditional GET's answer when If-None-Match names the answer's ETag (@fastify/etag). */
+export const notModified = noContent('Not Modified: If-None-Match names this answer’s ETag');
+
 /** The error answers every /api route may give, next to its 200. */
 export const unscopedErrors = { 400: errorSchema, 401: errorSchema, 500: errorSchema } as const;
 
 /** A read's: 403 too, for a series or metric outside the token's scope (token-scope.ts). */
 export const apiErrors = { ...unscopedErrors, 403: errorSchema } as const;
+
+/** The answers of an /api read besides its 200: a 304 for a matching ETag, and the errors. */
+export const readAnswers = { 304: notModified, ...apiErrors } as const;
 
 export type SeriesBody = z.output<typeof seriesListSchema>;
 export type PointsBody = z.output<typeof pointsSchema>;

@@ -73,6 +73,9 @@ export async function labelNames(
   return sorted(['__name__', ...names.flatMap((entry) => [...entry.tagOfLabel.keys()])]);
 }
 
+/** Prometheus' label names (model.LabelNameRE): `/label/0/values` is its 400 `bad_data`. */
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
 /** `/label/<name>/values`: from the selected series, or from every metric carrying the label. */
 export async function labelValues(
   reader: RollupReader,
@@ -84,6 +87,16 @@ export async function labelValues(
   bounds: PromBounds,
   signal?: AbortSignal,
 ): Promise<string[]> {
+  if (!LABEL_NAME.test(label))
+    throw new PromQLError(
+      PromQLErrorCode.BadParameter,
+      `invalid label name: ${JSON.stringify(cut(label))}`,
+    );
+  if (!LABEL_NAME.test(label))
+    throw new PromQLError(
+      PromQLErrorCode.BadParameter,
+      `invalid label name: ${JSON.stringify(cut(label))}`,
+    );
   if (selectors.length > 0)
     return sorted(
       (await selectAll(catalog, selectors, range, bounds, signal)).flatMap((s) =>

@@ -22,6 +22,7 @@ import { DEFAULT_PROM_BOUNDS, tooManySeries, type PromBounds } from './bounds.js
 import { PromCatalog, type Range } from './catalog.js';
 import { labelNames, labelValues, parseMatchers, selectAll } from './discovery.js';
 import { promError, promErrorHandler, success } from './envelope.js';
+import { PROM_PARAMS, labelNameParam, promAnswers } from './openapi-schemas.js';
 import { PromParams, formBodyParser } from './params.js';
 import { rollupSampleSource } from './sample-source.js';
 import { scopeOf, type ScopedToken } from '../token-scope.js';
@@ -75,6 +76,10 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
   };
 
   api.addHook('onRequest', bearerAuth(options.tokens, options.metrics, promError));
+  // The schemas document the routes (/openapi.json); PromParams reads the parameters as Prometheus
+  // does (a POSTed field before the URL's), and the envelopes are written as they are.
+  api.setValidatorCompiler(() => (value: unknown) => ({ value }));
+  api.setSerializerCompiler(() => (data) => JSON.stringify(data));
   api.setErrorHandler(promErrorHandler(options.logger));
   api.setNotFoundHandler((request, reply) =>
     reply
@@ -139,19 +144,34 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
       .send(kept.body);
   };
 
-  const doc = (summary: string, description: string) => ({
-    schema: { summary, description, tags: ['prometheus'], security: BEARER },
-  });
+  /** The route's parameters and answers in /openapi.json (openapi-schemas.ts), GET or POSTed form. */
+  const doc = (route: keyof typeof ROUTE_DOCS, method: 'GET' | 'POST') => {
+    const [summary, description] = ROUTE_DOCS[route];
+    const params = PROM_PARAMS[route];
+    return {
+      schema: {
+        summary,
+        description: method === 'POST' ? `${description} As a POSTed form.` : description,
+        tags: ['prometheus'],
+        security: BEARER,
+        ...(method === 'POST'
+          ? { body: params, consumes: ['application/x-www-form-urlencoded'] }
+          : { querystring: params }),
+        ...(route === 'labelValues' ? { params: labelNameParam } : {}),
+        response: promAnswers(route, method),
+      },
+    };
+  };
   const both = (
     path: string,
-    [summary, description]: [string, string],
+    route: keyof typeof ROUTE_DOCS,
     handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
   ) => {
-    api.get(path, doc(summary, description), handler);
-    api.post(path, doc(summary, `${description} Also as a POSTed form.`), handler);
+    api.get(path, doc(route, 'GET'), handler);
+    api.post(path, doc(route, 'POST'), handler);
   };
 
-  both('/query', ROUTE_DOCS.query, async (request, reply) => {
+  both('/query', 'query', async (request, reply) => {
     const params = PromParams.of(request);
     const expr = parsePromQL(params.required('query'), bounds.query);
     const given = params.time('time');
@@ -169,7 +189,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     );
   });
 
-  both('/query_range', ROUTE_DOCS.queryRange, async (request, reply) => {
+  both('/query_range', 'queryRange', async (request, reply) => {
     const params = PromParams.of(request);
     const expr = parsePromQL(params.required('query'), bounds.query);
     const start = params.time('start');
@@ -184,7 +204,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     });
   });
 
-  both('/labels', ROUTE_DOCS.labels, async (request) => {
+  both('/labels', 'labels', async (request) => {
     const params = PromParams.of(request);
     return success(
       await labelNames(
@@ -199,7 +219,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
 
   api.get<{ Params: { name: string } }>(
     '/label/:name/values',
-    doc(...ROUTE_DOCS.labelValues),
+    doc('labelValues', 'GET'),
     async (request) => {
       const params = PromParams.of(request);
       return success(
@@ -217,7 +237,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     },
   );
 
-  both('/series', ROUTE_DOCS.series, async (request) => {
+  both('/series', 'series', async (request) => {
     const params = PromParams.of(request);
     const selectors = params.all('match[]');
     if (selectors.length === 0) throw promParameterMissing('match[]');
@@ -231,7 +251,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     return success(found.map((s) => s.labels));
   });
 
-  api.get('/metadata', doc(...ROUTE_DOCS.metadata), async (request) => {
+  api.get('/metadata', doc('metadata', 'GET'), async (request) => {
     const params = PromParams.of(request);
     const only = params.get('metric');
     // Prometheus' reading: a negative limit is none, 0 an empty answer.
@@ -255,7 +275,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     );
   });
 
-  api.get('/status/buildinfo', doc(...ROUTE_DOCS.buildinfo), () =>
+  api.get('/status/buildinfo', doc('buildinfo', 'GET'), () =>
     success({
       // The Prometheus release whose query API this one follows (Grafana reads it for features).
       version: '2.42.0',
@@ -268,34 +288,31 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
   );
 }
 
-/** What /openapi.json says of each route (their parameters are Prometheus', not checked by zod). */
+/** What /openapi.json says of each route, beside its parameters and answers (openapi-schemas.ts). */
 const ROUTE_DOCS = {
   query: [
     'PromQL at one instant (Prometheus HTTP API)',
-    'Parameters: query, time (RFC 3339 or Unix seconds; now by default). The answer says in X-Tickertape-Final whether it read only final buckets.',
+    'The answer says in X-Tickertape-Final whether it read only final buckets.',
   ],
   queryRange: [
     'PromQL over a range (Prometheus HTTP API)',
-    'Parameters: query, start, end, step. A range [d] at t covers [t−d, t) in whole widths (docs/analysts.md).',
+    'A range [d] at t covers [t−d, t) in whole widths (docs/analysts.md).',
   ],
-  labels: ['Label names (Prometheus HTTP API)', 'Parameters: match[] (repeatable), start, end.'],
+  labels: [
+    'Label names (Prometheus HTTP API)',
+    'Of the series match[] selects, or of every metric in the lookup.',
+  ],
   labelValues: [
     "A label's values (Prometheus HTTP API)",
-    'Parameters: match[] (repeatable), start, end; __name__ lists the series names.',
+    '__name__ lists the series names. A name that is not a label name is refused, as Prometheus does.',
   ],
-  series: [
-    'Series by selector (Prometheus HTTP API)',
-    'Parameters: match[] (required, repeatable), start, end.',
-  ],
-  metadata: [
-    'Metric metadata (Prometheus HTTP API)',
-    'Parameters: metric, limit. Every name is a gauge.',
-  ],
+  series: ['Series by selector (Prometheus HTTP API)', 'The label sets match[] selects.'],
+  metadata: ['Metric metadata (Prometheus HTTP API)', 'Every name is a gauge.'],
   buildinfo: [
     'Build information (Prometheus HTTP API)',
     'The Prometheus release whose query API this follows.',
   ],
-} satisfies Record<string, [string, string]>;
+} satisfies Record<keyof typeof PROM_PARAMS, [string, string]>;
 
 function promParameterMissing(name: string) {
   return new PromQLError(PromQLErrorCode.BadParameter, `invalid parameter "${name}": missing`);

@@ -5,7 +5,13 @@ import type { LagSource } from '../lag.js';
 import { REVALIDATE } from '../http-caching.js';
 import { countExamined, type ApiMetrics } from '../metrics.js';
 import { statusQuerySchema } from '../query-schemas.js';
-import { apiErrors, levelsSchema, statusSchema, unscopedErrors } from '../response-schemas.js';
+import {
+  levelsSchema,
+  notModified,
+  readAnswers,
+  statusSchema,
+  unscopedErrors,
+} from '../response-schemas.js';
 import { BEARER } from './openapi-routes.js';
 import { scopeOf } from '../token-scope.js';
 import { readerFor } from '../request-reads.js';
@@ -32,7 +38,7 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
         tags: ['status'],
         security: BEARER,
         querystring: statusQuerySchema,
-        response: { 200: statusSchema, ...apiErrors },
+        response: { 200: statusSchema, ...readAnswers },
       },
     },
     async (request, reply) => {
@@ -61,7 +67,7 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
           'The levels served: finality watermark, consumer lag and level policy (metrics skipped, kept compact) of each; the metrics with quantile sketches and the weighted fields',
         tags: ['status'],
         security: BEARER,
-        response: { 200: levelsSchema, ...unscopedErrors },
+        response: { 200: levelsSchema, 304: notModified, ...unscopedErrors },
       },
     },
     async (request, reply) => {

@@ -17,7 +17,7 @@ import { seriesRange, windowRange } from '../ranges.js';
 import { READ_SHAPES, rawShape } from '../formats/read-shapes.js';
 import { represent, type ReadShape } from '../formats/represent.js';
 import {
-  apiErrors,
+  readAnswers,
   candlesSchema,
   pointsSchema,
   rawSchema,
@@ -73,7 +73,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: seriesQuerySchema,
-        response: { 200: tabularAnswer(seriesListSchema, 'one row per series'), ...apiErrors },
+        response: { 200: tabularAnswer(seriesListSchema, 'one row per series'), ...readAnswers },
       },
     },
     async (request, reply) => {
@@ -97,7 +97,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: pointsQuerySchema,
-        response: { 200: tabularAnswer(pointsSchema, 'one row per point'), ...apiErrors },
+        response: { 200: tabularAnswer(pointsSchema, 'one row per point'), ...readAnswers },
       },
       // With tz, wall times without an offset are the zone's (zone-params.ts).
       preValidation: localInstants,
@@ -138,7 +138,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: candlesQuerySchema,
-        response: { 200: tabularAnswer(candlesSchema, 'one row per candle'), ...apiErrors },
+        response: { 200: tabularAnswer(candlesSchema, 'one row per candle'), ...readAnswers },
       },
       // With tz, wall times without an offset are the zone's (zone-params.ts).
       preValidation: localInstants,
@@ -173,7 +173,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: windowQuerySchema,
-        response: { 200: tabularAnswer(windowSchema, 'one row per series'), ...apiErrors },
+        response: { 200: tabularAnswer(windowSchema, 'one row per series'), ...readAnswers },
       },
       // With tz, wall times without an offset are the zone's (zone-params.ts).
       preValidation: localInstants,
@@ -227,7 +227,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         querystring: rawQuerySchema,
         response: {
           200: tabularAnswer(rawSchema, 'one row per point, the neighbours included'),
-          ...apiErrors,
+          ...readAnswers,
         },
       },
     },

@@ -1,6 +1,5 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { unscopedErrors } from '../response-schemas.js';
+import { noContent, unscopedErrors } from '../response-schemas.js';
 import { BEARER } from './openapi-routes.js';
 
 /**
@@ -16,10 +15,7 @@ export const tokenRoute: FastifyPluginCallbackZod = (api, _options, done) => {
         summary: 'Whether the bearer token is accepted (204), for proxies that authenticate',
         tags: ['status'],
         security: BEARER,
-        response: {
-          204: z.null().meta({ description: 'The token is accepted' }),
-          ...unscopedErrors,
-        },
+        response: { 204: noContent('The token is accepted'), ...unscopedErrors },
       },
     },
     async (_request, reply) =>

@@ -18,6 +18,12 @@ interface Operation {
   summary?: string;
   security?: Record<string, string[]>[];
   parameters?: { name: string; in: string; required?: boolean; schema?: { type?: string } }[];
+  requestBody?: {
+    content: Record<
+      string,
+      { schema: { properties: Record<string, unknown>; required?: string[] } }
+    >;
+  };
   responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
 interface OpenApiDoc {
@@ -61,15 +67,41 @@ const API_ROUTES: Record<string, string[]> = {
   '/api/v1/levels': [],
 };
 
-/** The Prometheus HTTP query API (its parameters are Prometheus', described, not schema-checked). */
-const PROMETHEUS_ROUTES: Record<string, string[]> = {
-  '/prometheus/api/v1/query': ['get', 'post'],
-  '/prometheus/api/v1/query_range': ['get', 'post'],
-  '/prometheus/api/v1/labels': ['get', 'post'],
-  '/prometheus/api/v1/label/{name}/values': ['get'],
-  '/prometheus/api/v1/series': ['get', 'post'],
-  '/prometheus/api/v1/metadata': ['get'],
-  '/prometheus/api/v1/status/buildinfo': ['get'],
+/**
+ * The Prometheus HTTP query API: its methods and its parameters (described; PromParams reads them
+ * as Prometheus does), the required ones first.
+ */
+const PROMETHEUS_ROUTES: Record<
+  string,
+  { methods: string[]; params: string[]; required: string[] }
+> = {
+  '/prometheus/api/v1/query': {
+    methods: ['get', 'post'],
+    params: ['query', 'time'],
+    required: ['query'],
+  },
+  '/prometheus/api/v1/query_range': {
+    methods: ['get', 'post'],
+    params: ['query', 'start', 'end', 'step'],
+    required: ['query', 'start', 'end', 'step'],
+  },
+  '/prometheus/api/v1/labels': {
+    methods: ['get', 'post'],
+    params: ['match[]', 'start', 'end'],
+    required: [],
+  },
+  '/prometheus/api/v1/label/{name}/values': {
+    methods: ['get'],
+    params: ['match[]', 'start', 'end', 'name'],
+    required: ['name'],
+  },
+  '/prometheus/api/v1/series': {
+    methods: ['get', 'post'],
+    params: ['match[]', 'start', 'end'],
+    required: ['match[]'],
+  },
+  '/prometheus/api/v1/metadata': { methods: ['get'], params: ['metric', 'limit'], required: [] },
+  '/prometheus/api/v1/status/buildinfo': { methods: ['get'], params: [], required: [] },
 };
 
 describe('the OpenAPI document, the docs page, the dashboard files and /metrics', () => {
@@ -108,18 +140,47 @@ describe('the OpenAPI document, the docs page, the dashboard files and /metrics'
         '/metrics',
       ].sort(),
     );
-    for (const [path, methods] of Object.entries(PROMETHEUS_ROUTES)) {
+    for (const [path, { methods, params, required }] of Object.entries(PROMETHEUS_ROUTES)) {
       expect(Object.keys(doc.paths[path]!).sort()).toEqual(methods);
       for (const method of methods) {
         const operation = doc.paths[path]![method]!;
         expect(operation.summary).toMatch(/Prometheus HTTP API/);
         expect(operation.security).toEqual([{ bearerAuth: [] }]);
+        // A GET takes its parameters in the URL, a POST as a form (the path's name stays in the path).
+        const inUrl = operation.parameters ?? [];
+        const form = operation.requestBody?.content['application/x-www-form-urlencoded']?.schema;
+        const named = [...inUrl.map((p) => p.name), ...Object.keys(form?.properties ?? {})];
+        expect(named.sort()).toEqual([...params].sort());
+        const needed = [
+          ...inUrl.filter((p) => p.required).map((p) => p.name),
+          ...(form?.required ?? []),
+        ];
+        expect(needed.sort()).toEqual([...required].sort());
+        if (method === 'post') expect(inUrl.filter((p) => p.in === 'query')).toEqual([]);
+        // Prometheus' statuses: 400 bad_data, 422 execution (not for buildinfo, which reads
+        // nothing); a form also meets the body's refusals.
+        const statuses = [
+          '200',
+          '304',
+          '400',
+          '401',
+          ...(method === 'post' ? ['413', '415'] : []),
+          ...(path.endsWith('buildinfo') ? [] : ['422']),
+          '500',
+        ];
+        expect(Object.keys(operation.responses).sort()).toEqual(statuses);
+        for (const [status, response] of Object.entries(operation.responses))
+          expect({ status, types: Object.keys(response.content ?? {}) }).toEqual({
+            status,
+            types: status === '304' ? [] : ['application/json'],
+          });
       }
     }
-    // What a caching proxy asks before serving a kept answer: 204 or the refusals.
+    // What a caching proxy asks before serving a kept answer: 204, without a body, or the refusals.
     const token = doc.paths['/api/v1/token']!.get!;
     expect(token.security).toEqual([{ bearerAuth: [] }]);
     expect(Object.keys(token.responses).sort()).toEqual(['204', '400', '401', '500']);
+    expect(token.responses['204']!.content).toBeUndefined();
     for (const [path, names] of Object.entries(API_ROUTES)) {
       const operation = doc.paths[path]!.get!;
       expect(Object.keys(doc.paths[path]!)).toEqual(['get']);
@@ -133,11 +194,14 @@ describe('the OpenAPI document, the docs page, the dashboard files and /metrics'
       // A read names metrics: 403 outside the token's scope; /levels only lists them.
       expect(Object.keys(operation.responses).sort()).toEqual(
         path === '/api/v1/levels'
-          ? ['200', '400', '401', '500']
-          : ['200', '400', '401', '403', '500'],
+          ? ['200', '304', '400', '401', '500']
+          : ['200', '304', '400', '401', '403', '500'],
       );
-      for (const response of Object.values(operation.responses))
-        expect(response.content?.['application/json']?.schema).toMatchObject({ type: 'object' });
+      // A 304 (If-None-Match named the ETag) has no body.
+      expect(operation.responses['304']!.content).toBeUndefined();
+      for (const [status, response] of Object.entries(operation.responses))
+        if (status !== '304')
+          expect(response.content?.['application/json']?.schema).toMatchObject({ type: 'object' });
     }
     const window = doc.paths['/api/v1/window']!.get!.parameters!;
     // Either series (repeatable) or metric: neither is required on its own.

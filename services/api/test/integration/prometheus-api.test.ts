@@ -323,9 +323,9 @@ describe('the Prometheus query API', () => {
     ['rate(traffic_flow[5m])', /counters; ticks are gauges/],
     ['histogram_quantile(0.9, traffic_speed)', /not supported/],
     ['traffic_speed[5m:1m]', /subqueries/],
-    ['traffic_speed / on(dir) traffic_flow', /duplicate series for the match group/],
     ['sum(', /syntax error/],
-    ['a_b_c', /is both metric "a\.b" field "c" and metric "a_b" field "c"/],
+    ['traffic_speed / on(a) 2', /not a vector and a number/],
+    ['1 < 2', /bool modifier/],
   ])('refuses %s with 400 bad_data', async (query, message) => {
     const answer = await instant<never>(query, PROM_START + 30 * MINUTE);
     expect(answer.status).toBe(400);
@@ -334,6 +334,39 @@ describe('the Prometheus query API', () => {
       errorType: 'bad_data',
       error: expect.stringMatching(message),
     });
+  });
+
+  // Prometheus' web/api/v1: what its engine meets while evaluating against the data is 422
+  // `execution`, as opposed to what is wrong with the request (400 `bad_data`).
+  it.each([
+    ['traffic_speed / on(dir) traffic_flow', /duplicate series for the match group/],
+    ['avg_over_time({__name__=~"traffic_.*",dir="E"}[5m])', /same labelset/],
+    ['a_b_c', /is both metric "a\.b" field "c" and metric "a_b" field "c"/],
+  ])('answers %s, which the data makes fail, with 422 execution', async (query, message) => {
+    const answer = await instant<never>(query, PROM_START + 30 * MINUTE);
+    expect(answer.status).toBe(422);
+    expect(answer.body).toEqual({
+      status: 'error',
+      errorType: 'execution',
+      error: expect.stringMatching(message),
+    });
+  });
+
+  it('refuses a label name Prometheus would not take with 400 bad_data', async () => {
+    for (const name of ['0', 'dir-x', 'é']) {
+      const answer = await api.get<PromBody>(
+        `/prometheus/api/v1/label/${encodeURIComponent(name)}/values`,
+      );
+      expect({ name, status: answer.status, body: answer.body }).toEqual({
+        name,
+        status: 400,
+        body: {
+          status: 'error',
+          errorType: 'bad_data',
+          error: `invalid label name: ${JSON.stringify(name)}`,
+        },
+      });
+    }
   });
 
   it('refuses bad parameters, missing tokens and unknown endpoints in its error shape', async () => {

@@ -49,7 +49,7 @@ describe('api env', () => {
       ANSWER_CACHE_BYTES: 64 * 1024 * 1024,
       ANSWER_REUSE_OPEN_MS: 5000,
       FINALITY_REFRESH_MS: 1000,
-      CACHE_SCOPE: 'public',
+      CACHE_SCOPE: 'private',
       FINAL_MAX_AGE_S: 86_400,
       FRESHNESS_BUDGETS: { minute: 5_000, hour: 60_000, day: 60_000 },
       COUNT_DATABASE_COMMANDS: false,
@@ -71,6 +71,12 @@ describe('api env', () => {
     expect(env.MAX_STALENESS_SECONDS).toBe(120);
     expect(env.FRESHNESS_BUDGETS).toEqual({ minute: 5_000, hour: 120_000, day: 60_000 });
     expect(env.BUCKET_CACHE_BYTES).toBe(0);
+  });
+
+  it('keeps answers private unless public is set: every answer is behind a token', () => {
+    expect(parseApiEnv(base).CACHE_SCOPE).toBe('private');
+    expect(parseApiEnv({ ...base, CACHE_SCOPE: 'public' }).CACHE_SCOPE).toBe('public');
+    expect(parseApiEnv({ ...base, CACHE_SCOPE: 'private' }).CACHE_SCOPE).toBe('private');
   });
 
   it('splits tokens and levels on commas, trimming blanks', () => {
@@ -122,6 +128,7 @@ describe('api env', () => {
     ['a budget of an unknown level', { FRESHNESS_BUDGETS: 'week=1000' }, 'FRESHNESS_BUDGETS'],
     ['a negative cache', { ANSWER_CACHE_BYTES: '-1' }, 'ANSWER_CACHE_BYTES'],
     ['an unknown cache scope', { CACHE_SCOPE: 'shared' }, 'CACHE_SCOPE'],
+    ['a cache scope in capitals', { CACHE_SCOPE: 'PUBLIC' }, 'CACHE_SCOPE'],
   ])('refuses %s, naming the variable', (_case, over, variable) => {
     expect(refusal({ ...base, ...over }).variables.map((v) => v.split('.')[0])).toEqual([variable]);
   });

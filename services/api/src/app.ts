@@ -10,7 +10,7 @@ import {
 import type { Registry } from 'prom-client';
 import { AnswerCache } from './answer-cache.js';
 import { answerValidation } from './answer-validation.js';
-import { apiErrorHandler, notFoundHandler } from './api-error.js';
+import { apiErrorHandler, frameworkErrorHandler, notFoundHandler } from './api-error.js';
 import { bearerAuth } from './auth.js';
 import type { LagSource } from './lag.js';
 import type { CachingPolicy } from './http-caching.js';
@@ -20,6 +20,7 @@ import { levelRoutes, type FinalitySource } from './routes/level-routes.js';
 import { registerOpenApi } from './routes/openapi-routes.js';
 import type { PromBounds } from './prometheus/bounds.js';
 import { prometheusRoutes } from './prometheus/routes.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { opsRoutes } from './routes/ops-routes.js';
 import { readRoutes } from './routes/read-routes.js';
 import { tokenRoute } from './routes/token-route.js';
@@ -88,6 +89,7 @@ export function buildApp(options: BuildAppOptions) {
     loggerInstance,
     // One line per /api request from onResponse below, none for scrapes and static files.
     logController: new LogController({ disableRequestLogging: true }),
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -112,6 +114,7 @@ export function buildApp(options: BuildAppOptions) {
       );
   });
 
+  registerSecurityHeaders(app);
   registerOpenApi(app);
   void app.register(opsRoutes, { registry, health: options.health });
   void app.register(dashboardRoutes, { dir: options.dashboardDir ?? DASHBOARD_DIR });

@@ -8,3 +8,4 @@ export {
 } from './kinds.js';
 export { describeError, hasCode, isRetriable, isTickertapeError } from './predicates.js';
 export { TimeoutError, withDeadline } from './deadline.js';
+export { CUT_CHARS, cut } from './cut.js';

@@ -62,16 +62,32 @@ export function parsePromQL(query: string, bounds: QueryBounds = DEFAULT_QUERY_B
   });
   if (selectors > bounds.selectors.limit)
     throw overBound(bounds.selectors, 'the query has # selectors', selectors);
-  const top = tree.topNode.firstChild;
+  const reader = new TreeReader(query);
+  const top = reader.children(tree.topNode)[0];
   if (!top) throw new PromQLError(PromQLErrorCode.Syntax, 'the query is empty');
-  return new TreeReader(query).expr(top);
+  return reader.expr(top);
 }
 
+/**
+ * Reads the grammar's tree, in which a `# comment` is a skipped token that may sit between any
+ * two tokens (`up # note\n+ up`, `- # note\n2`): Prometheus' lexer drops comments anywhere
+ * outside strings, so `children` and `text` never show them and no position in the tree does
+ * either.
+ */
 class TreeReader {
   constructor(private readonly source: string) {}
 
+  /** A node's source without the comments inside it (`- # c\n2` is the number -2). */
   private text(node: SyntaxNode): string {
-    return this.source.slice(node.from, node.to);
+    let text = '';
+    let at = node.from;
+    const cursor = node.cursor();
+    while (cursor.next() && cursor.from < node.to)
+      if (cursor.type.isSkipped) {
+        text += this.source.slice(at, cursor.from);
+        at = cursor.to;
+      }
+    return text + this.source.slice(at, node.to);
   }
 
   /** A node's text as a refusal quotes it: cut, never a whole hostile body. */
@@ -79,9 +95,11 @@ class TreeReader {
     return cut(this.text(node));
   }
 
-  private children(node: SyntaxNode): SyntaxNode[] {
+  /** A node's children but its comments. */
+  children(node: SyntaxNode): SyntaxNode[] {
     const list: SyntaxNode[] = [];
-    for (let child = node.firstChild; child; child = child.nextSibling) list.push(child);
+    for (let child = node.firstChild; child; child = child.nextSibling)
+      if (!child.type.isSkipped) list.push(child);
     return list;
   }
 

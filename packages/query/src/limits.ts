@@ -1,5 +1,6 @@
+import { cut } from '@tickertape/errors';
 import { LEVELS, isLevel, type Level } from '@tickertape/buckets';
-import { nameProblem, parseSeriesKey } from '@tickertape/tick';
+import { SeriesKeyError, nameProblem, parseSeriesKey } from '@tickertape/tick';
 import type { RollupStore } from '@tickertape/store';
 import type { FinalBucketCache } from './final-bucket-cache.js';
 import { FinalitySource, type ReadScope } from './finality-source.js';
@@ -86,7 +87,7 @@ export function checkLevel(level: string, ctx: ReaderContext): Level {
   if (!isLevel(level) || !ctx.levels.includes(level))
     throw new QueryError(
       QueryErrorCode.UnknownLevel,
-      `unknown level ${JSON.stringify(level)}; levels: ${ctx.levels.join(', ')}`,
+      `unknown level ${JSON.stringify(cut(level))}; levels: ${ctx.levels.join(', ')}`,
     );
   return level;
 }
@@ -95,9 +96,12 @@ export function checkSeries(key: string): void {
   try {
     parseSeriesKey(key);
   } catch (err) {
+    // The parser's message names the key already (cut): saying it twice doubled a hostile one.
     throw new QueryError(
       QueryErrorCode.InvalidSeries,
-      `invalid series key ${JSON.stringify(key)}: ${(err as Error).message}`,
+      err instanceof SeriesKeyError
+        ? err.message
+        : `invalid series key ${JSON.stringify(cut(key))}: ${(err as Error).message}`,
     );
   }
 }
@@ -108,7 +112,7 @@ export function checkName(kind: string, name: string): void {
   if (problem !== undefined)
     throw new QueryError(
       QueryErrorCode.InvalidName,
-      `invalid ${kind} name ${JSON.stringify(name)}: it ${problem}`,
+      `invalid ${kind} name ${JSON.stringify(cut(name))}: it ${problem}`,
     );
 }
 

@@ -1,4 +1,4 @@
-import { TickertapeError } from '@tickertape/errors';
+import { TickertapeError, cut } from '@tickertape/errors';
 import { TickErrorCode } from './codes.js';
 
 /**
@@ -24,7 +24,10 @@ export class SeriesKeyError extends TickertapeError {
   readonly key: string;
 
   constructor(key: string, problem: string) {
-    super(TickErrorCode.InvalidSeriesKey, `invalid series key ${JSON.stringify(key)}: ${problem}`);
+    super(
+      TickErrorCode.InvalidSeriesKey,
+      `invalid series key ${JSON.stringify(cut(key))}: ${problem}`,
+    );
     this.key = key;
   }
 }

@@ -1,3 +1,4 @@
+import { cut } from '@tickertape/errors';
 import { DEFAULT_TICK_LIMITS, MAX_TICK_TS, MIN_TICK_TS, type TickLimits } from './limits.js';
 import { TickRejectedError } from './rejection.js';
 import type { Tick } from './tick.js';
@@ -54,7 +55,7 @@ function checkNames(where: string, names: readonly string[]): void {
     if (problem !== undefined) {
       throw new TickRejectedError(
         'INVALID_NAME',
-        `${where} name ${JSON.stringify(name)} ${problem}`,
+        `${where} name ${JSON.stringify(cut(name))} ${problem}`,
       );
     }
   }

@@ -1,3 +1,4 @@
+import { cut } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { isBadQuery } from '@tickertape/query';
 import { isReadAborted, isReadTimeout } from '@tickertape/store';
@@ -6,6 +7,8 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { FORBIDDEN, isScopeError } from './token-scope.js';
 import { readTimeoutMessage } from './request-reads.js';
 import type { RouteMethods } from './route-methods.js';
+import { promError } from './prometheus/envelope.js';
+import { setSecurityHeaders } from './security-headers.js';
 
 /**
  * The `error` of the API's own refusals. A refused query answers with the reader's code instead
@@ -30,8 +33,12 @@ export interface ErrorBody {
   requestId?: string;
 }
 
+/** Longest `message` sent: messages quote the request, whose parts may be any length (issue 37). */
+const MAX_MESSAGE_CHARS = 1000;
+
 export function errorBody(error: string, message: string, requestId?: string): ErrorBody {
-  return requestId === undefined ? { error, message } : { error, message, requestId };
+  const said = cut(message, MAX_MESSAGE_CHARS);
+  return requestId === undefined ? { error, message: said } : { error, message: said, requestId };
 }
 
 /** `from: not an instant…; limit: Too big…`: each zod issue with the parameter it is about. */
@@ -90,7 +97,7 @@ export function apiErrorHandler(logger: Logger) {
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
-  const path = (request.url.split('?')[0] ?? '').slice(0, 200);
+  const path = cut(request.url.split('?')[0] ?? '');
   return reply
     .code(404)
     .send(
@@ -118,8 +125,33 @@ export function methodNotAllowed(known: RouteMethods) {
       .send(
         errorBody(
           ApiErrorCode.MethodNotAllowed,
-          `${request.method} is not served on ${path.slice(0, 200)}; it answers ${allowed.join(', ')}`,
+          `${request.method} is not served on ${cut(path)}; it answers ${allowed.join(', ')}`,
         ),
       );
   };
+}
+
+/**
+ * Fastify's refusals made before routing (`frameworkErrors`: a malformed URL, a path parameter
+ * past maxParamLength), which it would otherwise answer itself, raw: the URL whole in the
+ * message, none of the security headers. Answered like any other refusal.
+ */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  setSecurityHeaders(request, reply);
+  const path = cut(request.url.split('?')[0] ?? '');
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? `a part of the path ${path} is too long`
+      : `the path ${path} is not a valid URL`;
+  void reply
+    .code(error.statusCode ?? 400)
+    .send(
+      path.startsWith('/prometheus/')
+        ? promError('bad_data', message)
+        : errorBody(ApiErrorCode.InvalidRequest, message),
+    );
 }

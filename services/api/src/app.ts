@@ -1,4 +1,3 @@
-import etag from '@fastify/etag';
 import type { Logger } from '@tickertape/logger';
 import type { RollupReader } from '@tickertape/query';
 import { isReadTimeout } from '@tickertape/store';
@@ -11,10 +10,16 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import { AnswerCache } from './answer-cache.js';
-import { apiErrorHandler, methodNotAllowed, notFoundHandler } from './api-error.js';
+import { answerValidation } from './answer-validation.js';
+import {
+  apiErrorHandler,
+  frameworkErrorHandler,
+  methodNotAllowed,
+  notFoundHandler,
+} from './api-error.js';
 import { bearerAuth } from './auth.js';
 import type { LagSource } from './lag.js';
-import { bodyHash, type CachingPolicy } from './http-caching.js';
+import type { CachingPolicy } from './http-caching.js';
 import { cacheObserver, createApiMetrics, type ApiMetrics } from './metrics.js';
 import { DASHBOARD_DIR, dashboardRoutes } from './routes/dashboard-routes.js';
 import { levelRoutes, type FinalitySource } from './routes/level-routes.js';
@@ -22,6 +27,7 @@ import { registerOpenApi } from './routes/openapi-routes.js';
 import type { PromBounds } from './prometheus/bounds.js';
 import { prometheusRoutes } from './prometheus/routes.js';
 import { RouteMethods } from './route-methods.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { opsRoutes } from './routes/ops-routes.js';
 import { readRoutes } from './routes/read-routes.js';
 import { DEFAULT_READ_TIMEOUT_MS, trackRequestReads, wasAborted } from './request-reads.js';
@@ -63,11 +69,11 @@ export interface AnswerCaching extends CachingPolicy {
 
 const unknownLag: LagSource = () => Promise.resolve(null);
 
-/** The API's defaults (env.ts): 64 MiB of answers, open ones reused for 5 s at most, public. */
+/** The API's defaults (env.ts): 64 MiB of answers, open ones reused for 5 s at most, private. */
 export const DEFAULT_CACHING: AnswerCaching = {
   answerBytes: 64 * 1024 * 1024,
   openReuseMs: 5000,
-  scope: 'public',
+  scope: 'private',
   finalMaxAgeS: 86_400,
   budgetsMs: LEVEL_FRESHNESS_BUDGETS,
 };
@@ -94,6 +100,7 @@ export function buildApp(options: BuildAppOptions) {
     loggerInstance,
     // One line per /api request from onResponse below, none for scrapes and static files.
     logController: new LogController({ disableRequestLogging: true }),
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -143,6 +150,7 @@ export function buildApp(options: BuildAppOptions) {
       );
   });
 
+  registerSecurityHeaders(app);
   registerOpenApi(app);
   void app.register(opsRoutes, { registry, health: options.health });
   void app.register(dashboardRoutes, { dir: options.dashboardDir ?? DASHBOARD_DIR });
@@ -152,8 +160,8 @@ export function buildApp(options: BuildAppOptions) {
       // the URL looks like before routing.
       api.addHook('onRequest', bearerAuth(options.tokens, metrics));
       api.setNotFoundHandler(notFoundHandler);
-      // A strong ETag on every answer (kept answers bring theirs) and 304 for a matching If-None-Match.
-      await api.register(etag, { hashFn: bodyHash });
+      // A strong ETag on every answer, 304 for a matching If-None-Match, Vary: Authorization.
+      await answerValidation(api);
       await api.register(readRoutes, { prefix: '/v1', reader, now, metrics, answers, caching });
       await api.register(tokenRoute, { prefix: '/v1' });
       await api.register(levelRoutes, {

@@ -194,10 +194,13 @@ export const apiEnvSchema = z
     /** How often the finality watermarks are re-read (0: per query). */
     FINALITY_REFRESH_MS: durationMs().max(60_000).default(1000),
     /**
-     * `public` (shared caches may keep answers: every token reads the same data) or `private`,
-     * which scoped tokens require (see the check below).
+     * Who may keep answers: `private` (only the client's own cache) unless set. Every answer is
+     * behind a token (API_TOKENS is required), and a shared cache keying by URL would hand one
+     * token's answer to anyone; `public` is an operator's statement that every token reads the
+     * same data and that each cache in front authenticates every request (docs/reading-at-scale.md);
+     * scoped tokens refuse it (see the check below).
      */
-    CACHE_SCOPE: z.enum(['public', 'private']).default('public'),
+    CACHE_SCOPE: z.enum(['public', 'private']).default('private'),
     /** How long a wholly final answer may be kept by caches: a rebuild's change reaches them after this. */
     FINAL_MAX_AGE_S: positiveInt().default(86_400),
     /** The workers' freshness budgets if not their defaults: how long an open answer may be kept. */

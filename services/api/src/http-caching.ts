@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Level } from '@tickertape/buckets';
 
 /**
- * Who may keep an answer: `public` lets shared caches (the proxy, a CDN) serve it to every
- * client they authenticate; `private` only the client's own cache. Tokens here all read the
- * same data (none is scoped to a tenant), so one answer serves every token and `public` is the
- * default; a deployment whose proxy cannot authenticate requests must choose `private`.
+ * Who may keep an answer: `private` (the default) only the client's own cache; `public` lets
+ * shared caches (the proxy, a CDN) serve it to every client they authenticate. Every answer is
+ * behind a token, so sharing is never assumed: `public` is the operator's explicit statement that
+ * every token reads the same data and every shared cache in front authenticates each request.
  */
 export type CacheScope = 'public' | 'private';
 

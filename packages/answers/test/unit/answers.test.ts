@@ -54,6 +54,37 @@ describe('tableToCsv', () => {
   it('writes the header alone when there are no rows', () => {
     expect(tableToCsv(table([]))).toBe('label,value,final\r\n');
   });
+
+  // OWASP's CSV injection: a text cell a spreadsheet would execute is prefixed with ' and quoted.
+  it.each<[string, string]>([
+    ['=HYPERLINK("http://x","y")', '"\'=HYPERLINK(""http://x"",""y"")"'],
+    ['+1+2', '"\'+1+2"'],
+    ['-2+3', '"\'-2+3"'],
+    ['@SUM(A1)', '"\'@SUM(A1)"'],
+    ['\t=1', '"\'\t=1"'],
+    ['\r=1', '"\'\r=1"'],
+    ['\uFF1D1+1', '"\'\uFF1D1+1"'],
+  ])('escapes the formula text %j', (text, cell) => {
+    expect(tableToCsv(table([[text, -1.5, true]]))).toBe(
+      `label,value,final\r\n${cell},-1.5,true\r\n`,
+    );
+  });
+
+  it('leaves numbers, inner formula characters and a header clear of formulas as they are', () => {
+    expect(
+      tableToCsv(
+        table([
+          ['a=b', -2, false],
+          ['a-b', -Infinity, false],
+        ]),
+      ),
+    ).toBe('label,value,final\r\na=b,-2,false\r\na-b,-Infinity,false\r\n');
+  });
+
+  it('escapes a header named by data (a tag) like any text cell', () => {
+    const tagged: Table = { columns: [{ name: '=cmd', kind: 'text' }], rows: [['x']] };
+    expect(tableToCsv(tagged)).toBe('"\'=cmd"\r\nx\r\n');
+  });
 });
 
 describe('tableToArrowStream', () => {

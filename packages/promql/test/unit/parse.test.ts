@@ -53,6 +53,41 @@ describe('parsePromQL', () => {
     expect(parsePromQL(query)).toEqual(tree);
   });
 
+  // Prometheus' lexer drops `#` to the end of the line anywhere outside a string: a comment
+  // between the sides of an operator, before a sign or inside a list reads as nothing.
+  it.each([
+    ['up\n# note\n+ up', 'up + up'],
+    ['sum(x) # c\n/ 2', 'sum(x) / 2'],
+    ['# leading\nup', 'up'],
+    ['up # trailing', 'up'],
+    ['( # c\n up )', '(up)'],
+    ['- # c\n 2', '-2'],
+    ['x offset # c\n -5m', 'x offset -5m'],
+    ['x == # c\n bool 2', 'x == bool 2'],
+    ['x + on( # c\n a) y', 'x + on(a) y'],
+    ['sum by (a # c\n, b) (x)', 'sum by (a, b) (x)'],
+    ['avg_over_time(x[5m] # c\n)', 'avg_over_time(x[5m])'],
+    ['quantile_over_time(0.5, # φ\n x[5m])', 'quantile_over_time(0.5, x[5m])'],
+    ['topk( # k\n 3, x)', 'topk(3, x)'],
+    ['x{a="b", # c\n d!="e"}', 'x{a="b", d!="e"}'],
+  ])('reads %j as %j', (commented, plain) => {
+    expect(parsePromQL(commented)).toEqual(parsePromQL(plain));
+  });
+
+  it('keeps a # inside a string, and a query of only comments is refused', () => {
+    expect(parsePromQL('x{a="#b"} # c')).toEqual({
+      kind: 'selector',
+      selector: {
+        offsetMs: 0,
+        matchers: [
+          { label: '__name__', op: '=', value: 'x' },
+          { label: 'a', op: '=', value: '#b' },
+        ],
+      },
+    });
+    expect(refusal('# only a note').code).toBe('PROMQL_SYNTAX');
+  });
+
   it('reads quantile_over_time with its φ, and the spread functions', () => {
     expect(parsePromQL('quantile_over_time(0.85, x[10m] offset 5m)')).toEqual({
       kind: 'range-function',

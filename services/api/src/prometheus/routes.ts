@@ -1,4 +1,3 @@
-import etag from '@fastify/etag';
 import { floorTo, isLevel } from '@tickertape/buckets';
 import type { Logger } from '@tickertape/logger';
 import {
@@ -14,7 +13,8 @@ import {
 } from '@tickertape/promql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerAuth } from '../auth.js';
-import { REVALIDATE, bodyHash, cacheControl, reuseUntil } from '../http-caching.js';
+import { answerValidation } from '../answer-validation.js';
+import { REVALIDATE, cacheControl, reuseUntil } from '../http-caching.js';
 import type { ApiMetrics } from '../metrics.js';
 import { keptAnswer, type Answering } from '../routes/answers.js';
 import { BEARER } from '../routes/openapi-routes.js';
@@ -96,7 +96,7 @@ export async function prometheusRoutes(api: FastifyInstance, options: Prometheus
     { parseAs: 'string' },
     (request, body, done) => formBodyParser(request, body as string, done),
   );
-  await api.register(etag, { hashFn: bodyHash });
+  await answerValidation(api);
   // Label and series lists cannot say when they change (a new series): caches ask each time.
   api.addHook('onSend', async (_request, reply) => {
     if (!reply.hasHeader('cache-control')) void reply.header('cache-control', REVALIDATE);

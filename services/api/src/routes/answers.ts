@@ -72,7 +72,7 @@ export async function keptAnswer(
 
 /**
  * Sends the answer to one read: kept (final, or open for a moment) or read now, with a strong
- * ETag (a matching If-None-Match gets 304 from @fastify/etag, registered on /api) and a
+ * ETag (a matching If-None-Match gets 304: answer-validation.ts, registered on /api) and a
  * Cache-Control from its finality. The key holds the route, the parsed query, the format (each
  * representation is kept and tagged on its own: the ETag is its bytes' hash), the relative
  * range's bounds, the reader's answer key (generations and level policy) and the token's scope —

@@ -85,6 +85,8 @@ export function registerOpenApi(app: FastifyInstance): void {
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   void app.register(fastifySwaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { persistAuthorization: false },
+    // No validator badge: it would send the document's URL to validator.swagger.io, an image
+    // the Content-Security-Policy refuses anyway (security-headers.ts).
+    uiConfig: { persistAuthorization: false, validatorUrl: null },
   });
 }

@@ -115,16 +115,30 @@ async function facts(page: Page): Promise<ChartFacts> {
   };
 }
 
-/** Waits until #chart has finished a draw newer than `after` (ready, idle or error). */
-async function drawn(page: Page, after: number): Promise<ChartFacts> {
+/** The page's document as far as the predicates below need it (the tests compile without DOM types). */
+interface PageGlobals {
+  document: { querySelector(selector: string): { dataset: Record<string, string> } | null };
+}
+
+/**
+ * Waits until the element's `data-<counter>` passes `after` and its `data-state` is settled (not
+ * loading). A function, not a string: Playwright evals a string predicate in the page, which the
+ * API's Content-Security-Policy (no 'unsafe-eval') refuses, as it should.
+ */
+async function settled(page: Page, selector: string, counter: string, after: number) {
   await page.waitForFunction(
-    `(() => {
-      const d = document.querySelector('#chart')?.dataset;
-      return !!d && Number(d.draws ?? 0) > ${after} && d.state !== 'loading';
-    })()`,
-    undefined,
+    ([selected, key, newerThan]: [string, string, number]) => {
+      const d = (globalThis as unknown as PageGlobals).document.querySelector(selected)?.dataset;
+      return !!d && Number(d[key] ?? 0) > newerThan && d.state !== 'loading';
+    },
+    [selector, counter, after] as [string, string, number],
     { timeout: 20_000 },
   );
+}
+
+/** Waits until #chart has finished a draw newer than `after` (ready, idle or error). */
+async function drawn(page: Page, after: number): Promise<ChartFacts> {
+  await settled(page, '#chart', 'draws', after);
   return facts(page);
 }
 
@@ -183,15 +197,25 @@ describe('dashboard page in Chromium, on the real API and stack', () => {
   };
 
   const pageErrors = new Map<Page, string[]>();
-  /** A fresh page (own sessionStorage) opened with the token in the fragment. */
-  const openDashboard = async (fragment = `#token=${token}`): Promise<Page> => {
+  /**
+   * A fresh page (own sessionStorage) at `path`, its uncaught errors and every Content-Security-
+   * Policy violation Chromium reports (a script, style or image the API's policy refused) kept
+   * in pageErrors.
+   */
+  const openPage = async (path: string): Promise<Page> => {
     const page = await browser.newPage({ viewport: VIEWPORT });
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) errors.push(message.text());
+    });
     pageErrors.set(page, errors);
-    await page.goto(`${base}/dashboard/${fragment}`);
+    await page.goto(`${base}${path}`);
     return page;
   };
+  /** The dashboard opened with the token in the fragment. */
+  const openDashboard = (fragment = `#token=${token}`): Promise<Page> =>
+    openPage(`/dashboard/${fragment}`);
 
   const screenshot = async (page: Page, name: string) => {
     await mkdir(SCREENSHOTS, { recursive: true });
@@ -264,6 +288,25 @@ describe('dashboard page in Chromium, on the real API and stack', () => {
     if (groups.length > 0) await (await stack.admin()).deleteGroups(groups);
     await stack?.close();
   }, TIMEOUT_MS);
+
+  it(
+    'loads swagger-ui at /docs/ under the security headers: the document rendered, nothing refused',
+    async () => {
+      const policy = (await fetch(`${base}/docs/`)).headers.get('content-security-policy');
+      expect(policy).toContain("script-src 'self'");
+      const page = await openPage('/docs/');
+      await page.locator('.swagger-ui .info .title').waitFor({ state: 'visible' });
+      expect(await page.locator('.swagger-ui .info .title').textContent()).toContain(
+        'tickertape API',
+      );
+      await page.locator('.opblock').first().waitFor({ state: 'visible' });
+      expect(await page.locator('.opblock').count()).toBeGreaterThan(10);
+      await screenshot(page, 'docs');
+      expect(pageErrors.get(page)).toEqual([]);
+      await page.close();
+    },
+    TIMEOUT_MS,
+  );
 
   it(
     'draws a series with a hole as a broken line, point for point with the API and the ticks',
@@ -472,14 +515,7 @@ describe('dashboard page in Chromium, on the real API and stack', () => {
           await page.evaluate<string>(`document.querySelector('#compare').dataset.runs ?? '0'`),
         );
         await action();
-        await page.waitForFunction(
-          `(() => {
-            const d = document.querySelector('#compare').dataset;
-            return Number(d.runs ?? 0) > ${before} && d.state !== 'loading';
-          })()`,
-          undefined,
-          { timeout: 20_000 },
-        );
+        await settled(page, '#compare', 'runs', before);
         return page.evaluate<Record<string, string>>(
           `({ ...document.querySelector('#compare').dataset })`,
         );
@@ -652,7 +688,11 @@ describe('dashboard page in Chromium, on the real API and stack', () => {
     'says so when the API refuses the token',
     async () => {
       const page = await openDashboard(`#token=${'x'.repeat(32)}`);
-      await page.waitForFunction(`document.querySelector('#chart').dataset.state === 'error'`);
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as PageGlobals).document.querySelector('#chart')?.dataset.state ===
+          'error',
+      );
       const message = page.locator('#message');
       await expect(message.isVisible()).resolves.toBe(true);
       await expect(message.textContent()).resolves.toContain('refused the token (401');

@@ -249,7 +249,7 @@ describe('CSV and Arrow answers of the read routes', () => {
     expect(first).toContain(`,"speed|lane=2,road=x\\,""y""",2,"x,""y""",speed,`);
   });
 
-  it('tags each representation and answers 304 per format; Vary: Accept where Accept chose', async () => {
+  it('tags each representation and answers 304 per format; Vary: Accept where Accept chose, Authorization always', async () => {
     for (const [, path] of [ROUTES[2]!, ROUTES[4]!]) {
       const answers = await Promise.all([
         fetchRaw(path),
@@ -258,18 +258,19 @@ describe('CSV and Arrow answers of the read routes', () => {
       ]);
       const etags = answers.map((a) => a.headers.get('etag')!);
       expect(new Set(etags).size).toBe(3);
-      for (const answer of answers) expect(answer.headers.get('vary')).toBe('Accept');
+      for (const answer of answers)
+        expect(answer.headers.get('vary')).toBe('Accept, Authorization');
       const [, csvTag] = etags as [string, string, string];
       const again = await fetchRaw(path, { Accept: CSV, 'If-None-Match': csvTag });
       expect(again.status).toBe(304);
       expect(again.headers.get('etag')).toBe(csvTag);
-      expect(again.headers.get('vary')).toBe('Accept');
+      expect(again.headers.get('vary')).toBe('Accept, Authorization');
       // The CSV's tag does not match the JSON or the Arrow answer.
       expect((await fetchRaw(path, { 'If-None-Match': csvTag })).status).toBe(200);
       expect((await fetchRaw(path, { Accept: ARROW, 'If-None-Match': csvTag })).status).toBe(200);
-      // format= decides alone: no Vary, the same bytes and tag as Accept's CSV.
+      // format= decides alone: no Vary: Accept, the same bytes and tag as Accept's CSV.
       const byParam = await fetchRaw(`${path}&format=csv`, { Accept: ARROW });
-      expect(byParam.headers.get('vary')).toBeNull();
+      expect(byParam.headers.get('vary')).toBe('Authorization');
       expect(byParam.bytes.equals(answers[1].bytes)).toBe(true);
       expect(byParam.headers.get('etag')).toBe(csvTag);
     }
@@ -278,10 +279,10 @@ describe('CSV and Arrow answers of the read routes', () => {
   it('keeps a kept answer per format: a final window asked as JSON, then CSV, then JSON', async () => {
     const path = `/api/v1/window${qs(['series', s1], ['field', 'speed'], ['from', '2026-01-01T00:40Z'], ['to', '2026-01-01T00:50Z'])}`;
     const json = await api.get<WindowBody>(path);
-    expect(json.headers.get('cache-control')).toBe('public, max-age=86400, immutable');
+    expect(json.headers.get('cache-control')).toBe('private, max-age=86400, immutable');
     const csv = await fetchRaw(path, { Accept: CSV });
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
-    expect(csv.headers.get('cache-control')).toBe('public, max-age=86400, immutable');
+    expect(csv.headers.get('cache-control')).toBe('private, max-age=86400, immutable');
     const again = await api.get<WindowBody>(path);
     expect(again.text).toBe(json.text);
     expect(again.headers.get('content-type')).toBe('application/json; charset=utf-8');

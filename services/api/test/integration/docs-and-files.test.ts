@@ -104,6 +104,39 @@ const PROMETHEUS_ROUTES: Record<
   '/prometheus/api/v1/status/buildinfo': { methods: ['get'], params: [], required: [] },
 };
 
+/** A Content-Security-Policy header as its directives: `{ 'script-src': ["'self'"], … }`. */
+function directives(header: string | null): Record<string, string[]> {
+  return Object.fromEntries(
+    (header ?? '')
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .filter(([name]) => name !== '')
+      .map(([name, ...values]) => [name!, values]),
+  );
+}
+
+/**
+ * What a page's HTML loads and runs: the URLs of its scripts, stylesheets and icons, and any
+ * inline script, inline handler (`onclick=`) or style element, which `script-src 'self'` and
+ * `script-src-attr 'none'` would block.
+ */
+function pageLoads(html: string) {
+  const attr = (tag: RegExp, name: string) =>
+    [...html.matchAll(tag)].map((m) => new RegExp(`${name}="([^"]*)"`).exec(m[0])?.[1] ?? '');
+  return {
+    scripts: attr(/<script\b[^>]*>/g, 'src'),
+    links: attr(/<link\b[^>]*>/g, 'href'),
+    handlers: [...html.matchAll(/<[^>]+\son[a-z]+\s*=/gi)].map((m) => m[0]),
+  };
+}
+
+/** Whether `url`, as the page at `page` refers to it, is allowed by `sources` of a CSP. */
+function allowed(sources: string[], url: string, page: string): boolean {
+  const target = new URL(url, page);
+  if (target.protocol === 'data:') return sources.includes('data:');
+  return target.origin === new URL(page).origin && sources.includes("'self'");
+}
+
 describe('the OpenAPI document, the docs page, the dashboard files and /metrics', () => {
   let stack: TestStack;
   let api: RunningApi;
@@ -265,6 +298,60 @@ describe('the OpenAPI document, the docs page, the dashboard files and /metrics'
     const res = await api.get(path, null);
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ error: 'not_found' });
+  });
+
+  it('sends the security headers on every answer: API, Prometheus, docs, dashboard, errors', async () => {
+    const answers = [
+      await api.get('/api/v1/token'),
+      await api.get('/api/v1/token', null),
+      await api.get('/prometheus/api/v1/labels'),
+      await api.get('/api/v1/no-such-route'),
+      await api.get('/docs/', null),
+      await api.get('/docs/static/swagger-ui-bundle.js', null),
+      await api.get('/dashboard/', null),
+      await api.get('/dashboard/app.js', null),
+      await api.get('/health', null),
+      await api.get('/no-such-page', null),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([
+      204, 401, 200, 404, 200, 200, 200, 200, 200, 404,
+    ]);
+    for (const { headers } of answers) {
+      expect(headers.get('x-content-type-options')).toBe('nosniff');
+      expect(headers.get('x-frame-options')).toBe('DENY');
+      expect(headers.get('referrer-policy')).toBe('no-referrer');
+      const csp = directives(headers.get('content-security-policy'));
+      expect(csp['frame-ancestors']).toEqual(["'none'"]);
+      expect(csp['script-src']).toEqual(["'self'"]);
+      expect(csp['script-src-attr']).toEqual(["'none'"]);
+      expect(csp['object-src']).toEqual(["'none'"]);
+      // The API speaks plain HTTP: upgrading the pages' requests would break them.
+      expect(csp).not.toHaveProperty('upgrade-insecure-requests');
+    }
+  });
+
+  it.each([
+    ['/docs/', 3],
+    ['/dashboard/', 2],
+  ])('lets %s load everything it references under its policy', async (path, scripts) => {
+    const page = await api.get(path, null);
+    const csp = directives(page.headers.get('content-security-policy'));
+    const loads = pageLoads(page.text);
+    const at = `${api.base}${path}`;
+    expect(loads.scripts).toHaveLength(scripts);
+    // No inline script (each has a src), no inline handler: script-src 'self' alone serves them.
+    expect(loads.scripts.filter((src) => src === '')).toEqual([]);
+    expect(loads.handlers).toEqual([]);
+    for (const src of loads.scripts) {
+      expect([src, allowed(csp['script-src']!, src, at)]).toEqual([src, true]);
+      expect((await api.get(new URL(src, at).pathname, null)).status).toBe(200);
+    }
+    for (const href of loads.links) {
+      const sources = href.startsWith('data:') ? csp['img-src']! : csp['style-src']!;
+      expect([href, allowed(sources, href, at)]).toEqual([href, true]);
+      if (!href.startsWith('data:'))
+        expect((await api.get(new URL(href, at).pathname, null)).status).toBe(200);
+    }
   });
 
   it('serves /metrics in the Prometheus format with the API series', async () => {

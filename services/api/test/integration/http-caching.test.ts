@@ -1,8 +1,9 @@
 /**
- * HTTP caching from finality on the real stack: strong ETags and 304s, Cache-Control by
- * finality (final: long and immutable; open: no longer than the level's freshness budget or the
- * range's next move), one answer for every token and none without one, the in-process cache of
- * final buckets, and a rebuild that changes final buckets changing their answers and ETags.
+ * HTTP caching from finality on the real stack: strong ETags and 304s (RFC 9110: `*` and lists),
+ * Cache-Control by finality (final: long and immutable; open: no longer than the level's
+ * freshness budget or the range's next move), private unless CACHE_SCOPE=public and varying by
+ * Authorization, one answer for every token and none without one, the in-process cache of final
+ * buckets, and a rebuild that changes final buckets changing their answers and ETags.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { partitionOf, type Level } from '@tickertape/buckets';
@@ -26,7 +27,7 @@ const MARKS: Record<Level, number> = {
 };
 const data = dataset(11);
 const [s1, s2, s3] = data.sensors as [string, string, string];
-const IMMUTABLE = 'public, max-age=86400, immutable';
+const IMMUTABLE = 'private, max-age=86400, immutable';
 
 const windowPath = (from: number, to: number, ...series: string[]) =>
   `/api/v1/window${qs(...series.map((s): [string, string] => ['series', s]), ['field', 'speed'], ['from', from], ['to', to])}`;
@@ -72,6 +73,10 @@ describe('HTTP caching by finality', () => {
     expect(again.headers.get('etag')).toBe(etag);
     expect(again.headers.get('cache-control')).toBe(IMMUTABLE);
 
+    // Answers behind a token say so to every cache, and the 304 says it too.
+    for (const answer of [first, again])
+      expect(answer.headers.get('vary')?.split(/, */)).toContain('Authorization');
+
     // Another ETag, or the same query in another spelling of its instants, is answered in full.
     const stale = await api.get(path, undefined, { 'If-None-Match': '"something-else"' });
     expect(stale.status).toBe(200);
@@ -81,18 +86,77 @@ describe('HTTP caching by finality', () => {
     expect(spelled.text).toBe(first.text);
   });
 
+  it('answers If-None-Match as RFC 9110 reads it: *, lists, and weak comparison', async () => {
+    const path = windowPath(at('2025-12-31T23:10:00Z'), at('2025-12-31T23:20:00Z'), s1);
+    const first = await api.get(path);
+    const etag = first.headers.get('etag')!;
+    const weak = `W/${etag}`;
+    for (const ifNoneMatch of [
+      '*',
+      weak,
+      `"other", ${etag}`,
+      `W/"other",${weak}`,
+      `  "a" ,  "b",${etag}  `,
+    ]) {
+      const answer = await api.get(path, undefined, { 'If-None-Match': ifNoneMatch });
+      expect([ifNoneMatch, answer.status, answer.text]).toEqual([ifNoneMatch, 304, '']);
+      expect(answer.headers.get('etag')).toBe(etag);
+    }
+    for (const ifNoneMatch of ['"other"', '"a", W/"b"', etag.slice(0, -2) + '"']) {
+      const answer = await api.get(path, undefined, { 'If-None-Match': ifNoneMatch });
+      expect([ifNoneMatch, answer.status]).toEqual([ifNoneMatch, 200]);
+      expect(answer.text).toBe(first.text);
+    }
+    // `*` matches an answer that exists: never an error, nor a request without a valid token.
+    const missing = await api.get('/api/v1/nothing-here', undefined, { 'If-None-Match': '*' });
+    expect(missing.status).toBe(404);
+    expect((await api.get(path, null, { 'If-None-Match': '*' })).status).toBe(401);
+    // HEAD is conditional as GET is.
+    const head = await fetch(`${api.base}${path}`, {
+      method: 'HEAD',
+      headers: { Authorization: `Bearer ${OTHER_TOKEN}`, 'If-None-Match': `"x", ${weak}` },
+    });
+    expect(head.status).toBe(304);
+  });
+
+  it('conditions Prometheus queries alike: GET 304 on a list, POST answered in full', async () => {
+    const query = `/prometheus/api/v1/query${qs(['query', 'speed_speed'], ['time', at('2025-12-31T23:30:00Z') / 1000])}`;
+    const first = await api.get(query);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    expect(first.headers.get('vary')).toBe('Authorization');
+    const again = await api.get(query, undefined, { 'If-None-Match': `"x", W/${etag}` });
+    expect(again.status).toBe(304);
+    expect((await api.get(query, undefined, { 'If-None-Match': '*' })).status).toBe(304);
+    const posted = await fetch(`${api.base}/prometheus/api/v1/query`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${OTHER_TOKEN}`,
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'If-None-Match': '*',
+      },
+      body: query.split('?')[1],
+    });
+    expect(posted.status).toBe(200);
+    expect(await posted.text()).toBe(first.text);
+  });
+
   it('keeps an open window no longer than its level budget, nor a relative one past its move', async () => {
     // Hour 00 is open (the hour watermark is at 00:00): its minutes change at each hour flush.
     const open = await api.get<WindowBody>(
       windowPath(at('2026-01-01T00:40:00Z'), at('2026-01-01T00:50:00Z'), s1),
     );
     expect(open.body.rows[0]!.final).toBe(false);
-    expect(open.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=60');
+    expect(open.headers.get('cache-control')).toBe(
+      'private, max-age=60, stale-while-revalidate=60',
+    );
     // The last ten minutes at 01:15:30 move to other buckets at 01:16:00, 30 s later.
     const last = await api.get(
       `/api/v1/window${qs(['series', s1], ['field', 'speed'], ['last', '10m'])}`,
     );
-    expect(last.headers.get('cache-control')).toBe('public, max-age=30, stale-while-revalidate=30');
+    expect(last.headers.get('cache-control')).toBe(
+      'private, max-age=30, stale-while-revalidate=30',
+    );
     expect(last.headers.get('etag')).toMatch(/^"/);
   });
 

@@ -425,7 +425,7 @@ describe('the Prometheus query API', () => {
       `/prometheus/api/v1/query_range?${new URLSearchParams({ query: 'avg_over_time(traffic_speed[10m])', start: sec(start), end: sec(to), step: '60s' }).toString()}`;
     const final = await api.get(path(PROM_START + 60 * MINUTE));
     expect(final.headers.get('x-tickertape-final')).toBe('true');
-    expect(final.headers.get('cache-control')).toBe('public, max-age=86400, immutable');
+    expect(final.headers.get('cache-control')).toBe('private, max-age=86400, immutable');
     const etag = final.headers.get('etag')!;
     expect(etag).toMatch(/^"[^"]+"$/);
     const again = await api.get(path(PROM_START + 60 * MINUTE), undefined, {
@@ -437,7 +437,7 @@ describe('the Prometheus query API', () => {
     expect(open.status).toBe(200);
     expect(open.headers.get('x-tickertape-final')).toBe('false');
     expect(open.headers.get('cache-control')).toMatch(
-      /^public, max-age=\d+, stale-while-revalidate=\d+$/,
+      /^private, max-age=\d+, stale-while-revalidate=\d+$/,
     );
   });
 });

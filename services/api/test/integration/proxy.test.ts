@@ -1,7 +1,8 @@
 /**
  * The caching proxy of the local stack (nginx, infra/local/proxy) in front of the API on the real
- * stack: a final window served from the proxy's cache without reaching the API, an open one
- * refreshed once its max-age has passed after the next flush, and every request authenticated.
+ * stack: with CACHE_SCOPE=public, a final window served from the proxy's cache without reaching
+ * the API, an open one refreshed once its max-age has passed after the next flush, and every
+ * request authenticated; with the default, private, nothing kept at all.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Level } from '@tickertape/buckets';
@@ -40,6 +41,9 @@ describe('the caching proxy in front of the API', () => {
   let db: Db;
   let api: RunningApi;
   let proxy: RunningProxy;
+  /** The same API with the default scope, private, behind a proxy of its own. */
+  let privateApi: RunningApi;
+  let privateProxy: RunningProxy;
 
   beforeAll(async () => {
     stack = await TestStack.open('api-proxy');
@@ -53,11 +57,19 @@ describe('the caching proxy in front of the API', () => {
     api = await startTestApi(await storesOf(db), {
       reader: { now },
       now,
-      caching: { ...DEFAULT_CACHING, budgetsMs: { minute: 2_000, hour: 2_000, day: 2_000 } },
+      caching: {
+        ...DEFAULT_CACHING,
+        scope: 'public',
+        budgetsMs: { minute: 2_000, hour: 2_000, day: 2_000 },
+      },
     });
     proxy = await startProxy(new URL(api.base).host);
+    privateApi = await startTestApi(await storesOf(db), { reader: { now }, now });
+    privateProxy = await startProxy(new URL(privateApi.base).host);
   }, 120_000);
   afterAll(async () => {
+    await privateProxy?.close();
+    await privateApi?.close();
     await proxy?.close();
     await api?.close();
     await stack?.close();
@@ -123,7 +135,20 @@ describe('the caching proxy in front of the API', () => {
     expect(jsonAgain.headers.get('x-cache-status')).toBe('HIT');
     expect(jsonAgain.headers.get('content-type')).toMatch(/^application\/json/);
     expect(jsonAgain.text).toBe(json.text);
-    expect(jsonAgain.headers.get('vary')).toBe('Accept');
+    expect(jsonAgain.headers.get('vary')).toBe('Accept, Authorization');
+  });
+
+  it('keeps nothing of an API with the default scope, private: each request reaches it', async () => {
+    const path = `/api/v1/window${qs(['series', s1], ['field', 'speed'], ['from', '2025-12-31T22:50Z'], ['to', '2025-12-31T23:00Z'])}`;
+    const before = await answered(privateApi, '/api/v1/window');
+    const first = await privateProxy.get(path, bearer(TOKEN));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('private, max-age=86400, immutable');
+    expect(first.headers.get('vary')).toBe('Accept, Authorization');
+    const other = await privateProxy.get(path, bearer(OTHER_TOKEN));
+    expect(other.status).toBe(200);
+    expect(other.headers.get('x-cache-status')).not.toBe('HIT');
+    expect((await answered(privateApi, '/api/v1/window')) - before).toBe(2);
   });
 
   it('refreshes an open window after the next flush, once its max-age has passed', async () => {

@@ -51,7 +51,7 @@ describe('api env', () => {
       ANSWER_CACHE_BYTES: 64 * 1024 * 1024,
       ANSWER_REUSE_OPEN_MS: 5000,
       FINALITY_REFRESH_MS: 1000,
-      CACHE_SCOPE: 'public',
+      CACHE_SCOPE: 'private',
       FINAL_MAX_AGE_S: 86_400,
       FRESHNESS_BUDGETS: { minute: 5_000, hour: 60_000, day: 60_000 },
       COUNT_DATABASE_COMMANDS: false,
@@ -73,6 +73,12 @@ describe('api env', () => {
     expect(env.MAX_STALENESS_SECONDS).toBe(120);
     expect(env.FRESHNESS_BUDGETS).toEqual({ minute: 5_000, hour: 120_000, day: 60_000 });
     expect(env.BUCKET_CACHE_BYTES).toBe(0);
+  });
+
+  it('keeps answers private unless public is set: every answer is behind a token', () => {
+    expect(parseApiEnv(base).CACHE_SCOPE).toBe('private');
+    expect(parseApiEnv({ ...base, CACHE_SCOPE: 'public' }).CACHE_SCOPE).toBe('public');
+    expect(parseApiEnv({ ...base, CACHE_SCOPE: 'private' }).CACHE_SCOPE).toBe('private');
   });
 
   it('splits tokens and levels on commas, trimming blanks', () => {
@@ -127,6 +133,7 @@ describe('api env', () => {
     // Under 100 ms every honest read would time out.
     ['a read budget too short to read', { API_READ_TIMEOUT_MS: '50' }, 'API_READ_TIMEOUT_MS'],
     ['a read budget that is not a number', { API_READ_TIMEOUT_MS: '30s' }, 'API_READ_TIMEOUT_MS'],
+    ['a cache scope in capitals', { CACHE_SCOPE: 'PUBLIC' }, 'CACHE_SCOPE'],
   ])('refuses %s, naming the variable', (_case, over, variable) => {
     expect(refusal({ ...base, ...over }).variables.map((v) => v.split('.')[0])).toEqual([variable]);
   });

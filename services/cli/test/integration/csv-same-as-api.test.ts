@@ -21,11 +21,14 @@ const END = at('2026-11-19T10:20:00Z');
 const NOW = at('2026-11-19T10:30:00Z');
 const TOKEN = 'csv-test-token-0123456789';
 
-/** A tag value with a comma and quotes, so both sides must quote the same cells the same way. */
+/**
+ * A tag value a spreadsheet would run, with a comma and quotes, so both sides must escape and
+ * quote the same cells the same way.
+ */
 const SENSORS = [
   { sensor: 's1', road: 'I80' },
   { sensor: 's2', road: 'I80' },
-  { sensor: 's3', road: 'x,"y"' },
+  { sensor: 's3', road: '=HYPERLINK("x","y")' },
 ];
 const SERIES = SENSORS.map((tags) => seriesKey('traffic', tags));
 
@@ -124,6 +127,7 @@ describe('CSV: tickertape query and the API give the same bytes', () => {
         'variance,stddev,coverage_spread,final',
     );
     expect(printed).toBe(answered);
+    expect(printed).toContain(',"\'=HYPERLINK(""x"",""y"")",s3,speed,');
   });
 
   it('window of a metric selected by tag, and one without data in it', async () => {

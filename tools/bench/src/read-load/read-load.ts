@@ -99,7 +99,11 @@ export async function runReadLoad(
       ...COUNTED,
     });
     running.push(uncached);
-    const cached = await startApiProcess(env, database, await freeLocalPort(), COUNTED);
+    // Public: the proxy in front authenticates every request, and its hits are measured.
+    const cached = await startApiProcess(env, database, await freeLocalPort(), {
+      ...COUNTED,
+      CACHE_SCOPE: 'public',
+    });
     running.push(cached);
     const proxy = await startProxyProcess(new URL(cached.base).host, await freeLocalPort());
     running.push(proxy);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { addExactValue, addToBins, fieldSetKeyOf, type Aggregate } from '@tickertape/buckets';
+import { addExactValue, fieldSetKeyOf, type Aggregate } from '@tickertape/buckets';
 import { aggregatesOf } from '../../../src/layout/aggregates.js';
 import { fieldSlotOf } from '../../../src/layout/field-slot.js';
 import { shellDocument } from '../../../src/layout/shells.js';

@@ -280,6 +280,8 @@ export const levelsSchema = z.object({
   ),
   /** Metrics whose fields keep quantile sketches, at every level (`tickertape levels sketch`). */
   sketches: z.array(z.string()),
+  /** Sketched metrics whose quantiles are kept at an α other than 1 % (`levels sketch --alpha`). */
+  sketchAlpha: z.array(z.object({ metric: z.string(), alpha: z.number() })),
   /** Fields kept with a weighted average, at every level (`tickertape levels weight`). */
   weights: z.array(z.object({ metric: z.string(), field: z.string(), by: z.string() })),
 });
@@ -342,8 +344,11 @@ export const unscopedErrors = { 400: errorSchema, 401: errorSchema, 500: errorSc
 /** A read's: 403 too, for a series or metric outside the token's scope (token-scope.ts). */
 export const apiErrors = { ...unscopedErrors, 403: errorSchema } as const;
 
+/** A read past API_READ_TIMEOUT_MS (request-reads.ts): retriable. */
+export const readTimeout = { 503: errorSchema } as const;
+
 /** The answers of an /api read besides its 200: a 304 for a matching ETag, and the errors. */
-export const readAnswers = { 304: notModified, ...apiErrors } as const;
+export const readAnswers = { 304: notModified, ...apiErrors, ...readTimeout } as const;
 
 export type SeriesBody = z.output<typeof seriesListSchema>;
 export type PointsBody = z.output<typeof pointsSchema>;

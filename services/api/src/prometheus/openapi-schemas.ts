@@ -130,7 +130,7 @@ export const promErrorSchema = z.object({
   status: z.literal('error'),
   errorType: z.string().meta({
     description:
-      'bad_data (400: the request), execution (422: over a bound or budget, or the data makes the evaluation fail), unauthorized (401), not_found, internal (500)',
+      'bad_data (400: the request), execution (422: over a bound or budget, or the data makes the evaluation fail), timeout (503: reads past API_READ_TIMEOUT_MS), unauthorized (401), not_found, internal (500)',
   }),
   error: z.string().meta({ description: 'What is refused, cut to 1000 characters' }),
 });
@@ -165,5 +165,8 @@ export function promAnswers(route: keyof typeof PROM_PARAMS, method: 'GET' | 'PO
           ),
         }),
     500: error('internal: failed on our side; the log holds the details'),
+    ...(route === 'buildinfo'
+      ? {}
+      : { 503: error('timeout: its reads took longer than API_READ_TIMEOUT_MS (retriable)') }),
   };
 }

@@ -9,6 +9,7 @@ import {
   levelsSchema,
   notModified,
   readAnswers,
+  readTimeout,
   statusSchema,
   unscopedErrors,
 } from '../response-schemas.js';
@@ -64,10 +65,10 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
     {
       schema: {
         summary:
-          'The levels served: finality watermark, consumer lag and level policy (metrics skipped, kept compact) of each; the metrics with quantile sketches and the weighted fields',
+          'The levels served: finality watermark, consumer lag and level policy (metrics skipped, kept compact) of each; the metrics with quantile sketches (and their α where not 1 %) and the weighted fields',
         tags: ['status'],
         security: BEARER,
-        response: { 200: levelsSchema, 304: notModified, ...unscopedErrors },
+        response: { 200: levelsSchema, 304: notModified, ...unscopedErrors, ...readTimeout },
       },
     },
     async (request, reply) => {
@@ -89,6 +90,7 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
           compact: mine(policy.metricsAt(level, 'compact')),
         })),
         sketches: mine(policy.sketchedMetrics()),
+        sketchAlpha: policy.sketchAlphas().filter((s) => scope.allows(s.metric)),
         weights: policy.weights().filter((w) => scope.allows(w.metric)),
       };
     },

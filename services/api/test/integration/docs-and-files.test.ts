@@ -190,16 +190,18 @@ describe('the OpenAPI document, the docs page, the dashboard files and /metrics'
         ];
         expect(needed.sort()).toEqual([...required].sort());
         if (method === 'post') expect(inUrl.filter((p) => p.in === 'query')).toEqual([]);
-        // Prometheus' statuses: 400 bad_data, 422 execution (not for buildinfo, which reads
-        // nothing); a form also meets the body's refusals.
+        // Prometheus' statuses: 400 bad_data, 422 execution and 503 timeout (not for buildinfo,
+        // which reads nothing); a form also meets the body's refusals.
+        const reads = !path.endsWith('buildinfo');
         const statuses = [
           '200',
           '304',
           '400',
           '401',
           ...(method === 'post' ? ['413', '415'] : []),
-          ...(path.endsWith('buildinfo') ? [] : ['422']),
+          ...(reads ? ['422'] : []),
           '500',
+          ...(reads ? ['503'] : []),
         ];
         expect(Object.keys(operation.responses).sort()).toEqual(statuses);
         for (const [status, response] of Object.entries(operation.responses))
@@ -227,8 +229,8 @@ describe('the OpenAPI document, the docs page, the dashboard files and /metrics'
       // A read names metrics: 403 outside the token's scope; /levels only lists them.
       expect(Object.keys(operation.responses).sort()).toEqual(
         path === '/api/v1/levels'
-          ? ['200', '304', '400', '401', '500']
-          : ['200', '304', '400', '401', '403', '500'],
+          ? ['200', '304', '400', '401', '500', '503']
+          : ['200', '304', '400', '401', '403', '500', '503'],
       );
       // A 304 (If-None-Match named the ETag) has no body.
       expect(operation.responses['304']!.content).toBeUndefined();

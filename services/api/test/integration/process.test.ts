@@ -82,6 +82,7 @@ describe('api process', () => {
           compact: [],
         })),
         sketches: [],
+        sketchAlpha: [],
         weights: [],
       });
       const refused = await fetch(`${url}/api/v1/levels`);

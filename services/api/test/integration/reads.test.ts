@@ -376,6 +376,7 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
         compact: [],
       })),
       sketches: [],
+      sketchAlpha: [],
       weights: [],
     });
   });

@@ -157,3 +157,66 @@ describe('spread, quantiles and VWAP on the read routes', () => {
     expect(cells.slice(-4, -1)).toEqual([String(n), String(n), String(n)]);
   });
 });
+
+describe('a metric sketched at its own α, changed while its buckets are open', () => {
+  let stack: TestStack;
+  let api: RunningApi;
+  const ticks = trades();
+  const half = at('2026-03-02T10:30:00Z');
+  const prices = (from: number, to: number) =>
+    ticks.filter((t) => t.ts >= from && t.ts < to).map((t) => t.fields.price!);
+  const quantiles = async (from: number, to: number, phis: readonly number[]) => {
+    const res = await api.get<WindowBody>(
+      `/api/v1/window${qs(['series', STOCK], ['field', 'price'], ['from', from], ['to', to], ['quantile', phis.join(',')])}`,
+    );
+    expect(res.status).toBe(200);
+    return res.body.rows[0]!;
+  };
+
+  beforeAll(async () => {
+    stack = await TestStack.open('api-stats-alpha');
+    const db = testDatabase(stack);
+    const { rollups } = await storesOf(db);
+    // 5 % for the first hour, then 0.5 %: the hour bucket 10:00 holds bins of both.
+    const sketch = (alpha: number) =>
+      rollups.changeMetricPolicy({ kind: 'sketch', metrics: ['stock.tick'], on: true, alpha }, NOW);
+    await sketch(0.05);
+    await writeTicks(
+      db,
+      ticks.filter((t) => t.ts < half),
+    );
+    await sketch(0.005);
+    await writeTicks(
+      db,
+      ticks.filter((t) => t.ts >= half),
+    );
+    api = await startTestApi(await storesOf(db), { reader: { now: () => NOW } });
+  }, 120_000);
+  afterAll(async () => {
+    await api?.close();
+    await stack?.close();
+  });
+
+  it.each([
+    ['before the change, at 5 %', START, half, 0.05],
+    ['after it, at 0.5 %', half, END, 0.005],
+    ['across it: within the larger', START, END, 0.05],
+  ])('answers quantiles %s', async (_name, from, to, alpha) => {
+    const phis = [0.01, 0.5, 0.85, 0.99];
+    const row = await quantiles(from, to, phis);
+    const values = prices(from, to);
+    expect(row.coverage.sketch).toBe(values.length);
+    for (const phi of phis) {
+      const truth = rankValue(values, phi);
+      expect(Math.abs(row.quantiles![`q${phi}`]! - truth)).toBeLessThanOrEqual(
+        alpha * truth * (1 + 1e-12),
+      );
+    }
+  });
+
+  it('lists the α in /levels', async () => {
+    const res = await api.get<LevelsBody>('/api/v1/levels');
+    expect(res.body.sketches).toEqual(['stock.tick']);
+    expect(res.body.sketchAlpha).toEqual([{ metric: 'stock.tick', alpha: 0.005 }]);
+  });
+});

@@ -27,7 +27,10 @@ const floorDiv = (a: number, b: number) => Math.floor(a / b);
  * epoch), and every instant a clock change jumps over one. So a local day runs from midnight to
  * midnight (23 or 25 hours across a DST change); an hour repeated by a fall-back is read twice,
  * as two steps; an hour skipped by a spring-forward is no step; a 30-minute shift (Lord Howe)
- * makes a 30-minute or 90-minute local hour. Pure and integer: the zone's offsets come in `rules`.
+ * makes a 30-minute or 90-minute local hour. A step longer than a backward jump is not cut by it:
+ * a multiple the clock reads again after jumping back (St. John's fell back at 00:01 until 2011,
+ * so its midnight came twice) starts no second step, and that day lasts 25 hours. Pure and
+ * integer: the zone's offsets come in `rules`.
  */
 export function localSteps(
   fromMs: number,
@@ -56,23 +59,30 @@ function boundariesIn(
   rules: Pick<ZoneRules, 'offsetAt' | 'transitions'>,
 ): number[] {
   const boundaries: number[] = [];
-  const intervals: { from: number; to: number; offset: number }[] = [];
+  // `seenBelow`: after a backward jump shorter than the step, the wall times below it were read
+  // before the jump; a multiple among them starts no second step.
+  const intervals: { from: number; to: number; offset: number; seenBelow?: number }[] = [];
   let cursor = scanFrom;
   let offset = rules.offsetAt(scanFrom);
+  let seenBelow: number | undefined;
   for (const change of rules.transitions(scanFrom, scanTo)) {
-    intervals.push({ from: cursor, to: change.atMs, offset });
-    // A jump over a multiple (spring forward past local midnight or a whole hour) starts a step.
+    intervals.push({ from: cursor, to: change.atMs, offset, ...(seenBelow && { seenBelow }) });
+    const back = change.before - change.after;
+    const longer = back > 0 && stepMs > back;
+    // A jump over a multiple starts a step (spring forward past local midnight or a whole hour;
+    // a fall-back into the previous hour), unless the step outlasts a backward jump.
     const before = floorDiv(change.atMs - 1 + change.before, stepMs);
     const after = floorDiv(change.atMs + change.after, stepMs);
-    if (before !== after) boundaries.push(change.atMs);
+    if (before !== after && !longer) boundaries.push(change.atMs);
+    seenBelow = longer ? change.atMs + change.before : undefined;
     cursor = change.atMs;
     offset = change.after;
   }
-  intervals.push({ from: cursor, to: scanTo, offset });
-  for (const { from, to, offset: o } of intervals) {
+  intervals.push({ from: cursor, to: scanTo, offset, ...(seenBelow && { seenBelow }) });
+  for (const { from, to, offset: o, seenBelow: seen } of intervals) {
     // Instants t in [from, to) whose wall time t + o is a multiple of the step.
     for (let k = Math.ceil((from + o) / stepMs); k * stepMs - o < to; k++)
-      boundaries.push(k * stepMs - o);
+      if (seen === undefined || k * stepMs >= seen) boundaries.push(k * stepMs - o);
   }
   return [...new Set(boundaries)].sort((a, b) => a - b);
 }

@@ -78,6 +78,17 @@ describe('local days: midnight to midnight, 23 or 25 hours across DST', () => {
       ],
     ],
     [
+      'America/St_Johns in 2008: the clock fell back at 00:01, so midnight came twice; one day of 25 hours',
+      'America/St_Johns',
+      '2008-11-01T02:30:00Z',
+      '2008-11-04T03:30:00Z',
+      [
+        ['2008-11-01T02:30:00.000Z', 24],
+        ['2008-11-02T02:30:00.000Z', 25],
+        ['2008-11-03T03:30:00.000Z', 24],
+      ],
+    ],
+    [
       'a range cut mid-day keeps the whole steps it touches',
       'America/Los_Angeles',
       '2026-03-08T20:00:00Z',
@@ -216,6 +227,25 @@ describe('the pure math on given offsets', () => {
       [change, 6 * D - 2 * H],
       [6 * D - 2 * H, 7 * D - 2 * H],
     ]);
+  });
+
+  it('a backward jump over midnight starts no second day: the day lasts 25 hours', () => {
+    // At 00:30 local (+2 h) the clock goes back to 23:30 (+1 h): midnight comes again, no new day.
+    const change = 5 * D - 2 * H + 30 * M;
+    const back: Pick<ZoneRules, 'offsetAt' | 'transitions'> = {
+      offsetAt: (ms) => (ms < change ? 2 * H : H),
+      transitions: (from, to) =>
+        change >= from && change < to ? [{ atMs: change, before: 2 * H, after: H }] : [],
+    };
+    expect(localSteps(4 * D, 6 * D, D, back).map((s) => [s.start, s.end])).toEqual([
+      [4 * D - 2 * H, 5 * D - 2 * H],
+      [5 * D - 2 * H, 6 * D - H],
+      [6 * D - H, 7 * D - H],
+    ]);
+    // An hour step is cut by it: the clock reads hour 23 again from the jump on.
+    const hours = localSteps(5 * D - 3 * H, 5 * D, H, back).map((s) => [s.start, s.end]);
+    expect(hours).toContainEqual([5 * D - 2 * H, change]);
+    expect(hours).toContainEqual([change, 5 * D - H]);
   });
 
   it('refuses a width without local steps', () => {

@@ -43,7 +43,8 @@ describe('api process', () => {
     ],
     [
       'a scoped token with answers public to shared caches',
-      { API_TOKENS: `${TOKEN},scoped-secret-0123456789:weather.*` },
+      // Private is the default: public must be asked for, and a scoped token refuses it.
+      { API_TOKENS: `${TOKEN},scoped-secret-0123456789:weather.*`, CACHE_SCOPE: 'public' },
       'CACHE_SCOPE',
       'scoped-secret-0123456789',
     ],

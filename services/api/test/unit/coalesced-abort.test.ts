@@ -9,6 +9,7 @@ import { DEFAULT_CACHING } from '../../src/app.js';
 import { createApiMetrics } from '../../src/metrics.js';
 import { readSignalOf, trackRequestReads } from '../../src/request-reads.js';
 import { keptAnswer } from '../../src/routes/answers.js';
+import { MetricScope, assignScope } from '../../src/token-scope.js';
 
 /**
  * Identical requests share one computation (the kept answers coalesce them). When the client of
@@ -22,6 +23,8 @@ describe('a coalesced answer whose first client leaves', () => {
 
   beforeAll(async () => {
     trackRequestReads(app, { readTimeoutMs: 10_000 });
+    // What the bearer hook does for a plain token: kept answers are keyed by the scope.
+    app.addHook('onRequest', async (request) => assignScope(request, MetricScope.ALL));
     const now = () => Date.now();
     const ctx = {
       reader: new RollupReader({ rollups: createMemoryStore() }),

@@ -214,7 +214,10 @@ describe('api env', () => {
     });
 
     it('refuses CACHE_SCOPE=public with a scoped token: a shared cache keys by URL, not token', () => {
-      const err = refusal({ ...base, API_TOKENS: `${TOKEN},${TEAM}:weather.*` });
+      const scoped = { ...base, API_TOKENS: `${TOKEN},${TEAM}:weather.*` };
+      // Private, the default, is what a scoped token needs; public must be set, and is refused.
+      expect(parseApiEnv(scoped).CACHE_SCOPE).toBe('private');
+      const err = refusal({ ...scoped, CACHE_SCOPE: 'public' });
       expect(err.variables).toEqual(['CACHE_SCOPE']);
       expect(err.message).toContain('set CACHE_SCOPE=private');
       expect(err.message).not.toContain(TEAM);

@@ -239,12 +239,15 @@ describe('tickertape verify', () => {
       twice(`f.speed.h.${hourSlot}.sum`),
       twice('f.speed.n'),
       twice('f.speed.sq'),
+      // The ticks Σx² covers: the tick applied twice is counted twice there too.
+      twice('f.speed.sqn'),
       twice('f.speed.sum'),
       twice(`f.travel_time.h.${hourSlot}.n`),
       twice(`f.travel_time.h.${hourSlot}.sq`),
       twice(`f.travel_time.h.${hourSlot}.sum`),
       twice('f.travel_time.n'),
       twice('f.travel_time.sq'),
+      twice('f.travel_time.sqn'),
       twice('f.travel_time.sum'),
       twice('n'),
       {

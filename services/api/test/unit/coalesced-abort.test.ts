@@ -24,7 +24,10 @@ describe('a coalesced answer whose first client leaves', () => {
   beforeAll(async () => {
     trackRequestReads(app, { readTimeoutMs: 10_000 });
     // What the bearer hook does for a plain token: kept answers are keyed by the scope.
-    app.addHook('onRequest', async (request) => assignScope(request, MetricScope.ALL));
+    app.addHook('onRequest', (request, _reply, done) => {
+      assignScope(request, MetricScope.ALL);
+      done();
+    });
     const now = () => Date.now();
     const ctx = {
       reader: new RollupReader({ rollups: createMemoryStore() }),

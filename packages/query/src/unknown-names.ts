@@ -1,5 +1,6 @@
 import { closest, distance } from 'fastest-levenshtein';
-import type { RollupStore, SeriesRow } from '@tickertape/store';
+import { isTickertapeError } from '@tickertape/errors';
+import type { BucketScope, RollupStore, SeriesRow } from '@tickertape/store';
 import { parseSeriesKey, seriesKey } from '@tickertape/tick';
 import type { ReaderContext } from './limits.js';
 import { QueryError, QueryErrorCode } from './query-error.js';
@@ -23,7 +24,9 @@ export class UnknownNameError extends QueryError {
 }
 
 export function isUnknownName(err: unknown): err is UnknownNameError {
-  return err instanceof UnknownNameError;
+  return (
+    isTickertapeError(err) && err.code === QueryErrorCode.UnknownName && 'unknown' in err
+  );
 }
 
 function unknownMessage(unknown: UnknownNames): string {
@@ -83,20 +86,23 @@ export async function checkNames(
   const level = ctx.levels[ctx.levels.length - 1]!;
   const unknown: UnknownNames = { series: [], fields: [], suggestions: {} };
   const nowMs = ctx.now();
-  const wide = {
-    level,
-    fromMs: Math.min(read.fromMs, nowMs - SUGGEST_SPAN_MS),
-    toMs: Math.max(read.toMs, nowMs),
-  };
+  // The range and the recent past, apart: one span from an old range to now could list years of
+  // partitions of a fine level.
+  const spans = [
+    { level, fromMs: read.fromMs, toMs: read.toMs },
+    { level, fromMs: nowMs - SUGGEST_SPAN_MS, toMs: nowMs },
+  ];
   for (const series of new Set(read.empty)) {
     const { metric, tags } = parseSeriesKey(series);
     if ((await store.newestBucket(level, series, KNOWN_PARTITIONS)) === undefined) {
       unknown.series.push(series);
-      const siblings = await store.findSeries({ ...wide, metric }, SUGGEST_LIMIT);
+      const siblings = await Promise.all(
+        spans.map((span) => store.findSeries({ ...span, metric }, SUGGEST_LIMIT)),
+      );
       const candidates =
-        siblings.length > 0
-          ? siblings.map((row) => row.series)
-          : await otherMetrics(store, wide, metric, tags);
+        siblings.flat().length > 0
+          ? siblings.flat().map((row) => row.series)
+          : await otherMetrics(store, spans, metric, tags);
       unknown.suggestions[series] = nearest(series, candidates);
       continue;
     }
@@ -118,11 +124,12 @@ export async function checkNames(
 /** A misspelt metric has no siblings: the series of the nearest metrics, with the same tags. */
 async function otherMetrics(
   store: RollupStore,
-  wide: { level: ReaderContext['levels'][number]; fromMs: number; toMs: number },
+  spans: readonly BucketScope[],
   metric: string,
   tags: Readonly<Record<string, string>>,
 ): Promise<string[]> {
-  const metrics = (await store.listMetrics(wide, 1)).map((row) => row.metric);
+  const listed = await Promise.all(spans.map((span) => store.listMetrics(span, 1)));
+  const metrics = [...new Set(listed.flat().map((row) => row.metric))];
   const near = nearest(metric, metrics);
   if (near.length === 0 && metrics.length > 0) near.push(closest(metric, metrics));
   return near.map((name) => seriesKey(name, tags));

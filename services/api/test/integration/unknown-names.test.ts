@@ -41,6 +41,13 @@ describe('a misspelt series or field is named, not answered as missing data (iss
     });
   });
 
+  it('answers the 404 in JSON when CSV was asked', async () => {
+    const res = await api.get<UnknownBody>(`${points(S1, 'sped')}&format=csv`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body.unknown.fields).toEqual(['sped']);
+  });
+
   it.each([
     ['a misspelt metric', 'sped|road=a1,sensor=s1'],
     ['a misspelt tag name', 'speed|road=a1,senzor=s1'],

@@ -24,9 +24,7 @@ export class UnknownNameError extends QueryError {
 }
 
 export function isUnknownName(err: unknown): err is UnknownNameError {
-  return (
-    isTickertapeError(err) && err.code === QueryErrorCode.UnknownName && 'unknown' in err
-  );
+  return isTickertapeError(err) && err.code === QueryErrorCode.UnknownName && 'unknown' in err;
 }
 
 function unknownMessage(unknown: UnknownNames): string {

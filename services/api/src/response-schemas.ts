@@ -359,7 +359,8 @@ export const unknownNameSchema = errorSchema.extend({
         .array(z.string())
         .meta({ description: 'Fields their series have no data of in the range' }),
       suggestions: z.record(z.string(), z.array(z.string())).meta({
-        description: 'Per unknown name: the known names nearest to it (edit distance), nearest first',
+        description:
+          'Per unknown name: the known names nearest to it (edit distance), nearest first',
         examples: [{ pirce: ['price'] }],
       }),
     })

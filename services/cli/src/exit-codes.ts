@@ -13,6 +13,11 @@ export const EXIT = {
   refused: 2,
   /** Could not check: a dependency did not answer at start (its variable named); a retry may. */
   unreachable: 3,
+  /**
+   * `query points|candles|window` named a series the store has never held, or a field its series
+   * has no data of in the range: a typo, told apart from a quiet range (a gap, exit 0).
+   */
+  unknownName: 4,
   /** Stopped by Ctrl-C after reporting what was done: not to be taken for a full run. */
   interrupted: 130,
 } as const;

@@ -12,6 +12,7 @@ export {
 export type { MetricInfo } from './metric-catalog.js';
 export { DEFAULT_LIMITS, type Limits, type ReaderOptions } from './limits.js';
 export { QueryError, QueryErrorCode, isBadQuery } from './query-error.js';
+export { UnknownNameError, isUnknownName, nearest, type UnknownNames } from './unknown-names.js';
 export {
   NICE_STEPS_MS,
   chooseResolution,

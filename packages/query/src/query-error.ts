@@ -16,6 +16,8 @@ export const QueryErrorCode = {
   LevelSkipped: 'QUERY_LEVEL_SKIPPED',
   InvalidTimeZone: 'QUERY_INVALID_TIME_ZONE',
   InvalidQuantile: 'QUERY_INVALID_QUANTILE',
+  /** A series or field the store does not hold: a typo, never answered as a gap (unknown-names.ts). */
+  UnknownName: 'QUERY_UNKNOWN_NAME',
 } as const;
 export type QueryErrorCode = (typeof QueryErrorCode)[keyof typeof QueryErrorCode];
 

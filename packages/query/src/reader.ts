@@ -33,6 +33,7 @@ import { seriesStatus, type StatusResult } from './status.js';
 import { metricCatalog, type MetricInfo } from './metric-catalog.js';
 import type { FinalBucketCache } from './final-bucket-cache.js';
 import { FinalitySource } from './finality-source.js';
+import { checkNames } from './unknown-names.js';
 import { windowAggregate, type WindowQuery, type WindowResult } from './window.js';
 import {
   windowByMetric,
@@ -185,27 +186,45 @@ export class RollupReader {
     const level = checkLevel(query.level, this.ctx);
     const ctx = await this.keptFor([query.series]);
     checkLevelKept(level, metricOfSeries(query.series), ctx);
-    return this.read(
+    return this.named(
       ctx,
-      query,
-      levelResolution(level, query.detail),
-      await this.rangeOptions(query),
+      await this.read(
+        ctx,
+        query,
+        levelResolution(level, query.detail),
+        await this.rangeOptions(query),
+      ),
     );
+  }
+
+  /** A range without a point is checked for a misspelt series or field (unknown-names.ts). */
+  private async named(ctx: ReaderContext, result: RangeResult): Promise<RangeResult> {
+    if (result.points.length === 0)
+      await checkNames(this.store, ctx, {
+        empty: [result.series],
+        field: result.field,
+        fromMs: result.fromMs,
+        toMs: result.toMs,
+      });
+    return result;
   }
 
   /** One series at the finest width that fits `maxPoints`, read from the cheapest level. */
   async auto(query: AutoQuery): Promise<RangeResult> {
     const ctx = await this.keptFor([query.series]);
-    return this.read(
+    return this.named(
       ctx,
-      query,
-      chooseResolution(
-        query.fromMs,
-        query.toMs,
-        Math.min(query.maxPoints, ctx.limits.maxPoints),
-        ctx.levels,
+      await this.read(
+        ctx,
+        query,
+        chooseResolution(
+          query.fromMs,
+          query.toMs,
+          Math.min(query.maxPoints, ctx.limits.maxPoints),
+          ctx.levels,
+        ),
+        await this.rangeOptions(query),
       ),
-      await this.rangeOptions(query),
     );
   }
 
@@ -260,12 +279,15 @@ export class RollupReader {
   }
 
   async window(query: WindowQuery): Promise<WindowResult> {
-    return windowAggregate(
-      this.store,
-      await this.keptFor(query.series),
-      query,
-      await this.weightOf(query.field),
-    );
+    const ctx = await this.keptFor(query.series);
+    const result = await windowAggregate(this.store, ctx, query, await this.weightOf(query.field));
+    await checkNames(this.store, ctx, {
+      empty: result.rows.filter((row) => row.n === 0).map((row) => row.series),
+      field: result.field,
+      fromMs: result.fromMs,
+      toMs: result.toMs,
+    });
+    return result;
   }
 
   /** The same totals for the series of one metric (and tags), found in the window's own buckets. */

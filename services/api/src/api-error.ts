@@ -1,6 +1,6 @@
 import { cut } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import { isBadQuery } from '@tickertape/query';
+import { isBadQuery, isUnknownName, type UnknownNames } from '@tickertape/query';
 import { isReadAborted, isReadTimeout } from '@tickertape/store';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -31,6 +31,10 @@ export interface ErrorBody {
   message: string;
   /** On 500s: the id of the log line holding the details, which the body never shows. */
   requestId?: string;
+}
+
+export interface UnknownBody extends ErrorBody {
+  unknown: UnknownNames;
 }
 
 /** Longest `message` sent: messages quote the request, whose parts may be any length (issue 37). */
@@ -70,6 +74,11 @@ export function apiErrorHandler(logger: Logger) {
             validationMessage(err.validation, err.validationContext),
           ),
         );
+    // A misspelt series or field: named with the nearest known names, never a 200 with one gap.
+    if (isUnknownName(err))
+      return reply
+        .code(404)
+        .send({ ...errorBody(err.code, err.message), unknown: err.unknown } satisfies UnknownBody);
     if (isBadQuery(err)) return reply.code(400).send(errorBody(err.code, err.message));
     if (isScopeError(err))
       return reply.code(403).send(errorBody(ApiErrorCode.Forbidden, err.message));

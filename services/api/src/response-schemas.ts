@@ -350,6 +350,26 @@ export const readTimeout = { 503: errorSchema } as const;
 /** The answers of an /api read besides its 200: a 304 for a matching ETag, and the errors. */
 export const readAnswers = { 304: notModified, ...apiErrors, ...readTimeout } as const;
 
+/** A 404 naming the series or field the store does not hold (QUERY_UNKNOWN_NAME), with the nearest. */
+export const unknownNameSchema = errorSchema.extend({
+  unknown: z
+    .object({
+      series: z.array(z.string()).meta({ description: 'Series keys the store has never held' }),
+      fields: z
+        .array(z.string())
+        .meta({ description: 'Fields their series have no data of in the range' }),
+      suggestions: z.record(z.string(), z.array(z.string())).meta({
+        description:
+          'Per unknown name: the known names nearest to it (edit distance), nearest first',
+        examples: [{ pirce: ['price'] }],
+      }),
+    })
+    .meta({ description: 'The names refused, so a typo never reads as missing data' }),
+});
+
+/** A read naming series and a field: its answers, and a 404 for a name the store does not hold. */
+export const namedReadAnswers = { ...readAnswers, 404: unknownNameSchema } as const;
+
 export type SeriesBody = z.output<typeof seriesListSchema>;
 export type PointsBody = z.output<typeof pointsSchema>;
 export type CandlesBody = z.output<typeof candlesSchema>;

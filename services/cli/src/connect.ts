@@ -11,26 +11,31 @@ import { topicPartitions } from '@tickertape/producer';
 import { openMongoStores, type MongoStores } from '@tickertape/store';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
-import type { CliEnv } from './env.js';
+import { requireStack, type CliEnv } from './env.js';
 
 /**
  * Checks the dependencies a command needs (so a wrong address stops it at once, naming the
  * variable) and returns a Kafka client.
  */
 export async function openKafka(
-  env: CliEnv,
+  given: CliEnv,
   logger: Logger,
   clientId: string,
   needs: { registry: boolean },
 ): Promise<Kafka> {
+  const env = requireStack(given, 'KAFKA_BROKERS');
+  const registry = needs.registry ? requireStack(given, 'SCHEMA_REGISTRY_URL') : undefined;
   const security = kafkaSecurity(env);
   await probeDependencies(
     {
       KAFKA_BROKERS: env.KAFKA_BROKERS,
       kafkaSecurity: security,
-      ...(needs.registry
-        ? { SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL, registryAuth: registryEndpoint(env) }
-        : {}),
+      ...(registry === undefined
+        ? {}
+        : {
+            SCHEMA_REGISTRY_URL: registry.SCHEMA_REGISTRY_URL,
+            registryAuth: registryEndpoint(registry),
+          }),
     },
     logger,
     env.STARTUP_TIMEOUT_MS,
@@ -40,7 +45,7 @@ export async function openKafka(
 
 /** The tick codec for `topic`: schema v2 under `<topic>-value`, registered if it is not yet. */
 export function tickCodecFor(env: CliEnv, topic: string): Promise<TickCodec> {
-  const registryAt = registryEndpoint(env);
+  const registryAt = registryEndpoint(requireStack(env, 'SCHEMA_REGISTRY_URL'));
   return TickCodec.register(createRegistry(registryAt), {
     registry: registryAt,
     version: 2,
@@ -75,11 +80,12 @@ export async function openTopicForPublishing(
  * name KAFKA_BROKERS.
  */
 export async function openStores(
-  env: CliEnv,
+  given: CliEnv,
   logger: Logger,
   appName: string,
   database: string,
 ): Promise<MongoStores> {
+  const env = requireStack(given, 'MONGODB_URI');
   try {
     return await openMongoStores({
       uri: env.MONGODB_URI,

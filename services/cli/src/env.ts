@@ -7,14 +7,27 @@ import {
   registryAuthShape,
   stackShape,
   type EnvSource,
+  type StackEnv,
 } from '@tickertape/config';
+import { ConfigError } from '@tickertape/errors';
 import { z } from 'zod';
 import { LOG_FORMATS } from './log-output.js';
+
+/**
+ * The stack's addresses, each checked when set but required only by the commands that connect
+ * to it (`requireStack`): `query` and `levels` read the database alone, and must start without
+ * Kafka, registry or Redis addresses they never use. The CLI never talks to Redis.
+ */
+const stackAddresses = {
+  KAFKA_BROKERS: stackShape.KAFKA_BROKERS.optional(),
+  SCHEMA_REGISTRY_URL: stackShape.SCHEMA_REGISTRY_URL.optional(),
+  MONGODB_URI: stackShape.MONGODB_URI.optional(),
+};
 
 /** Everything the `tickertape` command reads from the environment, checked once at start. */
 export const cliEnvSchema = z
   .object({
-    ...stackShape,
+    ...stackAddresses,
     /** TLS and SASL to the brokers, basic auth to the registry (docs/security.md). */
     ...kafkaSecurityShape,
     ...registryAuthShape,
@@ -32,6 +45,25 @@ export const cliEnvSchema = z
   .check(checkSecurity);
 
 export type CliEnv = z.output<typeof cliEnvSchema>;
+
+/** A stack address the CLI may need: the database, the brokers, the registry. */
+export type StackVariable = keyof typeof stackAddresses;
+
+/**
+ * `env` with `names` set, or one ConfigError naming each missing one: called by a command when it
+ * is about to connect, so the error names what this command needs and no other.
+ */
+export function requireStack<K extends StackVariable>(
+  env: CliEnv,
+  ...names: K[]
+): CliEnv & Pick<StackEnv, K> {
+  const missing = names.filter((name) => env[name] === undefined);
+  if (missing.length > 0)
+    throw new ConfigError(
+      missing.map((variable) => ({ variable, message: 'is required by this command (unset)' })),
+    );
+  return env as CliEnv & Pick<StackEnv, K>;
+}
 
 export function parseCliEnv(source: EnvSource): CliEnv {
   return parseEnv(cliEnvSchema, source);

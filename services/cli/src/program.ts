@@ -1,13 +1,32 @@
-import { Command } from 'commander';
+import { Command, type ErrorOptions } from 'commander';
 import type { CommandDefinition } from './commands/command.js';
 import { COMMANDS } from './commands/index.js';
 import { commandContext, type CliIo, type CommandContext } from './commands/context.js';
+import { EXIT } from './exit-codes.js';
+import { cliVersion } from './version.js';
 
 export type { CliIo } from './commands/context.js';
 
 export interface ProgramOptions {
   /** Throw a CommanderError instead of exiting on --help and usage errors (in-process runs). */
   exitOverride?: boolean;
+}
+
+/**
+ * A commander command whose usage errors (unknown option or command, missing or bad argument,
+ * conflicting options) exit 2 like the commands' own refusals, not commander's 1, which the
+ * CLI keeps for "failed". Commander passes 1 for a bad argument value, so only an exit code
+ * given with no commander code (a command's own `usage`) is kept.
+ */
+class TickertapeCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new TickertapeCommand(name);
+  }
+
+  override error(message: string, options: ErrorOptions = {}): never {
+    const own = options.code === undefined && options.exitCode !== undefined;
+    return super.error(message, { ...options, exitCode: own ? options.exitCode : EXIT.refused });
+  }
 }
 
 /** `definition` as a subcommand of `parent`, its own subcommands under it. */
@@ -40,8 +59,9 @@ function addCommand(parent: Command, definition: CommandDefinition, ctx: Command
  * process in `main.ts` (`describeFailure`).
  */
 export function buildProgram(io: CliIo, settings: ProgramOptions = {}): Command {
-  const program = new Command('tickertape')
+  const program = new TickertapeCommand('tickertape')
     .description('tickertape: Kafka → MongoDB time-series rollups')
+    .version(cliVersion(), '-V, --version', 'print the version of tickertape')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   // Before the subcommands are added: they inherit it.
   if (settings.exitOverride === true) program.exitOverride();

@@ -18,6 +18,7 @@ import { READ_SHAPES, rawShape } from '../formats/read-shapes.js';
 import { represent, type ReadShape } from '../formats/represent.js';
 import {
   readAnswers,
+  namedReadAnswers,
   candlesSchema,
   pointsSchema,
   rawSchema,
@@ -97,7 +98,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: pointsQuerySchema,
-        response: { 200: tabularAnswer(pointsSchema, 'one row per point'), ...readAnswers },
+        response: { 200: tabularAnswer(pointsSchema, 'one row per point'), ...namedReadAnswers },
       },
       // With tz, wall times without an offset are the zone's (zone-params.ts).
       preValidation: localInstants,
@@ -138,7 +139,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: candlesQuerySchema,
-        response: { 200: tabularAnswer(candlesSchema, 'one row per candle'), ...readAnswers },
+        response: { 200: tabularAnswer(candlesSchema, 'one row per candle'), ...namedReadAnswers },
       },
       // With tz, wall times without an offset are the zone's (zone-params.ts).
       preValidation: localInstants,
@@ -173,7 +174,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         tags: ['read'],
         security: BEARER,
         querystring: windowQuerySchema,
-        response: { 200: tabularAnswer(windowSchema, 'one row per series'), ...readAnswers },
+        response: { 200: tabularAnswer(windowSchema, 'one row per series'), ...namedReadAnswers },
       },
       // With tz, wall times without an offset are the zone's (zone-params.ts).
       preValidation: localInstants,

@@ -226,11 +226,13 @@ describe('the OpenAPI document, the docs page, the dashboard files and /metrics'
         expect(parameter.in).toBe('query');
         expect(parameter.schema).toEqual(expect.any(Object));
       }
-      // A read names metrics: 403 outside the token's scope; /levels only lists them.
+      // A read names metrics: 403 outside the token's scope; /levels only lists them. A read of
+      // a series' field: 404 for a name the store does not hold (QUERY_UNKNOWN_NAME).
+      const named = ['/api/v1/points', '/api/v1/candles', '/api/v1/window'].includes(path);
       expect(Object.keys(operation.responses).sort()).toEqual(
         path === '/api/v1/levels'
           ? ['200', '304', '400', '401', '500', '503']
-          : ['200', '304', '400', '401', '403', '500', '503'],
+          : ['200', '304', '400', '401', '403', ...(named ? ['404'] : []), '500', '503'],
       );
       // A 304 (If-None-Match named the ETag) has no body.
       expect(operation.responses['304']!.content).toBeUndefined();

@@ -5,7 +5,7 @@ import type { CommandContext } from './context.js';
 export interface CommandRun extends CommandContext {
   /**
    * Stops the command as commander stops a bad flag: `error: <message>` on stderr, then
-   * `exitCode` (1 unless given), for input that only the command can judge.
+   * `exitCode` (2, refused, unless given), for input that only the command can judge.
    */
   usage: (message: string, exitCode?: number) => never;
 }

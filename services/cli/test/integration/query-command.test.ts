@@ -560,6 +560,41 @@ describe('tickertape query', () => {
     });
   });
 
+  describe('unknown names (issue 38)', () => {
+    const HOUR = ['2026-11-19T09:50:00Z', '2026-11-19T10:20:00Z'] as const;
+
+    it.each([
+      [
+        'a misspelt field',
+        oneSeries('points', S1, 'sped', ...HOUR),
+        'tickertape: QUERY_UNKNOWN_NAME: unknown field "sped"; did you mean "speed"?\n',
+      ],
+      [
+        'a misspelt series key',
+        oneSeries('candles', 'trafic|road=I80,sensor=s1', 'speed', ...HOUR),
+        `tickertape: QUERY_UNKNOWN_NAME: unknown series "trafic|road=I80,sensor=s1"; did you mean "${S1}"?\n`,
+      ],
+      [
+        'a misspelt field in a window',
+        ['window', '--series', S1, S2, '--field', 'speeed', '--from', HOUR[0], '--to', HOUR[1]],
+        'tickertape: QUERY_UNKNOWN_NAME: unknown field "speeed"; did you mean "speed"?\n',
+      ],
+    ])('exits 4 naming %s with the nearest known name', async (_name, args, message) => {
+      const run = await query(args);
+      expect(run).toMatchObject({ code: 4, stdout: '', stderr: message });
+    });
+
+    it('answers a known series quiet in the range with its gap, exit 0', async () => {
+      const quiet = await json<RangeResult>(
+        oneSeries('points', S1, 'speed', '2026-11-18T09:00:00Z', '2026-11-18T10:00:00Z'),
+      );
+      expect(quiet.points).toEqual([]);
+      expect(quiet.gaps).toEqual([
+        { from: at('2026-11-18T09:00:00Z'), to: at('2026-11-18T10:00:00Z') },
+      ]);
+    });
+  });
+
   describe('refusals', () => {
     it('exits 2 with one line for a bad range, in-process and as the real binary', async () => {
       const args = oneSeries('points', S1, 'speed', '2026-11-19T11:00:00Z', '2026-11-19T10:00:00Z');

@@ -72,7 +72,7 @@ describe('tickertape roundtrip', () => {
 
   it('stops at start naming a malformed MONGODB_URI', async () => {
     const result = await tickertape(['roundtrip'], { ...stackEnv, MONGODB_URI: 'mongo://nowhere' });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain('MONGODB_URI');
     expect(result.stdout).toBe('');
   }, 30_000);
@@ -83,7 +83,7 @@ describe('tickertape roundtrip', () => {
       KAFKA_BROKERS: '127.0.0.1:1',
       STARTUP_TIMEOUT_MS: '3000',
     });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(3);
     expect(result.stderr).toMatch(
       /DEPENDENCY_UNREACHABLE: KAFKA_BROKERS=127\.0\.0\.1:1 is unreachable/,
     );

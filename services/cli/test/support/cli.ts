@@ -31,8 +31,19 @@ export function stackEnv(stack: TestStack): Record<string, string> {
  * Runs the real program in-process: the same commands and output as the binary, faster.
  * `now` fixes the clock relative times are read from.
  */
-export async function runCli(
+export function runCli(
   stack: TestStack,
+  args: string[],
+  stdin = '',
+  now?: () => number,
+): Promise<CliRun> {
+  return runCliWithEnv(stack, stackEnv(stack), args, stdin, now);
+}
+
+/** `runCli` with `env` as the whole environment, instead of the stack's four addresses. */
+export async function runCliWithEnv(
+  stack: TestStack,
+  env: Record<string, string>,
   args: string[],
   stdin = '',
   now?: () => number,
@@ -40,7 +51,7 @@ export async function runCli(
   const run: CliRun = { code: 0, stdout: '', stderr: '' };
   const program = buildProgram(
     {
-      loadEnv: () => parseCliEnv(stackEnv(stack)),
+      loadEnv: () => parseCliEnv(env),
       makeLogger: () => stack.logger,
       stdin: Readable.from([stdin]),
       stdout: (text) => (run.stdout += text),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from '@tickertape/errors';
-import { parseCliEnv } from '../../src/env.js';
+import { parseCliEnv, requireStack } from '../../src/env.js';
 import { logFormatFor, type LogFormat } from '../../src/log-output.js';
 
 const stack = {
@@ -45,5 +45,15 @@ describe('cli env', () => {
     expect(() => parseCliEnv({ ...stack, SCHEMA_REGISTRY_PASSWORD: 'pw' })).toThrow(
       /SCHEMA_REGISTRY_USERNAME/,
     );
+  });
+
+  it('starts with MONGODB_URI alone; a command needing more names what is missing', () => {
+    const env = parseCliEnv({ MONGODB_URI: stack.MONGODB_URI });
+    expect(requireStack(env, 'MONGODB_URI').MONGODB_URI).toBe(stack.MONGODB_URI);
+    expect(() => requireStack(env, 'KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL')).toThrow(
+      /KAFKA_BROKERS: is required by this command \(unset\)\n {2}SCHEMA_REGISTRY_URL/,
+    );
+    expect(() => parseCliEnv({ KAFKA_BROKERS: 'not a broker list!' })).toThrow(/KAFKA_BROKERS/);
+    expect(() => requireStack(parseCliEnv({}), 'MONGODB_URI')).toThrow(ConfigError);
   });
 });

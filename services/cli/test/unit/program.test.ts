@@ -6,6 +6,8 @@ import { formatRedrive, unknownReasons } from '../../src/commands/redrive/run.js
 import { formatTopics } from '../../src/commands/topics/run.js';
 import { inputFormat } from '../../src/commands/publish/run.js';
 import { buildProgram } from '../../src/program.js';
+import { CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
 import { formatTable } from '../../src/table.js';
 
 /** Runs the program in-process on arguments that fail before any environment is read. */
@@ -46,6 +48,30 @@ describe('the tickertape program', () => {
     expect(stdout).toContain('relative to now: -1h');
     expect(stdout).toContain('--format <format>');
     expect(stdout).toContain('Exit codes: 0 answered; 2 the query was refused');
+  });
+
+  it.each([['--version'], ['-V']])('prints the package version for %s, exit 0', async (flag) => {
+    const manifest = JSON.parse(
+      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    const { stdout, error, envRead } = await usage([flag]);
+    expect(stdout).toBe(`${manifest.version}\n`);
+    expect(error).toBeInstanceOf(CommanderError);
+    expect((error as CommanderError).exitCode).toBe(0);
+    expect(envRead).toBe(false);
+  });
+
+  it.each([
+    [['query', 'series', '--metric', 'm', '--bogus'], /unknown option '--bogus'/],
+    [['quer'], /unknown command 'quer'/],
+    [['levels', 'skip', 'week', 'm'], /unknown level week/],
+    [['levels', 'skip', 'minute'], /missing required argument 'metric'/],
+    [['loadgen', '--profile', 'crypto'], /Allowed choices are stocks, traffic/],
+  ])('exits 2 for bad usage: %j', async (args, message) => {
+    const { stderr, error } = await usage(args);
+    expect(stderr).toMatch(message);
+    expect(error).toBeInstanceOf(CommanderError);
+    expect((error as CommanderError).exitCode).toBe(2);
   });
 
   it.each([

@@ -4,7 +4,7 @@ import type { Logger } from '@tickertape/logger';
 import { groupIdOf, type Store } from '@tickertape/topology';
 import type { Admin } from 'kafkajs';
 import { openKafka } from '../../connect.js';
-import type { CliEnv } from '../../env.js';
+import { requireStack, type CliEnv } from '../../env.js';
 import { judgeGroup, type GroupJudgement } from './judgement.js';
 
 export interface GroupsCommandOptions {
@@ -76,7 +76,7 @@ export async function groupsCommand(
     // Asked of a topic that does not exist, Kafka answers every offset request with a retriable
     // error, and the admin client retries: check once, and say so in one line.
     if (!(await admin.listTopics()).includes(options.topic))
-      throw new TopicMissingError(options.topic, env.KAFKA_BROKERS);
+      throw new TopicMissingError(options.topic, requireStack(env, 'KAFKA_BROKERS').KAFKA_BROKERS);
     const targets = options.stores.map((store) => ({
       store,
       groupId: options.groups[store] ?? groupIdOf(store),

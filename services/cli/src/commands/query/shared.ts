@@ -38,7 +38,8 @@ byte: RFC 4180, a header row; the notes, documents examined included, go to stde
 query library's result; "examined" is the cost).
 Missing data is an empty cell or a gap, never 0.
 Exit codes: 0 answered; 2 the query was refused (bad time or range, unknown level, too many
-series or points, over the read budget): fix the query; 1 anything else failed.
+series or points, over the read budget, a bad flag): fix the query; 3 the database did not
+answer (MONGODB_URI named): try again later; 1 anything else failed.
 `;
 
 /**

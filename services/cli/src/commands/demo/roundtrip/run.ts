@@ -7,7 +7,7 @@ import { openMongoStores, probeMongo, type MongoStores } from '@tickertape/store
 import { seriesKey } from '@tickertape/tick';
 import { Partitioners } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
-import type { CliEnv } from '../../../env.js';
+import { requireStack, type CliEnv } from '../../../env.js';
 import { ROUNDTRIP_SCHEMA, type RoundtripTick } from './schema.js';
 
 export interface RoundtripOptions {
@@ -34,10 +34,11 @@ export interface RoundtripResult {
  * its own tick.
  */
 export async function roundtrip(
-  env: CliEnv,
+  given: CliEnv,
   options: RoundtripOptions,
   logger: Logger,
 ): Promise<RoundtripResult> {
+  const env = requireStack(given, 'KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'MONGODB_URI');
   const { security, registryAt } = await probePipeline(env, logger, probeMongo);
   const kafka = createKafka({
     ...security,

@@ -40,8 +40,9 @@ async function cliArguments(container: Container): Promise<string[]> {
     {},
   );
   const { code } = await cli.exited;
+  // Exit 2 for a missing variable as for bad usage (README's exit codes): no option was refused.
   expect({ code, refused: /unknown option|error:/.test(cli.output()) }).toEqual({
-    code: 1,
+    code: 2,
     refused: false,
   });
   expect(cli.output()).toContain('CONFIG_INVALID');

@@ -579,6 +579,28 @@ describe('tickertape query', () => {
         ['window', '--series', S1, S2, '--field', 'speeed', '--from', HOUR[0], '--to', HOUR[1]],
         'tickertape: QUERY_UNKNOWN_NAME: unknown field "speeed"; did you mean "speed"?\n',
       ],
+      [
+        'a misspelt metric in a window by metric',
+        ['window', '--metric', 'trafic', '--field', 'speed', '--from', HOUR[0], '--to', HOUR[1]],
+        'tickertape: QUERY_UNKNOWN_NAME: unknown metric "trafic"; did you mean "traffic"?\n',
+      ],
+      [
+        'a misspelt tag in a window by metric',
+        [
+          'window',
+          '--metric',
+          'traffic',
+          '--tag',
+          'raod=I80',
+          '--field',
+          'speed',
+          '--from',
+          HOUR[0],
+          '--to',
+          HOUR[1],
+        ],
+        'tickertape: QUERY_UNKNOWN_NAME: unknown tag "raod"; did you mean "road"?\n',
+      ],
     ])('exits 4 naming %s with the nearest known name', async (_name, args, message) => {
       const run = await query(args);
       expect(run).toMatchObject({ code: 4, stdout: '', stderr: message });

@@ -2,7 +2,7 @@ import { floorTo, LEVELS, type Level } from '@tickertape/buckets';
 import { consumerLag } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import { lastMinutes, RollupReader, type Candle } from '@tickertape/query';
+import { isUnknownName, lastMinutes, RollupReader, type Candle } from '@tickertape/query';
 import type { RollupStore } from '@tickertape/store';
 import type { Admin } from 'kafkajs';
 import { openKafka, openStores } from '../../../connect.js';
@@ -100,12 +100,13 @@ async function windowAverages(
   limit: number,
 ): Promise<SummaryReport['averages']> {
   const window = lastMinutes(nowMs, minutes);
-  const result = await reader.windowByMetric({
-    metric: TRAFFIC.metric,
-    limit,
-    field: TRAFFIC.field,
-    ...window,
-  });
+  // Before the demo's first traffic tick lands the metric is unknown: the report has no rows yet.
+  const result = await reader
+    .windowByMetric({ metric: TRAFFIC.metric, limit, field: TRAFFIC.field, ...window })
+    .catch((err: unknown) => {
+      if (isUnknownName(err)) return { rows: [], pieces: [], examined: 0 };
+      throw err;
+    });
   return {
     ...window,
     rows: result.rows.map((row) => ({

@@ -558,6 +558,24 @@ describe('tickertape query', () => {
       );
       expect(run.stdout).toMatch(/examined 2 documents \(1 to find the series\)\n$/);
     });
+
+    it('names a worker that does not answer and still reports the rest (after the demo)', async () => {
+      // Port 1: nothing listens, the connection is refused at once, as for the demo's stopped workers.
+      const run = await runCli(stack, [
+        'summary',
+        '--database',
+        database,
+        '--workers',
+        'http://127.0.0.1:1',
+      ]);
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout).toMatch(
+        /^ {2}http:\/\/127\.0\.0\.1:1: not answering \(connect ECONNREFUSED 127\.0\.0\.1:1\); its figures are in its \/metrics while it runs$/m,
+      );
+      expect(run.stdout).not.toContain('fetch failed');
+      expect(run.stdout).toContain('buckets in the database');
+      expect(run.stdout).toContain('price candles for the hour');
+    });
   });
 
   describe('unknown names (issue 38)', () => {

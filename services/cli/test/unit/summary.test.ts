@@ -6,6 +6,7 @@ const HOUR = Date.parse('2026-11-21T10:00:00Z');
 
 const report: SummaryReport = {
   workers: [],
+  workersNotAnswering: [],
   bucketsByLevel: { minute: 12, hour: 3, day: 3 },
   windowMinutes: 10,
   averages: {

@@ -1,5 +1,5 @@
 /**
- * The docs' runnable examples: a fenced block right after an `<!-- example -->` line. In a
+ * The docs' runnable examples: the fenced block after an `<!-- example -->` line. In a
  * `console` block each `$ ` line is a command (continued by a line ending in `\` or `|`), the
  * lines up to the next command its shown output, and a last `[exit N]` line the exit code shown
  * (0 when none is). An `http` block is one `GET` request. What a test compares is the shape of the
@@ -29,12 +29,15 @@ export function parseExamples(doc: string, text: string): DocExample[] {
   const examples: DocExample[] = [];
   lines.forEach((mark, index) => {
     if (mark.trim() !== EXAMPLE_MARK) return;
-    const line = index + 2;
-    const fence = /^```(\w*)$/.exec(lines[index + 1] ?? '');
-    const close = lines.indexOf('```', index + 2);
+    // Prettier puts a blank line between the mark and its block.
+    let open = index + 1;
+    while (lines[open]?.trim() === '') open += 1;
+    const line = open + 1;
+    const fence = /^```(\w*)$/.exec(lines[open] ?? '');
+    const close = lines.indexOf('```', open + 1);
     if (!fence || close < 0)
       throw new Error(`${doc}:${line}: ${EXAMPLE_MARK} needs a fenced block`);
-    const body = lines.slice(index + 2, close);
+    const body = lines.slice(open + 1, close);
     if (fence[1] === 'http') {
       const request = /^GET (\/\S+)$/.exec(body[0] ?? '');
       if (!request) throw new Error(`${doc}:${line}: an http example is one GET line`);
@@ -115,7 +118,7 @@ export function answerRows(text: string): unknown[] | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   for (const key of ['rows', 'points', 'candles', 'series']) {
     const rows = (value as Record<string, unknown>)[key];
-    if (Array.isArray(rows)) return rows;
+    if (Array.isArray(rows)) return rows as unknown[];
   }
   return undefined;
 }

@@ -42,6 +42,7 @@ describe('the docs’ example marks', () => {
       '[exit 2]',
       '```',
       '<!-- example -->',
+      '',
       '```http',
       'GET /api/v1/window?metric=traffic&last=10m',
       'Authorization: Bearer <token>',
@@ -65,7 +66,7 @@ describe('the docs’ example marks', () => {
           },
         ],
       },
-      { doc: 'x.md', line: 14, kind: 'http', path: '/api/v1/window?metric=traffic&last=10m' },
+      { doc: 'x.md', line: 15, kind: 'http', path: '/api/v1/window?metric=traffic&last=10m' },
     ]);
     expect(() => parseExamples('y.md', '<!-- example -->\ntext')).toThrow('y.md:2');
   });

@@ -158,6 +158,14 @@ const METRICS_TIMEOUT_MS = 5_000;
 
 type Scrape = { figures: WorkerFigures } | { url: string; reason: string };
 
+/** fetch's own message is "fetch failed"; the reason (ECONNREFUSED, a timeout …) is its cause. */
+function reasonOf(err: unknown): string {
+  const cause = (err as { cause?: unknown } | null)?.cause ?? err;
+  const { message, code } = (cause ?? {}) as { message?: unknown; code?: unknown };
+  if (typeof message === 'string' && message !== '') return message;
+  return typeof code === 'string' ? code : String(cause);
+}
+
 async function scrapeWorker(url: string): Promise<Scrape> {
   try {
     const response = await fetch(`${url.replace(/\/$/, '')}/metrics`, {
@@ -166,10 +174,7 @@ async function scrapeWorker(url: string): Promise<Scrape> {
     if (!response.ok) return { url, reason: `/metrics answered ${response.status}` };
     return { figures: readCounters(await response.text(), url) };
   } catch (err) {
-    // fetch's own message is "fetch failed"; the reason (ECONNREFUSED …) is its cause.
-    const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
-    const reason = cause instanceof Error ? cause.message || cause.name : String(cause);
-    return { url, reason: `not answering (${reason})` };
+    return { url, reason: `not answering (${reasonOf(err)})` };
   }
 }
 

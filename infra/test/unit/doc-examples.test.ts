@@ -27,6 +27,16 @@ describe('the docs’ example marks', () => {
     },
   );
 
+  it.each(EXAMPLE_DOCS)(
+    '%s: every block of `$ ` commands is marked, so the test runs it',
+    async (doc) => {
+      const text = await readFile(`${repositoryRoot}/${doc}`, 'utf8');
+      const sessions = [...text.matchAll(/^```\w*\n\$ /gm)].length;
+      const marked = parseExamples(doc, text).filter((e) => e.kind === 'console').length;
+      expect(marked).toBe(sessions);
+    },
+  );
+
   it('reads commands, continuations, outputs and exit codes', () => {
     const text = [
       'intro',

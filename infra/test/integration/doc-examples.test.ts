@@ -176,8 +176,9 @@ describe('the docs’ examples on the demo’s data', () => {
       TT_DOC_DATABASE: database,
       TT_DOC_CLI: `${cliDir}/src/main.ts`,
       TT_DOC_TSX: pathToFileURL(createRequire(`${cliDir}/package.json`).resolve('tsx')).href,
-      // No __pycache__ left in the checkout.
+      // No __pycache__ left in the checkout, and the examples' `mktemp -d` under what afterAll removes.
       PYTHONDONTWRITEBYTECODE: '1',
+      TMPDIR: work,
     };
   }, 720_000);
 

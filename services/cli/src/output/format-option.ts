@@ -20,13 +20,10 @@ export class FormatOption extends Option {
     /** publish and backfill: `--format jsonl|csv` once named the input, now `--input-format`. */
     readonly legacyInput: boolean,
   ) {
-    super(
-      '--format <format>',
-      `output: ${formats.join(', ')}${formats.includes('json') ? ' (json: one document on one line)' : ''}`,
-    );
-    this.default(formats[0]);
-    if (!legacyInput) this.choices(formats);
-    else
+    super('--format <format>', 'output format (json: one document on one line)');
+    // The choices show in --help; with legacyInput the parser below also takes jsonl and csv.
+    this.default(formats[0]).choices(formats);
+    if (legacyInput)
       this.argParser((text) => {
         if ((formats as readonly string[]).includes(text) || isInputFormat(text)) return text;
         throw new InvalidArgumentError(`Allowed choices are ${formats.join(', ')}.`);

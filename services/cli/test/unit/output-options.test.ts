@@ -67,7 +67,8 @@ describe('--format everywhere', () => {
 
   it.each(runnable(COMMANDS))('%s states its formats in --help, not --json', async (path) => {
     const { stdout, envRead } = await run([...path.split(' '), '--help']);
-    expect(stdout).toMatch(/--format <format> +output: table, (csv, )?json/);
+    expect(stdout).toMatch(/--format <format> +output format/);
+    expect(stdout).toMatch(/choices:\s+"table",\s+("csv",\s+)?"json",\s+default:\s+"table"/);
     expect(stdout).not.toContain('--json');
     expect(envRead).toBe(false);
   });

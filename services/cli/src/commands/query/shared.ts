@@ -3,12 +3,8 @@ import { RollupReader } from '@tickertape/query';
 import { Option } from 'commander';
 import { openStores } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
-import {
-  OUTPUT_FORMATS,
-  render,
-  type OutputFormat,
-  type QueryAnswer,
-} from '../../format/render.js';
+import { render, type QueryAnswer } from '../../format/render.js';
+import { formatOptions, type OutputFormat } from '../../output/format-option.js';
 import { parseInstant, TIME_HELP } from '../../format/time.js';
 
 /* What every `tickertape query` subcommand shares: its io, options, help and answering. */
@@ -75,7 +71,7 @@ export function range(options: RangeOptions, nowMs: number): { fromMs: number; t
 /** The flags every query subcommand ends with (its own come first). */
 export function commonOptions(): Option[] {
   return [
-    new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
+    ...formatOptions(['table', 'csv', 'json']),
     new Option('--database <name>', 'MongoDB database of the rollups').default('tickertape'),
   ];
 }

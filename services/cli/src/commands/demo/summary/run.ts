@@ -1,5 +1,5 @@
 import { floorTo, LEVELS, type Level } from '@tickertape/buckets';
-import { consumerLag } from '@tickertape/clients';
+import { consumerLag, NO_PROGRESS, type Progress, type StartProgress } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { isUnknownName, lastMinutes, RollupReader, type Candle } from '@tickertape/query';
@@ -205,28 +205,50 @@ export interface SummaryCommandOptions {
   timeoutMs: number;
 }
 
-/** Waits until every group has committed the whole topic (the demo's "workers caught up"). */
+/**
+ * Waits until every group has committed the whole topic (the demo's "workers caught up"), the
+ * records left counted down from the first poll.
+ */
 async function waitForGroups(
   admin: Admin,
   groups: readonly string[],
   topic: string,
   timeoutMs: number,
+  startProgress: StartProgress,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const lags = await Promise.all(
-      groups.map(async (group) => [group, (await consumerLag(admin, group, topic)).total] as const),
-    );
-    const behind = lags.filter(([, lag]) => lag > 0);
-    if (behind.length === 0) return;
-    if (Date.now() > deadline) {
-      throw new TickertapeError(
-        'SUMMARY_TIMEOUT',
-        `still behind after ${timeoutMs} ms: ${behind.map(([g, l]) => `${g} lag ${l}`).join(', ')}`,
-        { retriable: true },
+  let progress: Progress | undefined;
+  let first = 0;
+  try {
+    for (;;) {
+      const lags = await Promise.all(
+        groups.map(
+          async (group) => [group, (await consumerLag(admin, group, topic)).total] as const,
+        ),
       );
+      const behind = lags.filter(([, lag]) => lag > 0);
+      const lag = behind.reduce((sum, [, l]) => sum + l, 0);
+      if (progress === undefined && lag > 0) {
+        first = lag;
+        progress = startProgress({
+          total: first,
+          unit: 'records',
+          label: 'summary: groups catching up',
+        });
+      }
+      progress?.update(Math.max(0, first - lag));
+      if (behind.length === 0) return;
+      if (Date.now() > deadline) {
+        throw new TickertapeError(
+          'SUMMARY_TIMEOUT',
+          `still behind after ${timeoutMs} ms: ${behind.map(([g, l]) => `${g} lag ${l}`).join(', ')}`,
+          { retriable: true },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  } finally {
+    progress?.stop();
   }
 }
 
@@ -235,6 +257,7 @@ export async function summaryCommand(
   options: SummaryCommandOptions,
   logger: Logger,
   now: () => number = Date.now,
+  startProgress: StartProgress = NO_PROGRESS,
 ): Promise<SummaryReport> {
   if (options.waitForGroups) {
     const kafka = await openKafka(env, logger, 'tickertape-summary', { registry: false });
@@ -246,6 +269,7 @@ export async function summaryCommand(
         options.waitForGroups.split(','),
         options.topic,
         options.timeoutMs,
+        startProgress,
       );
     } finally {
       await admin.disconnect();

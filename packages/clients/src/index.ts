@@ -24,3 +24,4 @@ export {
 export { readTopic, type ReadRange, type ReadTopicOptions } from './read-topic.js';
 export { positionGroup, rewindGroup, RewindError, type GroupStart } from './rewind.js';
 export { headerText } from './headers.js';
+export { LOG_APPEND_TIME, timestampTypeProblem, topicTimestampType } from './timestamp-type.js';

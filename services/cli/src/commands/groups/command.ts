@@ -5,6 +5,7 @@ import { EXIT } from '../../exit-codes.js';
 import { defineCommand } from '../command.js';
 import { groupOption, storesOption } from '../store-options.js';
 import { formatGroups, groupsJson } from './format.js';
+import { warningLine } from '../../producer-clocks.js';
 import { groupsCommand, GROUPS_HELP } from './run.js';
 
 /** `tickertape groups`: members, offsets and lag of every store's group. */
@@ -53,6 +54,7 @@ export const groupsDefinition = defineCommand({
       logger,
     );
     ctx.io.stdout(options.format === 'json' ? groupsJson(report) : formatGroups(report));
+    ctx.io.stderr(warningLine(report.clocksProblem));
     return report.ok ? EXIT.ok : EXIT.failed;
   },
 });

@@ -4,7 +4,10 @@ import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { BadInputError } from '@tickertape/tick';
 import { EXIT } from '../../exit-codes.js';
+import { warningLine } from '../../producer-clocks.js';
+import { maxFutureOption, maxLatenessOption } from '../../time-window-options.js';
 import { defineCommand } from '../command.js';
+import { dryRun, formatDryRun } from './dry-run.js';
 import {
   formatPublish,
   INPUT_FORMATS,
@@ -32,17 +35,52 @@ export const publishDefinition = defineCommand({
       INPUT_FORMATS,
     ),
     new Option('--topic <name>', 'topic to publish to (must exist)').default(TICK_TOPIC),
+    new Option(
+      '--dry-run',
+      "check every line as the workers would, publish nothing; exit 2 if any is bad",
+    ).default(false),
+    maxLatenessOption(),
+    maxFutureOption(),
   ],
   help: PUBLISH_HELP,
-  async run(ctx, options: { format?: InputFormat; topic: string }, file: string) {
+  async run(
+    ctx,
+    options: {
+      format?: InputFormat;
+      topic: string;
+      dryRun: boolean;
+      maxLatenessMs: number;
+      maxFutureMs: number;
+    },
+    file: string,
+  ) {
     const { env, logger } = ctx.ready();
     const input = file === '-' ? ctx.io.stdin : await openInput(file);
+    const onBadLine = (line: number, reason: string) => ctx.io.stderr(`line ${line}: ${reason}\n`);
+    if (options.dryRun) {
+      const checked = await dryRun(
+        env,
+        {
+          format: inputFormat(options.format, file),
+          topic: options.topic,
+          input,
+          bounds: { maxLatenessMs: options.maxLatenessMs, maxFutureMs: options.maxFutureMs },
+          nowMs: ctx.now(),
+        },
+        logger,
+        onBadLine,
+      );
+      ctx.io.stderr(warningLine(checked.clocksProblem));
+      ctx.io.stdout(formatDryRun(checked));
+      return checked.bad > 0 ? EXIT.refused : EXIT.ok;
+    }
     const result = await publish(
       env,
       { format: inputFormat(options.format, file), topic: options.topic, input },
       logger,
-      (line, reason) => ctx.io.stderr(`line ${line}: ${reason}\n`),
+      onBadLine,
     );
+    ctx.io.stderr(warningLine(result.clocksProblem));
     ctx.io.stdout(formatPublish(result));
     if (result.firstFailure !== undefined) ctx.io.stderr(`first failure: ${result.firstFailure}\n`);
     return result.bad > 0 || result.failed > 0 ? EXIT.failed : EXIT.ok;

@@ -25,6 +25,8 @@ export interface PublishResult {
   /** Ticks taken but not acknowledged. */
   failed: number;
   firstFailure?: string;
+  /** The topic's timestamp type is not LogAppendTime: what that means and its fix. */
+  clocksProblem?: string;
   series: number;
   batches: number;
   bytes: number;
@@ -33,7 +35,8 @@ export interface PublishResult {
 
 /** Ticks buffered or in flight before the reader waits for acknowledgements. */
 const MAX_PENDING = 10_000;
-const SOURCE = 'tickertape-publish';
+/** Stamped on published ticks that carry no `source`. */
+export const SOURCE = 'tickertape-publish';
 
 export const PUBLISH_HELP = `
 Input, one tick a line (blank lines are skipped):
@@ -69,7 +72,7 @@ export async function publish(
   onBadLine: (line: number, reason: string) => void,
 ): Promise<PublishResult> {
   const started = Date.now();
-  const { kafka, codec } = await openTopicForPublishing(
+  const { kafka, codec, clocksProblem } = await openTopicForPublishing(
     env,
     logger,
     'tickertape-publish',
@@ -121,6 +124,7 @@ export async function publish(
     bad,
     failed: stats.failed,
     ...(firstFailure === undefined ? {} : { firstFailure }),
+    ...(clocksProblem === undefined ? {} : { clocksProblem }),
     series: series.size,
     batches: stats.batches,
     bytes: stats.bytes,

@@ -2,6 +2,7 @@ import { DEAD_LETTER_TOPIC, TICK_TOPIC } from '@tickertape/topology';
 import { Option } from 'commander';
 import { positiveInt } from '../../arguments.js';
 import { defineCommand } from '../command.js';
+import { warningLine } from '../../producer-clocks.js';
 import { formatMismatches, formatTopics, topicsCreate } from './run.js';
 
 /** `tickertape topics create`: the tick topic and its dead-letter topic. */
@@ -38,6 +39,7 @@ const createDefinition = defineCommand({
     const result = await topicsCreate(env, options, logger);
     ctx.io.stdout(formatTopics(result));
     ctx.io.stderr(formatMismatches(result));
+    ctx.io.stderr(warningLine(result.clocksProblem));
   },
 });
 

@@ -1,0 +1,97 @@
+import { DEAD_LETTER_TOPIC, TICK_TOPIC } from '@tickertape/topology';
+import { Option } from 'commander';
+import { nonNegativeInt, offset, positiveInt } from '../../arguments.js';
+import { parseInstant } from '../../format/time.js';
+import { defineCommand } from '../command.js';
+import { emptyNote, formatTail, tailJson } from './format.js';
+import { PartitionMissingError } from './partition-missing.js';
+import { tail, type TailStart } from './run.js';
+
+export const TAIL_HELP = `
+Without --offset, --from-beginning or --since: the last --limit records of each partition read,
+newest last. With one: the first --limit records from there. Records are shown in record-time
+order (the broker's append time on the tick topic), one a line.
+
+Values are decoded by the Avro schema their id names in the registry, without the workers'
+checks, so a dead letter shows what was sent. A dead letter (--dlq, or any record the workers
+dead-lettered) shows its reason and detail as the worker wrote them (headers
+tickertape-dlq-reason and tickertape-dlq-detail; --format json adds its source topic, partition
+and offset). The reasons are those of docs/producing.md.
+
+Nothing is committed: the command reads with a throwaway consumer group and deletes it.
+  tickertape tail --dlq --since -1h
+  tickertape tail --partition 2 --offset 1500 --limit 5 --format json
+`;
+
+interface TailCommandOptions {
+  topic: string;
+  dlq: boolean;
+  dlqTopic: string;
+  partition?: number;
+  offset?: bigint;
+  fromBeginning: boolean;
+  since?: string;
+  limit: number;
+  format: 'table' | 'json';
+  timeoutMs: number;
+}
+
+/** `tickertape tail`: records of the tick topic or its DLQ, decoded, with dead letters' reasons. */
+export const tailDefinition = defineCommand({
+  name: 'tail',
+  summary: 'show records of the tick topic or its dead-letter topic, decoded, with DLQ reasons',
+  options: [
+    new Option('--topic <name>', 'topic to read').default(TICK_TOPIC),
+    new Option('--dlq', 'read the dead-letter topic (--dlq-topic) instead').default(false),
+    new Option('--dlq-topic <name>', 'dead-letter topic').default(DEAD_LETTER_TOPIC),
+    new Option('--partition <n>', 'read this partition only').argParser(nonNegativeInt),
+    new Option('--offset <n>', 'start every partition read at this offset')
+      .argParser(offset)
+      .conflicts(['fromBeginning', 'since']),
+    new Option('--from-beginning', "start at each partition's first record")
+      .default(false)
+      .conflicts(['since']),
+    new Option(
+      '--since <time>',
+      'start at the first record appended at or after this time (ISO-8601, epoch ms, -1h, now-15m)',
+    ),
+    new Option('--limit <n>', 'records shown at most').argParser(positiveInt).default(20),
+    new Option('--format <format>', 'table or json (one object a line)')
+      .choices(['table', 'json'])
+      .default('table'),
+    new Option('--timeout-ms <ms>', 'give up if the records are not read in this long')
+      .argParser(positiveInt)
+      .default(60_000),
+  ],
+  help: TAIL_HELP,
+  async run(ctx, options: TailCommandOptions) {
+    const start: TailStart =
+      options.offset !== undefined
+        ? { kind: 'offset', offset: options.offset }
+        : options.fromBeginning
+          ? { kind: 'beginning' }
+          : options.since !== undefined
+            ? { kind: 'time', ms: parseInstant(options.since, ctx.now(), '--since') }
+            : { kind: 'latest' };
+    const { env, logger } = ctx.ready();
+    let report;
+    try {
+      report = await tail(
+        env,
+        {
+          topic: options.dlq ? options.dlqTopic : options.topic,
+          start,
+          limit: options.limit,
+          timeoutMs: options.timeoutMs,
+          ...(options.partition === undefined ? {} : { partition: options.partition }),
+        },
+        logger,
+      );
+    } catch (err) {
+      if (err instanceof PartitionMissingError) ctx.usage(err.message);
+      throw err;
+    }
+    ctx.io.stdout(options.format === 'json' ? tailJson(report) : formatTail(report));
+    ctx.io.stderr(emptyNote(report));
+  },
+});

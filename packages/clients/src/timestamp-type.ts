@@ -1,4 +1,7 @@
-import { ConfigResourceTypes, type Admin } from 'kafkajs';
+import kafkajs, { type Admin } from 'kafkajs';
+
+// Not a named export Node can see in kafkajs' CommonJS module: read off the default one.
+const { ConfigResourceTypes } = kafkajs;
 
 const SETTING = 'message.timestamp.type';
 
@@ -39,8 +42,8 @@ export function timestampTypeProblem(
   if (timestampType === undefined || timestampType === LOG_APPEND_TIME) return undefined;
   return (
     `${topic} has ${SETTING}=${timestampType}, not ${LOG_APPEND_TIME}: lateness and lag in ` +
-    "seconds go by the producers' clocks. Fix (safe on a live topic, it changes new records " +
-    `only): kafka-configs.sh --bootstrap-server ${brokers.join(',')} --alter --entity-type ` +
+    "seconds go by the producers' clocks. Fix (for the records appended from then on): " +
+    `kafka-configs.sh --bootstrap-server ${brokers.join(',')} --alter --entity-type ` +
     `topics --entity-name ${topic} --add-config ${SETTING}=${LOG_APPEND_TIME}`
   );
 }

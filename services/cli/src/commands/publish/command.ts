@@ -37,7 +37,7 @@ export const publishDefinition = defineCommand({
     new Option('--topic <name>', 'topic to publish to (must exist)').default(TICK_TOPIC),
     new Option(
       '--dry-run',
-      "check every line as the workers would, publish nothing; exit 2 if any is bad",
+      'check every line as the workers would, publish nothing; exit 2 if any is bad',
     ).default(false),
     maxLatenessOption(),
     maxFutureOption(),

@@ -40,7 +40,12 @@ export async function dryRun(
   logger: Logger,
   onBadLine: (line: number, reason: string) => void,
 ): Promise<DryRunResult> {
-  const { codec, clocksProblem } = await openTopicForPublishing(env, logger, 'tickertape-publish', options.topic);
+  const { codec, clocksProblem } = await openTopicForPublishing(
+    env,
+    logger,
+    'tickertape-publish',
+    options.topic,
+  );
   let good = 0;
   let bad = 0;
   const reportBad = (line: number, reason: string) => {
@@ -53,9 +58,10 @@ export async function dryRun(
       reportBad(line.number, line.error.message);
       continue;
     }
-    const tick = line.tick.source === undefined || line.tick.source === null
-      ? { ...line.tick, source: SOURCE }
-      : line.tick;
+    const tick =
+      line.tick.source === undefined || line.tick.source === null
+        ? { ...line.tick, source: SOURCE }
+        : line.tick;
     let value: Buffer;
     try {
       value = await codec.encode(tick);

@@ -8,7 +8,7 @@ import { PartitionMissingError } from './partition-missing.js';
 import { tail, type TailStart } from './run.js';
 
 export const TAIL_HELP = `
-Without --offset, --from-beginning or --since: the last --limit records of each partition read,
+Without --offset, --from-beginning or --since: the last --limit records of the partitions read,
 newest last. With one: the first --limit records from there. Records are shown in record-time
 order (the broker's append time on the tick topic), one a line.
 

@@ -175,7 +175,8 @@ export async function tail(env: CliEnv, options: TailOptions, logger: Logger): P
     kafka,
     options.topic,
     async (partition, messages) => {
-      for (const message of messages) records.push(await tailedRecord(registry, partition, message));
+      for (const message of messages)
+        records.push(await tailedRecord(registry, partition, message));
     },
     {
       timeoutMs: options.timeoutMs,

@@ -25,3 +25,4 @@ export { readTopic, type ReadRange, type ReadTopicOptions } from './read-topic.j
 export { positionGroup, rewindGroup, RewindError, type GroupStart } from './rewind.js';
 export { headerText } from './headers.js';
 export { LOG_APPEND_TIME, timestampTypeProblem, topicTimestampType } from './timestamp-type.js';
+export { followTopic, type FollowTopicOptions } from './follow-topic.js';

@@ -202,6 +202,37 @@ describe('tickertape tail, publish --dry-run and the timestamp-type warning', ()
     expect(both.code).toBe(2);
   }, 90_000);
 
+  it('follows: prints records as they are appended, until --limit', async () => {
+    const following = runCli(stack, [
+      'tail',
+      '--topic',
+      topic,
+      '--from-beginning',
+      '--follow',
+      '--limit',
+      '5',
+      '--format',
+      'json',
+    ]);
+    const published = await runCli(
+      stack,
+      ['publish', '--topic', topic, '-'],
+      tick('c', Date.now(), 70),
+    );
+    expect(published.code).toBe(0);
+    const run = await following;
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const lines = ndjson(run.stdout);
+    expect(lines).toHaveLength(5);
+    expect(lines.map((line) => line.value?.tags.sensor).sort()).toEqual([
+      'a',
+      'a',
+      'b',
+      'c',
+      'late',
+    ]);
+  }, 60_000);
+
   it('commits nothing: its throwaway groups hold no offsets on the topic', async () => {
     await runCli(stack, ['tail', '--topic', topic, '--from-beginning']);
     const admin = await stack.admin();

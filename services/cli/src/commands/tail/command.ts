@@ -3,9 +3,10 @@ import { Option } from 'commander';
 import { nonNegativeInt, offset, positiveInt } from '../../arguments.js';
 import { parseInstant } from '../../format/time.js';
 import { defineCommand } from '../command.js';
-import { emptyNote, formatTail, tailJson } from './format.js';
+import { EXIT } from '../../exit-codes.js';
+import { emptyNote, followLine, formatTail, jsonLine, tailJson } from './format.js';
 import { PartitionMissingError } from './partition-missing.js';
-import { tail, type TailStart } from './run.js';
+import { follow, tail, type TailStart } from './run.js';
 
 export const TAIL_HELP = `
 Without --offset, --from-beginning or --since: the last --limit records of the partitions read,
@@ -18,8 +19,13 @@ dead-lettered) shows its reason and detail as the worker wrote them (headers
 tickertape-dlq-reason and tickertape-dlq-detail; --format json adds its source topic, partition
 and offset). The reasons are those of docs/producing.md.
 
+With --follow the records are printed as they are read, in offset order within a partition,
+from the start asked (each partition's end without one: new records only), until Ctrl-C (exit
+130) or --limit records (exit 0).
+
 Nothing is committed: the command reads with a throwaway consumer group and deletes it.
   tickertape tail --dlq --since -1h
+  tickertape tail --follow --format json
   tickertape tail --partition 2 --offset 1500 --limit 5 --format json
 `;
 
@@ -31,7 +37,8 @@ interface TailCommandOptions {
   offset?: bigint;
   fromBeginning: boolean;
   since?: string;
-  limit: number;
+  limit?: number;
+  follow: boolean;
   format: 'table' | 'json';
   timeoutMs: number;
 }
@@ -55,7 +62,13 @@ export const tailDefinition = defineCommand({
       '--since <time>',
       'start at the first record appended at or after this time (ISO-8601, epoch ms, -1h, now-15m)',
     ),
-    new Option('--limit <n>', 'records shown at most').argParser(positiveInt).default(20),
+    new Option('--limit <n>', 'records shown at most (default: 20; none with --follow)').argParser(
+      positiveInt,
+    ),
+    new Option(
+      '--follow',
+      'keep reading: print each record as it is appended (from the end, or the start asked) until Ctrl-C or --limit',
+    ).default(false),
     new Option('--format <format>', 'table or json (one object a line)')
       .choices(['table', 'json'])
       .default('table'),
@@ -74,24 +87,45 @@ export const tailDefinition = defineCommand({
             ? { kind: 'time', ms: parseInstant(options.since, ctx.now(), '--since') }
             : { kind: 'latest' };
     const { env, logger } = ctx.ready();
-    let report;
+    const topic = options.dlq ? options.dlqTopic : options.topic;
+    const partition = options.partition === undefined ? {} : { partition: options.partition };
     try {
-      report = await tail(
+      if (options.follow) {
+        const interrupted = new AbortController();
+        const stop = () => interrupted.abort();
+        process.once('SIGINT', stop);
+        try {
+          await follow(
+            env,
+            {
+              topic,
+              start,
+              signal: interrupted.signal,
+              ...partition,
+              ...(options.limit === undefined ? {} : { limit: options.limit }),
+            },
+            logger,
+            (record) =>
+              ctx.io.stdout(
+                options.format === 'json' ? jsonLine(topic, record) : followLine(record),
+              ),
+          );
+        } finally {
+          process.off('SIGINT', stop);
+        }
+        return interrupted.signal.aborted ? EXIT.interrupted : EXIT.ok;
+      }
+      const report = await tail(
         env,
-        {
-          topic: options.dlq ? options.dlqTopic : options.topic,
-          start,
-          limit: options.limit,
-          timeoutMs: options.timeoutMs,
-          ...(options.partition === undefined ? {} : { partition: options.partition }),
-        },
+        { topic, start, limit: options.limit ?? 20, timeoutMs: options.timeoutMs, ...partition },
         logger,
       );
+      ctx.io.stdout(options.format === 'json' ? tailJson(report) : formatTail(report));
+      ctx.io.stderr(emptyNote(report));
     } catch (err) {
       if (err instanceof PartitionMissingError) ctx.usage(err.message);
       throw err;
     }
-    ctx.io.stdout(options.format === 'json' ? tailJson(report) : formatTail(report));
-    ctx.io.stderr(emptyNote(report));
+    return EXIT.ok;
   },
 });

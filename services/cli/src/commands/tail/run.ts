@@ -1,10 +1,16 @@
 import type { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
-import { createRegistry, headerText, readTopic, type ReadRange } from '@tickertape/clients';
+import {
+  createRegistry,
+  followTopic,
+  headerText,
+  readTopic,
+  type ReadRange,
+} from '@tickertape/clients';
 import { registryEndpoint } from '@tickertape/config';
 import type { Logger } from '@tickertape/logger';
 import { topicPartitions } from '@tickertape/producer';
 import { DLQ_HEADERS } from '@tickertape/tick';
-import type { Admin, KafkaMessage } from 'kafkajs';
+import type { Admin, Kafka, KafkaMessage } from 'kafkajs';
 import { openKafka } from '../../connect.js';
 import { requireStack, type CliEnv } from '../../env.js';
 import { PartitionMissingError } from './partition-missing.js';
@@ -148,6 +154,46 @@ function byTimeThenPlace(a: TailedRecord, b: TailedRecord): number {
   );
 }
 
+interface OpenedTail {
+  kafka: Kafka;
+  registry: SchemaRegistry;
+  /** What each partition holds now. */
+  held: Map<number, ReadRange>;
+  /** For a start by time: the first offset at or after it, per partition. */
+  byTime: Map<number, bigint>;
+}
+
+/** Checks the dependencies, the topic and the partition asked, and what the topic holds. */
+async function openTail(
+  env: CliEnv,
+  options: { topic: string; start: TailStart; partition?: number },
+  logger: Logger,
+): Promise<OpenedTail> {
+  const kafka = await openKafka(env, logger, 'tickertape-tail', { registry: true });
+  const registry = createRegistry(registryEndpoint(requireStack(env, 'SCHEMA_REGISTRY_URL')));
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const partitions = await topicPartitions(admin, options.topic);
+    if (options.partition !== undefined && options.partition >= partitions)
+      throw new PartitionMissingError(options.topic, options.partition, partitions);
+    const held = new Map(
+      (await admin.fetchTopicOffsets(options.topic)).map(({ partition, low, high }) => [
+        partition,
+        { start: BigInt(low), end: BigInt(high) },
+      ]),
+    );
+    return {
+      kafka,
+      registry,
+      held,
+      byTime: await offsetsAtTime(admin, options.topic, options.start),
+    };
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /**
  * Reads records of `topic` and decodes them through the registry, with a dead letter's reason.
  * Read-only: a throwaway consumer group that commits nothing and is deleted afterwards
@@ -155,20 +201,7 @@ function byTimeThenPlace(a: TailedRecord, b: TailedRecord): number {
  * first `limit` from the start asked, or the last `limit` without one, in record-time order.
  */
 export async function tail(env: CliEnv, options: TailOptions, logger: Logger): Promise<TailReport> {
-  const kafka = await openKafka(env, logger, 'tickertape-tail', { registry: true });
-  const registry = createRegistry(registryEndpoint(requireStack(env, 'SCHEMA_REGISTRY_URL')));
-  const admin = kafka.admin();
-  await admin.connect();
-  let byTime: Map<number, bigint>;
-  let partitions: number;
-  try {
-    partitions = await topicPartitions(admin, options.topic);
-    byTime = await offsetsAtTime(admin, options.topic, options.start);
-  } finally {
-    await admin.disconnect();
-  }
-  if (options.partition !== undefined && options.partition >= partitions)
-    throw new PartitionMissingError(options.topic, options.partition, partitions);
+  const { kafka, registry, byTime } = await openTail(env, options, logger);
   const limit = BigInt(options.limit);
   const records: TailedRecord[] = [];
   const ranges = await readTopic(
@@ -193,4 +226,52 @@ export async function tail(env: CliEnv, options: TailOptions, logger: Logger): P
       ? records.slice(Math.max(0, records.length - options.limit))
       : records.slice(0, options.limit);
   return { topic: options.topic, records: shown, ranges };
+}
+
+export interface FollowOptions {
+  topic: string;
+  /** `latest` follows from each partition's end: new records only. */
+  start: TailStart;
+  partition?: number;
+  /** Stop after this many records; none: until `signal`. */
+  limit?: number;
+  signal: AbortSignal;
+}
+
+/**
+ * `tail --follow`: each record handed to `onRecord` as it is read, from the start asked, in offset
+ * order within a partition (no sorting: there is no end to sort up to), until `limit` records or
+ * `signal`. Reads as `tail` does, committing nothing. Returns how many records were shown.
+ */
+export async function follow(
+  env: CliEnv,
+  options: FollowOptions,
+  logger: Logger,
+  onRecord: (record: TailedRecord) => void,
+): Promise<number> {
+  const { kafka, registry, held, byTime } = await openTail(env, options, logger);
+  const starts = new Map<number, bigint>();
+  for (const [partition, range] of held) {
+    if (options.partition !== undefined && options.partition !== partition) continue;
+    starts.set(
+      partition,
+      options.start.kind === 'latest'
+        ? range.end
+        : rangeOf(options.start, range, 0n, byTime, partition).start,
+    );
+  }
+  const enough = new AbortController();
+  const signal = AbortSignal.any([options.signal, enough.signal]);
+  let shown = 0;
+  await followTopic(
+    kafka,
+    options.topic,
+    async (partition, message) => {
+      onRecord(await tailedRecord(registry, partition, message));
+      shown += 1;
+      if (options.limit !== undefined && shown >= options.limit) enough.abort();
+    },
+    { groupPrefix: 'tickertape-tail', starts, signal },
+  );
+  return shown;
 }

@@ -43,11 +43,12 @@ export async function followTopic(
     await consumer.subscribe({ topic, fromBeginning: false });
     await consumer.run({
       autoCommit: false,
-      eachBatch: async ({ batch, isRunning }) => {
+      eachBatch: async (payload) => {
+        const { batch } = payload;
         const start = starts.get(batch.partition);
         if (start === undefined) return;
         for (const message of batch.messages) {
-          if (signal.aborted || !isRunning()) return;
+          if (signal.aborted || !payload.isRunning()) return;
           if (BigInt(message.offset) < start) continue;
           try {
             await handle(batch.partition, message);

@@ -274,6 +274,12 @@ describe('tickertape tail, publish --dry-run and the timestamp-type warning', ()
     const clean = await runCli(stack, ['publish', '--dry-run', '--topic', topic, good]);
     expect(clean).toMatchObject({ code: 0, stderr: '' });
     expect(clean.stdout).toContain('1 good tick, 0 bad lines');
+
+    const header = join(dir, 'header.csv');
+    await writeFile(header, `metric,when,field:speed\ntraffic,${NOW},1\n`);
+    const unreadable = await runCli(stack, ['publish', '--dry-run', '--topic', topic, header]);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toContain('the CSV header has an unknown column "when"');
     expect(await records(topic)).toBe(before);
   }, 60_000);
 

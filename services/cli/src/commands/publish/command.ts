@@ -7,7 +7,8 @@ import { EXIT } from '../../exit-codes.js';
 import { warningLine } from '../../producer-clocks.js';
 import { maxFutureOption, maxLatenessOption } from '../../time-window-options.js';
 import { defineCommand } from '../command.js';
-import { dryRun, formatDryRun } from './dry-run.js';
+import { describeFailure } from '../../failure.js';
+import { dryRun, formatDryRun, type DryRunResult } from './dry-run.js';
 import {
   formatPublish,
   INPUT_FORMATS,
@@ -58,18 +59,27 @@ export const publishDefinition = defineCommand({
     const input = file === '-' ? ctx.io.stdin : await openInput(file);
     const onBadLine = (line: number, reason: string) => ctx.io.stderr(`line ${line}: ${reason}\n`);
     if (options.dryRun) {
-      const checked = await dryRun(
-        env,
-        {
-          format: inputFormat(options.format, file),
-          topic: options.topic,
-          input,
-          bounds: { maxLatenessMs: options.maxLatenessMs, maxFutureMs: options.maxFutureMs },
-          nowMs: ctx.now(),
-        },
-        logger,
-        onBadLine,
-      );
+      let checked: DryRunResult;
+      try {
+        checked = await dryRun(
+          env,
+          {
+            format: inputFormat(options.format, file),
+            topic: options.topic,
+            input,
+            bounds: { maxLatenessMs: options.maxLatenessMs, maxFutureMs: options.maxFutureMs },
+            nowMs: ctx.now(),
+          },
+          logger,
+          onBadLine,
+        );
+      } catch (err) {
+        // An input nothing can be read from (a bad CSV header): the file may not be published
+        // as it is, which is the dry run's "bad line" answer, exit 2.
+        if (!(err instanceof BadInputError)) throw err;
+        ctx.io.stderr(describeFailure(err).message);
+        return EXIT.refused;
+      }
       ctx.io.stderr(warningLine(checked.clocksProblem));
       ctx.io.stdout(formatDryRun(checked));
       return checked.bad > 0 ? EXIT.refused : EXIT.ok;

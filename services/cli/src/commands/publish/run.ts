@@ -58,6 +58,12 @@ Input, one tick a line (blank lines are skipped):
 Ticks are keyed by series key, so a series always lands in one partition. A bad line (not a
 tick, or one a worker would dead-letter) is reported on stderr with its line number and reason
 and skipped; the command exits 1 at the end if there was any.
+
+--dry-run checks every line as the workers would if it were published now (the schema, the
+size limit, validation, and lateness against the workers' --max-lateness-ms and
+--max-future-ms), reports each bad line the same way, publishes nothing, and exits 2 if there
+was any bad line, 0 otherwise. A topic whose message.timestamp.type is not LogAppendTime is
+warned of on stderr, with the command that fixes it.
 `;
 
 /**

@@ -2,7 +2,7 @@ import { floorTo, LEVELS, type Level } from '@tickertape/buckets';
 import { consumerLag } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import { lastMinutes, RollupReader, type Candle } from '@tickertape/query';
+import { isUnknownName, lastMinutes, RollupReader, type Candle } from '@tickertape/query';
 import type { RollupStore } from '@tickertape/store';
 import type { Admin } from 'kafkajs';
 import { openKafka, openStores } from '../../../connect.js';
@@ -31,6 +31,11 @@ export interface Examined {
 
 export interface SummaryReport {
   workers: WorkerFigures[];
+  /**
+   * Workers whose /metrics did not answer, with why: after the demo its workers have stopped,
+   * and the rest of the report is still worth printing.
+   */
+  workersNotAnswering: { url: string; reason: string }[];
   bucketsByLevel: Record<Level, number>;
   /**
    * Window averages; `average` is `null` for a series without readings in the window. The series
@@ -100,12 +105,13 @@ async function windowAverages(
   limit: number,
 ): Promise<SummaryReport['averages']> {
   const window = lastMinutes(nowMs, minutes);
-  const result = await reader.windowByMetric({
-    metric: TRAFFIC.metric,
-    limit,
-    field: TRAFFIC.field,
-    ...window,
-  });
+  // Before the demo's first traffic tick lands the metric is unknown: the report has no rows yet.
+  const result = await reader
+    .windowByMetric({ metric: TRAFFIC.metric, limit, field: TRAFFIC.field, ...window })
+    .catch((err: unknown) => {
+      if (isUnknownName(err)) return { rows: [], pieces: [], examined: 0 };
+      throw err;
+    });
   return {
     ...window,
     rows: result.rows.map((row) => ({
@@ -148,18 +154,40 @@ export interface SummaryOptions {
 }
 
 /** What the demo prints: what the workers did, what the database holds, and a few answers read from the rollups. */
+/** How long one worker's /metrics may take: a stopped worker's port refuses at once, a hung one must not hold the report. */
+const METRICS_TIMEOUT_MS = 5_000;
+
+type Scrape = { figures: WorkerFigures } | { url: string; reason: string };
+
+/** fetch's own message is "fetch failed"; the reason (ECONNREFUSED, a timeout …) is its cause. */
+function reasonOf(err: unknown): string {
+  const cause = (err as { cause?: unknown } | null)?.cause ?? err;
+  const { message, code } = (cause ?? {}) as { message?: unknown; code?: unknown };
+  if (typeof message === 'string' && message !== '') return message;
+  return typeof code === 'string' ? code : String(cause);
+}
+
+async function scrapeWorker(url: string): Promise<Scrape> {
+  try {
+    const response = await fetch(`${url.replace(/\/$/, '')}/metrics`, {
+      signal: AbortSignal.timeout(METRICS_TIMEOUT_MS),
+    });
+    if (!response.ok) return { url, reason: `/metrics answered ${response.status}` };
+    return { figures: readCounters(await response.text(), url) };
+  } catch (err) {
+    return { url, reason: `not answering (${reasonOf(err)})` };
+  }
+}
+
 export async function summarize(
   store: RollupStore,
   options: SummaryOptions,
 ): Promise<SummaryReport> {
-  const workers = await Promise.all(
-    options.workerUrls.map(async (url) =>
-      readCounters(await (await fetch(`${url.replace(/\/$/, '')}/metrics`)).text(), url),
-    ),
-  );
+  const scrapes = await Promise.all(options.workerUrls.map(scrapeWorker));
   const reader = new RollupReader({ rollups: store }, { now: () => options.nowMs });
   return {
-    workers,
+    workers: scrapes.flatMap((scrape) => ('figures' in scrape ? [scrape.figures] : [])),
+    workersNotAnswering: scrapes.flatMap((scrape) => ('figures' in scrape ? [] : [scrape])),
     bucketsByLevel: await bucketsByLevel(store),
     averages: await windowAverages(reader, options.nowMs, options.windowMinutes, options.limit),
     candles: await hourCandles(reader, floorTo(options.nowMs, HOUR_MS), options.limit),

@@ -77,7 +77,7 @@ export async function foldIntoShadows(
       const policy = await store.readLevelPolicy();
       const want = expectedBuckets(
         options.level,
-        read.ticks.filter((tick) => !policy.skips(options.level, tick.metric)),
+        read.ticks.filter((tick) => !policy.skipsAt(options.level, tick.metric, tick.ts)),
         policy,
       );
       return {

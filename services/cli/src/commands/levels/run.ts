@@ -1,4 +1,5 @@
 import {
+  AUTO_SKIP_LEVEL,
   LEVELS,
   SKETCH_ALPHA,
   floorTo,
@@ -53,6 +54,16 @@ export function formatPolicy(policy: LevelPolicy): string {
     });
     return `${level.padEnd(6)}  ${parts.length === 0 ? 'keeps every metric' : parts.join('; ')}`;
   });
+  // The automatic rule's spans (sparse metrics), each with the minutes it covers.
+  const minuteOf = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+  for (const { metric, fromMs, untilMs } of policy.autoSkips())
+    lines.push(
+      `auto    ${AUTO_SKIP_LEVEL} skips ${metric} ${
+        untilMs === undefined
+          ? `from ${minuteOf(fromMs)} (sparse)`
+          : `from ${minuteOf(fromMs)} until ${minuteOf(untilMs)} (written again since)`
+      }`,
+    );
   // Shown only when set, at every level.
   const sketched = policy.sketchedMetrics();
   const alphaOf = (metric: string) => {

@@ -371,7 +371,8 @@ export class LevelPolicy {
       sketch: this.sketchedMetrics(),
       sketchAlpha: this.sketchAlphas(),
       weights: this.weights(),
-      autoSkip: this.autoSkips(),
+      // Only when set, so a policy without automatic spans keeps the shape it had.
+      ...(this.auto.size > 0 ? { autoSkip: this.autoSkips() } : {}),
     };
   }
 

@@ -115,7 +115,8 @@ export const schedulerEnvSchema = z
     /**
      * Skip the minute level by default for metrics at one tick per series a minute or less, and
      * write it again when they grow denser (the `auto-skip` job; docs/data-layout.md, "The
-     * level policy"). Off: only the operator's `tickertape levels skip` skips a level.
+     * level policy"). Off: the job writes every metric it skips at the minute level again (from a
+     * safe boundary); only the operator's `tickertape levels skip` skips a level.
      */
     AUTO_SKIP_MINUTE: flag().default(true),
     AUTO_SKIP_EVERY_MS: positiveInt().default(5 * 60_000),

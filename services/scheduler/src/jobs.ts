@@ -131,26 +131,41 @@ export const JOBS = {
     every: (env) => env.AUTO_SKIP_EVERY_MS,
     attempts: 3,
     async run({ rollups, now, env, metrics, logger }) {
-      if (!env.AUTO_SKIP_MINUTE) return { off: true };
       const t = now();
+      let policy = await rollups.readLevelPolicy();
       // Measured in the hour buckets: every metric the rule touches keeps them in full, so the
       // measure does not depend on whether the minute level is skipped.
       const toMs = floorTo(t, HOUR_MS);
-      const densities = await rollups.metricDensities(
-        LEVELS[LEVELS.indexOf(AUTO_SKIP_LEVEL) + 1]!,
-        toMs - env.AUTO_SKIP_WINDOW_HOURS * HOUR_MS,
-        toMs,
-      );
-      let policy = await rollups.readLevelPolicy();
+      const densities = env.AUTO_SKIP_MINUTE
+        ? await rollups.metricDensities(
+            LEVELS[LEVELS.indexOf(AUTO_SKIP_LEVEL) + 1]!,
+            toMs - env.AUTO_SKIP_WINDOW_HOURS * HOUR_MS,
+            toMs,
+          )
+        : [];
       const boundary = autoSkipBoundary(t, env.MAX_FUTURE_MS, POLICY_REFRESH_MS);
+      const decisions = env.AUTO_SKIP_MINUTE
+        ? densities.map(({ metric, perMinute }) => ({
+            metric,
+            perMinute,
+            decision: autoSkipDecision(policy, metric, perMinute),
+          }))
+        : // Off: every metric the rule skips is written again, from a boundary as safe as any.
+          policy
+            .autoSkips()
+            .filter(({ untilMs }) => untilMs === undefined)
+            .map(({ metric }) => ({
+              metric,
+              perMinute: null,
+              decision: 'keep' as const,
+            }));
       const changes: {
         metric: string;
         change: 'skip' | 'keep';
-        perMinute: number;
+        perMinute: number | null;
         from: string;
       }[] = [];
-      for (const { metric, perMinute } of densities) {
-        const decision = autoSkipDecision(policy, metric, perMinute);
+      for (const { metric, perMinute, decision } of decisions) {
         if (decision === 'none') continue;
         policy = await rollups.changeAutoSkip(
           decision === 'skip'
@@ -165,7 +180,9 @@ export const JOBS = {
           { metric, level: AUTO_SKIP_LEVEL, perMinute, from },
           decision === 'skip'
             ? 'sparse metric: the minute level skips it from then on (its minutes stay in the hour buckets)'
-            : 'metric grew denser: the minute level writes it again from then on',
+            : env.AUTO_SKIP_MINUTE
+              ? 'metric grew denser: the minute level writes it again from then on'
+              : 'AUTO_SKIP_MINUTE is off: the minute level writes the metric again from then on',
         );
       }
       // Spans whose minutes retention has dropped no longer keep readers off the minute level.

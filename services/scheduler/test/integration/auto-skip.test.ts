@@ -104,10 +104,8 @@ describe('the minute level skipped automatically for a sparse metric', () => {
 
   const results: Record<string, unknown>[] = [];
 
-  beforeAll(async () => {
-    stack = await TestStack.open('scheduler-auto-skip');
-    db = testDatabase(stack);
-    rollups = (await storesOf(db)).rollups;
+  /** A scheduler on the test's database and fake clock; `overrides` on top of the env. */
+  async function start(overrides: Record<string, string>): Promise<SchedulerHandle> {
     const env = parseSchedulerEnv({
       KAFKA_BROKERS: stack.env.KAFKA_BROKERS.join(','),
       TOPIC: stack.name('no-topic'),
@@ -121,14 +119,21 @@ describe('the minute level skipped automatically for a sparse metric', () => {
       SHELL_LEVELS: '',
       HTTP_PORT: '0',
       LOG_LEVEL: 'warn',
+      ...overrides,
     });
-    scheduler = await startScheduler(env, createLogger({ name: 'test-scheduler', level: 'warn' }), {
+    return startScheduler(env, createLogger({ name: 'test-scheduler', level: 'warn' }), {
       now: () => now,
       onJobDone: (job, result) => {
-        if (job.name !== 'auto-skip') return;
-        results.push(result);
+        if (job.name === 'auto-skip') results.push(result);
       },
     });
+  }
+
+  beforeAll(async () => {
+    stack = await TestStack.open('scheduler-auto-skip');
+    db = testDatabase(stack);
+    rollups = (await storesOf(db)).rollups;
+    scheduler = await start({});
   }, 60_000);
 
   afterAll(async () => {
@@ -269,5 +274,28 @@ describe('the minute level skipped automatically for a sparse metric', () => {
       expect(p.sum).toBeCloseTo(want.sum, 9);
     }
     expect(read.gaps).toEqual([]);
+  });
+
+  it('writes every skipped metric again when the rule is turned off', async () => {
+    await rollups.changeAutoSkip({ kind: 'skip', metric: 'mms.other', fromMs: H0 + 5 * H }, now);
+    await scheduler.stop();
+    scheduler = await start({ AUTO_SKIP_MINUTE: 'false' });
+    const result = await jobAt(H0 + 5 * H + 30 * S);
+    const until = H0 + 5 * H + 7 * M;
+    expect(result).toMatchObject({
+      changes: [
+        {
+          metric: 'mms.other',
+          change: 'keep',
+          perMinute: null,
+          from: new Date(until).toISOString(),
+        },
+      ],
+      skipping: 0,
+    });
+    expect((await rollups.readLevelPolicy()).autoSkips()).toEqual([
+      { metric: METRIC, fromMs: skipFrom, untilMs: keepFrom },
+      { metric: 'mms.other', fromMs: H0 + 5 * H, untilMs: until },
+    ]);
   });
 });

@@ -39,7 +39,8 @@ bucket holds one tick, while the hour bucket's per-minute map holds that minute 
 For metrics at one tick a minute: skip minute, compact hour. Every 10 s: skip minute.
 By default the scheduler skips the minute level of a metric at one tick a minute or less by
 itself, from a minute boundary every worker knows in advance, and writes it again above two a
-minute (\`auto\` lines below; AUTO_SKIP_MINUTE=false on the scheduler turns that off).
+minute (\`auto\` lines below; AUTO_SKIP_MINUTE=false on the scheduler turns that off and writes
+them all again).
 \`tickertape levels suggest\` measures each metric in the last day's hour buckets and says
 which (--apply sets them). Set a
 metric's policy before its producers start; a change reaches running workers within 10 s and

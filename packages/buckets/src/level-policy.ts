@@ -208,12 +208,20 @@ export class LevelPolicy {
   }
 
   /**
-   * Whether `level` lacks some of `metric`'s slots: skipped now, or over an automatic span it still
-   * remembers. Readers then draw the metric from the next level for every time (the hour's
-   * per-minute aggregates hold each minute exactly), so a span is never read as a gap.
+   * Whether `level` lacks some of `metric`'s slots in [fromMs, toMs) (any time when no range is
+   * given): skipped by the operator, or over an automatic span that overlaps the range (an open
+   * one from its start on). Readers then draw the metric from the next level for the whole read
+   * (the hour's per-minute aggregates hold each minute exactly), so a span is never read as a gap.
    */
-  skipsSome(level: Level, metric: string): boolean {
-    return this.skips(level, metric) || (level === AUTO_SKIP_LEVEL && this.auto.has(metric));
+  skipsSome(level: Level, metric: string, range?: { fromMs: number; toMs: number }): boolean {
+    if (this.modes.get(level)?.get(metric) === 'skip') return true;
+    if (level !== AUTO_SKIP_LEVEL) return false;
+    const spans = this.auto.get(metric) ?? [];
+    if (range === undefined) return spans.length > 0;
+    return spans.some(
+      ({ fromMs, untilMs }) =>
+        fromMs < range.toMs && (untilMs === undefined || range.fromMs < untilMs),
+    );
   }
 
   /** Every automatic span, by metric, then time. */
@@ -345,9 +353,13 @@ export class LevelPolicy {
     return new LevelPolicy({ ...spec, weights });
   }
 
-  /** The levels among `levels` that keep `metric`, finest first. */
-  levelsFor(levels: readonly Level[], metric: string): Level[] {
-    return levels.filter((level) => !this.skipsSome(level, metric));
+  /** The levels among `levels` that keep `metric` (over `range` when given), finest first. */
+  levelsFor(
+    levels: readonly Level[],
+    metric: string,
+    range?: { fromMs: number; toMs: number },
+  ): Level[] {
+    return levels.filter((level) => !this.skipsSome(level, metric, range));
   }
 
   /** The same policy with `metrics` stored in `mode` at `level`; throws if that is not allowed. */

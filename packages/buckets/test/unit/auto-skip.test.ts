@@ -129,3 +129,28 @@ describe('automatic spans in the level policy', () => {
     );
   });
 });
+
+describe('readers over a range', () => {
+  const policy = KEEP_EVERYTHING.withAutoSkip('mms.cpu', T0 + 10 * M).withAutoKeep(
+    'mms.cpu',
+    T0 + 70 * M,
+  );
+
+  test.each([
+    ['wholly before the span', T0, T0 + 10 * M, ['minute', 'hour', 'day']],
+    ['touching its start', T0, T0 + 10 * M + 1, ['hour', 'day']],
+    ['inside it', T0 + 20 * M, T0 + 30 * M, ['hour', 'day']],
+    ['from its end on', T0 + 70 * M, T0 + 200 * M, ['minute', 'hour', 'day']],
+  ])('a read %s takes %p', (_, fromMs, toMs, levels) => {
+    expect(policy.levelsFor(LEVELS, 'mms.cpu', { fromMs, toMs })).toEqual(levels);
+  });
+
+  test('an open span counts from its start on', () => {
+    const open = KEEP_EVERYTHING.withAutoSkip('mms.cpu', T0 + 10 * M);
+    expect(open.levelsFor(LEVELS, 'mms.cpu', { fromMs: T0, toMs: T0 + 10 * M })).toEqual(LEVELS);
+    expect(open.levelsFor(LEVELS, 'mms.cpu', { fromMs: T0, toMs: T0 + 11 * M })).toEqual([
+      'hour',
+      'day',
+    ]);
+  });
+});

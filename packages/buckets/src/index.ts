@@ -77,14 +77,25 @@ export {
 export { timeVerdict, type TimeBounds, type Timeliness } from './time-verdict.js';
 export { rollUp, type CoarseLevel, type FinerBucket } from './roll-up.js';
 export {
+  AUTO_SKIP_LEVEL,
   COMPACT_LEVELS,
   KEEP_EVERYTHING,
   LevelPolicy,
   LevelPolicyError,
   suggestedModes,
+  type AutoSkipChange,
+  type AutoSkipSpec,
   type LevelMode,
   type LevelPolicySpec,
   type MetricPolicyChange,
   type SketchAlphaSpec,
   type WeightSpec,
 } from './level-policy.js';
+export {
+  AUTO_KEEP_ABOVE_PER_MINUTE,
+  AUTO_SKIP_AT_PER_MINUTE,
+  POLICY_REFRESH_MS,
+  autoSkipBoundary,
+  autoSkipDecision,
+  type AutoSkipDecision,
+} from './auto-skip.js';

@@ -28,6 +28,30 @@ export interface WeightSpec {
   by: string;
 }
 
+/**
+ * The level the automatic rule skips for sparse metrics (`auto-skip.ts`): the finest, whose
+ * buckets the hour buckets' per-minute aggregates hold exactly.
+ */
+export const AUTO_SKIP_LEVEL: Level = LEVELS[0];
+
+/**
+ * One span of minute slots the automatic rule skipped a metric for: slots starting in
+ * [fromMs, untilMs) (open while `untilMs` is unset). Bounds are whole minutes chosen far enough
+ * ahead that every writer knows the span before it sees a tick of it, so whether a tick is written
+ * depends only on its slot — never on when a worker read the policy.
+ */
+export interface AutoSkipSpec {
+  metric: string;
+  fromMs: number;
+  untilMs?: number;
+}
+
+/** A change the automatic rule makes: a span opened, the open one closed, old closed ones forgotten. */
+export type AutoSkipChange =
+  | { kind: 'skip'; metric: string; fromMs: number }
+  | { kind: 'keep'; metric: string; untilMs: number }
+  | { kind: 'forget'; beforeMs: number };
+
 /** A sketched metric kept at an α other than the default (SKETCH_ALPHA). */
 export interface SketchAlphaSpec {
   metric: string;
@@ -44,6 +68,8 @@ export type LevelPolicySpec = Readonly<
     /** Sketched metrics whose α is not the default; a metric not sketched here is refused. */
     sketchAlpha?: readonly SketchAlphaSpec[];
     weights?: readonly WeightSpec[];
+    /** Spans the automatic rule skips AUTO_SKIP_LEVEL for, per metric (docs/data-layout.md). */
+    autoSkip?: readonly AutoSkipSpec[];
   }
 >;
 
@@ -77,6 +103,8 @@ export class LevelPolicy {
   private readonly sketched: ReadonlyMap<string, number>;
   /** Per metric: weighted field → its weight field. */
   private readonly weighted: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Per metric: the automatic rule's spans at AUTO_SKIP_LEVEL, in time order. */
+  private readonly auto: ReadonlyMap<string, readonly AutoSkipSpec[]>;
   /** The policy as one canonical string: equal policies, equal keys (what cached answers carry). */
   readonly key: string;
 
@@ -117,6 +145,16 @@ export class LevelPolicy {
       weighted.set(metric, fields);
     }
     this.weighted = weighted;
+    const auto = new Map<string, AutoSkipSpec[]>();
+    for (const { metric, fromMs, untilMs } of spec.autoSkip ?? []) {
+      if (metric === '' || !Number.isFinite(fromMs) || (untilMs !== undefined && untilMs <= fromMs))
+        throw new LevelPolicyError('an automatic skip names a metric and a non-empty span');
+      const spans = auto.get(metric) ?? [];
+      spans.push(untilMs === undefined ? { metric, fromMs } : { metric, fromMs, untilMs });
+      auto.set(metric, spans);
+    }
+    for (const spans of auto.values()) spans.sort((a, b) => a.fromMs - b.fromMs);
+    this.auto = auto;
     const levelKey = [...modes].map(([level, byMetric]) => [
       level,
       [...byMetric].sort(([a], [b]) => byName(a, b)),
@@ -132,6 +170,8 @@ export class LevelPolicy {
             ...(this.sketchAlphas().length > 0 ? { sketchAlpha: this.sketchAlphas() } : {}),
             weights: this.weights(),
           });
+    // Joins the key only when set, so a policy without automatic skips keeps its key.
+    if (auto.size > 0) this.key = JSON.stringify({ policy: this.key, autoSkip: this.autoSkips() });
     const everywhere = [...(modes.get(LEVELS[0]) ?? new Map<string, LevelMode>())].find(
       ([metric]) => LEVELS.every((level) => this.skips(level, metric)),
     );
@@ -141,8 +181,95 @@ export class LevelPolicy {
       );
   }
 
+  /** How `level` stores `metric` now: the operator's mode, else `skip` while the automatic rule skips it. */
   mode(level: Level, metric: string): LevelMode {
-    return this.modes.get(level)?.get(metric) ?? 'full';
+    return (
+      this.modes.get(level)?.get(metric) ?? (this.autoSkipping(level, metric) ? 'skip' : 'full')
+    );
+  }
+
+  /** Whether the automatic rule's latest span for `metric` at `level` is open (skipping now or from its start). */
+  autoSkipping(level: Level, metric: string): boolean {
+    if (level !== AUTO_SKIP_LEVEL) return false;
+    const spans = this.auto.get(metric);
+    return spans !== undefined && spans[spans.length - 1]!.untilMs === undefined;
+  }
+
+  /**
+   * Whether `level` leaves out a tick of `metric` at `tsMs`: what writers and the checker ask per
+   * tick. The operator's skip holds at every time; an automatic span only over its own slots.
+   */
+  skipsAt(level: Level, metric: string, tsMs: number): boolean {
+    if (this.modes.get(level)?.get(metric) === 'skip') return true;
+    if (level !== AUTO_SKIP_LEVEL) return false;
+    return (this.auto.get(metric) ?? []).some(
+      ({ fromMs, untilMs }) => fromMs <= tsMs && (untilMs === undefined || tsMs < untilMs),
+    );
+  }
+
+  /**
+   * Whether `level` lacks some of `metric`'s slots in [fromMs, toMs) (any time when no range is
+   * given): skipped by the operator, or over an automatic span that overlaps the range (an open
+   * one from its start on). Readers then draw the metric from the next level for the whole read
+   * (the hour's per-minute aggregates hold each minute exactly), so a span is never read as a gap.
+   */
+  skipsSome(level: Level, metric: string, range?: { fromMs: number; toMs: number }): boolean {
+    if (this.modes.get(level)?.get(metric) === 'skip') return true;
+    if (level !== AUTO_SKIP_LEVEL) return false;
+    const spans = this.auto.get(metric) ?? [];
+    if (range === undefined) return spans.length > 0;
+    return spans.some(
+      ({ fromMs, untilMs }) =>
+        fromMs < range.toMs && (untilMs === undefined || range.fromMs < untilMs),
+    );
+  }
+
+  /** Every automatic span, by metric, then time. */
+  autoSkips(): AutoSkipSpec[] {
+    return [...this.auto]
+      .sort(([a], [b]) => byName(a, b))
+      .flatMap(([, spans]) => spans.map((span) => ({ ...span })));
+  }
+
+  /**
+   * The same policy with `metric` skipped automatically from `fromMs` (a whole minute ahead of
+   * every writer); unchanged while a span of it is open.
+   */
+  withAutoSkip(metric: string, fromMs: number): LevelPolicy {
+    if (this.autoSkipping(AUTO_SKIP_LEVEL, metric)) return this;
+    return new LevelPolicy({ ...this.spec(), autoSkip: [...this.autoSkips(), { metric, fromMs }] });
+  }
+
+  /**
+   * The same policy with `metric`'s open automatic span closed at `untilMs`: written again from
+   * that minute on. A span that would end before it began is dropped whole (it never took effect).
+   */
+  withAutoKeep(metric: string, untilMs: number): LevelPolicy {
+    if (!this.autoSkipping(AUTO_SKIP_LEVEL, metric)) return this;
+    const autoSkip = this.autoSkips().flatMap((span) =>
+      span.metric !== metric || span.untilMs !== undefined
+        ? [span]
+        : untilMs <= span.fromMs
+          ? []
+          : [{ ...span, untilMs }],
+    );
+    return new LevelPolicy({ ...this.spec(), autoSkip });
+  }
+
+  /** The same policy with one automatic change. */
+  withAutoChange(change: AutoSkipChange): LevelPolicy {
+    if (change.kind === 'skip') return this.withAutoSkip(change.metric, change.fromMs);
+    if (change.kind === 'keep') return this.withAutoKeep(change.metric, change.untilMs);
+    return this.withoutAutoSkipsBefore(change.beforeMs);
+  }
+
+  /** The same policy without the closed automatic spans that ended at or before `beforeMs` (past the level's retention). */
+  withoutAutoSkipsBefore(beforeMs: number): LevelPolicy {
+    const autoSkip = this.autoSkips().filter(
+      ({ untilMs }) => untilMs === undefined || untilMs > beforeMs,
+    );
+    if (autoSkip.length === this.autoSkips().length) return this;
+    return new LevelPolicy({ ...this.spec(), autoSkip });
   }
 
   skips(level: Level, metric: string): boolean {
@@ -226,9 +353,13 @@ export class LevelPolicy {
     return new LevelPolicy({ ...spec, weights });
   }
 
-  /** The levels among `levels` that keep `metric`, finest first. */
-  levelsFor(levels: readonly Level[], metric: string): Level[] {
-    return levels.filter((level) => !this.skips(level, metric));
+  /** The levels among `levels` that keep `metric` (over `range` when given), finest first. */
+  levelsFor(
+    levels: readonly Level[],
+    metric: string,
+    range?: { fromMs: number; toMs: number },
+  ): Level[] {
+    return levels.filter((level) => !this.skipsSome(level, metric, range));
   }
 
   /** The same policy with `metrics` stored in `mode` at `level`; throws if that is not allowed. */
@@ -252,6 +383,8 @@ export class LevelPolicy {
       sketch: this.sketchedMetrics(),
       sketchAlpha: this.sketchAlphas(),
       weights: this.weights(),
+      // Only when set, so a policy without automatic spans keeps the shape it had.
+      ...(this.auto.size > 0 ? { autoSkip: this.autoSkips() } : {}),
     };
   }
 
@@ -268,7 +401,7 @@ export class LevelPolicy {
 
   /** No level skips or compacts a metric (sketches and weights aside): every level keeps every metric in full. */
   get isEmpty(): boolean {
-    return this.modes.size === 0;
+    return this.modes.size === 0 && this.auto.size === 0;
   }
 }
 

@@ -12,10 +12,11 @@ export function keptContext(
   ctx: ReaderContext,
   policy: LevelPolicy,
   metrics: Iterable<string>,
+  range?: { fromMs: number; toMs: number },
 ): ReaderContext {
   if (policy.isEmpty) return ctx;
   let levels: readonly Level[] = ctx.levels;
-  for (const metric of new Set(metrics)) levels = policy.levelsFor(levels, metric);
+  for (const metric of new Set(metrics)) levels = policy.levelsFor(levels, metric, range);
   if (levels.length === ctx.levels.length) return ctx;
   if (levels.length === 0)
     throw new QueryError(

@@ -41,7 +41,19 @@ import {
   type MetricWindowResult,
 } from './window-by-metric.js';
 
+const DAY_MS = 86_400_000;
+
+/**
+ * A read's range widened by a day each side, for the level policy's automatic spans: whatever a
+ * read rounds its edges to (steps, local days), the minute level serves it only when no span is
+ * near, and the hour level (which holds every minute of a span) otherwise.
+ */
+function around(query: { fromMs: number; toMs: number }): { fromMs: number; toMs: number } {
+  return { fromMs: query.fromMs - DAY_MS, toMs: query.toMs + DAY_MS };
+}
+
 /** What a long-lived reader (the API) keeps between queries; the CLI and checker keep nothing. */
+
 export interface CacheOptions {
   /** Re-read the watermarks at most this often (0: per query). See FinalitySource. */
   finalityRefreshMs?: number;
@@ -157,10 +169,13 @@ export class RollupReader {
     return weight === undefined ? {} : { weight };
   }
 
-  /** The context narrowed to the levels that keep these series' metrics. */
-  private async keptFor(series: Iterable<string>): Promise<ReaderContext> {
+  /** The context narrowed to the levels that keep these series' metrics (over `range` when given). */
+  private async keptFor(
+    series: Iterable<string>,
+    range?: { fromMs: number; toMs: number },
+  ): Promise<ReaderContext> {
     const metrics = [...series].map(metricOfSeries);
-    return keptContext(this.ctx, await this.policy.current(), metrics);
+    return keptContext(this.ctx, await this.policy.current(), metrics, range);
   }
 
   /**
@@ -184,7 +199,7 @@ export class RollupReader {
   /** One series at one level, read whole buckets or their sub-slots. */
   async range(query: LevelQuery): Promise<RangeResult> {
     const level = checkLevel(query.level, this.ctx);
-    const ctx = await this.keptFor([query.series]);
+    const ctx = await this.keptFor([query.series], around(query));
     checkLevelKept(level, metricOfSeries(query.series), ctx);
     return this.named(
       ctx,
@@ -211,7 +226,7 @@ export class RollupReader {
 
   /** One series at the finest width that fits `maxPoints`, read from the cheapest level. */
   async auto(query: AutoQuery): Promise<RangeResult> {
-    const ctx = await this.keptFor([query.series]);
+    const ctx = await this.keptFor([query.series], around(query));
     return this.named(
       ctx,
       await this.read(
@@ -246,7 +261,7 @@ export class RollupReader {
    * the series' metric: what PromQL's range functions sum (their ranges are whole widths).
    */
   async stepped(query: SteppedQuery): Promise<RangeResult> {
-    const ctx = await this.keptFor([query.series]);
+    const ctx = await this.keptFor([query.series], around(query));
     const source = sourceFor(query.stepMs, ctx.levels);
     if (!source)
       throw new QueryError(
@@ -279,7 +294,7 @@ export class RollupReader {
   }
 
   async window(query: WindowQuery): Promise<WindowResult> {
-    const ctx = await this.keptFor(query.series);
+    const ctx = await this.keptFor(query.series, around(query));
     const result = await windowAggregate(this.store, ctx, query, await this.weightOf(query.field));
     await checkNames(this.store, ctx, {
       empty: result.rows.filter((row) => row.n === 0).map((row) => row.series),
@@ -292,7 +307,7 @@ export class RollupReader {
 
   /** The same totals for the series of one metric (and tags), found in the window's own buckets. */
   async windowByMetric(query: MetricWindowQuery): Promise<MetricWindowResult> {
-    const ctx = keptContext(this.ctx, await this.policy.current(), [query.metric]);
+    const ctx = keptContext(this.ctx, await this.policy.current(), [query.metric], around(query));
     const result = await windowByMetric(this.store, ctx, query, await this.weightOf(query.field));
     const range = { fromMs: result.fromMs, toMs: result.toMs };
     if (result.rows.length === 0)

@@ -1,4 +1,4 @@
-import type { LevelPolicy } from '@tickertape/buckets';
+import { POLICY_REFRESH_MS, type LevelPolicy } from '@tickertape/buckets';
 import type { PolicySource } from './port/bucket-writes.js';
 import type { Upkeep } from './port/upkeep.js';
 
@@ -14,7 +14,7 @@ export class LevelPolicySource implements PolicySource {
 
   constructor(
     private readonly store: Pick<Upkeep, 'readLevelPolicy'>,
-    private readonly refreshMs = 10_000,
+    private readonly refreshMs = POLICY_REFRESH_MS,
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -86,6 +86,11 @@ export interface ReferencePolicy {
   sketches(metric: string): boolean;
   sketchAlpha(metric: string): number;
   weightOf(metric: string, field: string): string | undefined;
+  /**
+   * Whether the level leaves out a tick of `metric` at `tsMs` (skipped by the operator, or in an
+   * automatic span); absent: the level keeps every tick.
+   */
+  skipsAt?(level: Level, metric: string, tsMs: number): boolean;
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string | number): Map<string, T[]> {
@@ -211,8 +216,9 @@ export function bucketDocument(
 
 /**
  * Every bucket of `level` the ticks make, by `_id`. A record appears once in `ticks` (the caller
- * reads each offset once), so each tick counts once by construction. `policy` says which metrics the
- * level keeps compact (asked only of a level whose compact form is the policy's choice), which
+ * reads each offset once), so each tick counts once by construction. `policy` says which ticks the
+ * level leaves out (a skipped metric; an automatically skipped one over its spans, per tick as
+ * the writers judge it), which metrics it keeps compact (asked only of a level whose compact form is the policy's choice), which
  * keep sketches and which fields are weighted (docs/data-layout.md).
  */
 export function expectedBuckets(
@@ -222,8 +228,12 @@ export function expectedBuckets(
 ): Map<string, Record<string, unknown>> {
   const { slotMs, subKey, sumsKey } = LEVEL_SPECS[level];
   const buckets = new Map<string, Record<string, unknown>>();
+  const kept =
+    policy.skipsAt === undefined
+      ? ticks
+      : ticks.filter((tick) => !policy.skipsAt!(level, tick.metric, tick.ts));
   for (const [key, group] of groupBy(
-    ticks,
+    kept,
     (tick) => `${Math.floor(tick.ts / slotMs) * slotMs}\u0000${tick.series}`,
   )) {
     const start = Number(key.slice(0, key.indexOf('\u0000')));

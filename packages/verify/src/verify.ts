@@ -211,10 +211,10 @@ async function checkLevel(
   range: CheckedRange,
   policy: LevelPolicy,
 ): Promise<Checked> {
-  // A metric the level skips is expected nowhere in it (a bucket of it there is extra).
-  const kept = policy.isEmpty ? ticks : ticks.filter((tick) => !policy.skips(level, tick.metric));
+  // A metric the level skips is expected nowhere in it (a bucket of it there is extra); one the
+  // automatic rule skipped, nowhere in the slots of its spans (expectedBuckets asks the policy).
   const want = new Map(
-    [...expectedBuckets(level, kept, policy)].filter(([, bucket]) =>
+    [...expectedBuckets(level, ticks, policy)].filter(([, bucket]) =>
       slotInRange(level, (bucket.start as Date).getTime(), range),
     ),
   );

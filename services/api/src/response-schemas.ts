@@ -284,6 +284,13 @@ export const levelsSchema = z.object({
   sketchAlpha: z.array(z.object({ metric: z.string(), alpha: z.number() })),
   /** Fields kept with a weighted average, at every level (`tickertape levels weight`). */
   weights: z.array(z.object({ metric: z.string(), field: z.string(), by: z.string() })),
+  /**
+   * Spans of slots the minute level skips a sparse metric for by itself (the scheduler's
+   * `auto-skip` job; `until` null while open). Reads take such a metric from the hour level.
+   */
+  autoSkips: z.array(
+    z.object({ level, metric: z.string(), from: z.string(), until: z.string().nullable() }),
+  ),
 });
 
 export const healthSchema = z.object({

@@ -112,6 +112,21 @@ export const schedulerEnvSchema = z
     SHELLS_EVERY_MS: positiveInt().default(20_000),
     /** A series is "active" if it has a bucket of the level starting this recently. */
     SHELL_ACTIVE_WINDOW_MS: positiveInt().default(15 * 60_000),
+    /**
+     * Skip the minute level by default for metrics at one tick per series a minute or less, and
+     * write it again when they grow denser (the `auto-skip` job; docs/data-layout.md, "The
+     * level policy"). Off: the job writes every metric it skips at the minute level again (from a
+     * safe boundary); only the operator's `tickertape levels skip` skips a level.
+     */
+    AUTO_SKIP_MINUTE: flag().default(true),
+    AUTO_SKIP_EVERY_MS: positiveInt().default(5 * 60_000),
+    /** Whole hours of hour buckets the job measures each metric's ticks per minute over. */
+    AUTO_SKIP_WINDOW_HOURS: positiveInt().default(1),
+    /**
+     * The workers' bound on ticks ahead of their record's time: an automatic change applies from
+     * the first minute no tick read before every worker knows it can reach.
+     */
+    MAX_FUTURE_MS: durationMs().default(TIME_WINDOW_DEFAULTS.maxFutureMs),
     /** The workers' lateness bound: no partition a late tick may reach is dropped. */
     MAX_LATENESS_MS: durationMs().default(TIME_WINDOW_DEFAULTS.maxLatenessMs),
     /**

@@ -1,5 +1,10 @@
 import {
+  AUTO_SKIP_LEVEL,
   LEVELS,
+  POLICY_REFRESH_MS,
+  autoSkipBoundary,
+  autoSkipDecision,
+  floorTo,
   consumedWatermark,
   finalityWatermark,
   partitionsAhead,
@@ -42,6 +47,8 @@ export interface JobDefinition<P extends z.ZodType = z.ZodType> {
 function defineJob<P extends z.ZodType>(definition: JobDefinition<P>): JobDefinition<P> {
   return definition;
 }
+
+const HOUR_MS = 3_600_000;
 
 function retentionPolicy(env: SchedulerEnv): RetentionPolicy {
   return {
@@ -110,13 +117,81 @@ export const JOBS = {
         const count = await rollups.insertShells(
           level,
           active
-            .filter((series) => !policy.skips(level, series.metric))
+            .filter((series) => !policy.skipsAt(level, series.metric, start))
             .map((series) => ({ series, start, compact: policy.compacts(level, series.metric) })),
         );
         metrics.shellsInserted.inc({ level }, count);
         inserted[level] = count;
       }
       return { inserted };
+    },
+  }),
+  'auto-skip': defineJob({
+    payload: z.object({}),
+    every: (env) => env.AUTO_SKIP_EVERY_MS,
+    attempts: 3,
+    async run({ rollups, now, env, metrics, logger }) {
+      const t = now();
+      let policy = await rollups.readLevelPolicy();
+      // Measured in the hour buckets: every metric the rule touches keeps them in full, so the
+      // measure does not depend on whether the minute level is skipped.
+      const toMs = floorTo(t, HOUR_MS);
+      const densities = env.AUTO_SKIP_MINUTE
+        ? await rollups.metricDensities(
+            LEVELS[LEVELS.indexOf(AUTO_SKIP_LEVEL) + 1]!,
+            toMs - env.AUTO_SKIP_WINDOW_HOURS * HOUR_MS,
+            toMs,
+          )
+        : [];
+      const boundary = autoSkipBoundary(t, env.MAX_FUTURE_MS, POLICY_REFRESH_MS);
+      const decisions = env.AUTO_SKIP_MINUTE
+        ? densities.map(({ metric, perMinute }) => ({
+            metric,
+            perMinute,
+            decision: autoSkipDecision(policy, metric, perMinute),
+          }))
+        : // Off: every metric the rule skips is written again, from a boundary as safe as any.
+          policy
+            .autoSkips()
+            .filter(({ untilMs }) => untilMs === undefined)
+            .map(({ metric }) => ({
+              metric,
+              perMinute: null,
+              decision: 'keep' as const,
+            }));
+      const changes: {
+        metric: string;
+        change: 'skip' | 'keep';
+        perMinute: number | null;
+        from: string;
+      }[] = [];
+      for (const { metric, perMinute, decision } of decisions) {
+        if (decision === 'none') continue;
+        policy = await rollups.changeAutoSkip(
+          decision === 'skip'
+            ? { kind: 'skip', metric, fromMs: boundary }
+            : { kind: 'keep', metric, untilMs: boundary },
+          t,
+        );
+        metrics.autoSkipChanges.inc({ level: AUTO_SKIP_LEVEL, change: decision });
+        const from = new Date(boundary).toISOString();
+        changes.push({ metric, change: decision, perMinute, from });
+        logger.info(
+          { metric, level: AUTO_SKIP_LEVEL, perMinute, from },
+          decision === 'skip'
+            ? 'sparse metric: the minute level skips it from then on (its minutes stay in the hour buckets)'
+            : env.AUTO_SKIP_MINUTE
+              ? 'metric grew denser: the minute level writes it again from then on'
+              : 'AUTO_SKIP_MINUTE is off: the minute level writes the metric again from then on',
+        );
+      }
+      // Spans whose minutes retention has dropped no longer keep readers off the minute level.
+      const forgetBefore = t - env.RETENTION_MS[AUTO_SKIP_LEVEL] - env.MAX_LATENESS_MS;
+      if (policy.withoutAutoSkipsBefore(forgetBefore) !== policy)
+        policy = await rollups.changeAutoSkip({ kind: 'forget', beforeMs: forgetBefore }, t);
+      const skipping = policy.autoSkips().filter(({ untilMs }) => untilMs === undefined).length;
+      metrics.autoSkipped.set({ level: AUTO_SKIP_LEVEL }, skipping);
+      return { changes, skipping };
     },
   }),
   finalize: defineJob({

@@ -21,6 +21,18 @@ export function createSchedulerMetrics() {
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
       registers,
     }),
+    autoSkipped: new Gauge({
+      name: 'tickertape_level_auto_skipped_metrics',
+      help: 'Metrics the automatic rule skips at a level now (sparse: one tick per series a minute or less; docs/data-layout.md)',
+      labelNames: ['level'] as const,
+      registers,
+    }),
+    autoSkipChanges: new Counter({
+      name: 'tickertape_level_auto_changes_total',
+      help: 'Changes the automatic rule made to the level policy, by level and change (skip: a sparse metric left out from then on; keep: written again)',
+      labelNames: ['level', 'change'] as const,
+      registers,
+    }),
     partitionsCreated: new Counter({
       name: 'tickertape_partitions_created_total',
       help: 'Partition collections created ahead of need',

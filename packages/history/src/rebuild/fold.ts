@@ -75,11 +75,7 @@ export async function foldIntoShadows(
       // What the writer wrote under the level policy: nothing of a skipped metric, compact hours,
       // sketches and weighted sums where it keeps them.
       const policy = await store.readLevelPolicy();
-      const want = expectedBuckets(
-        options.level,
-        read.ticks.filter((tick) => !policy.skips(options.level, tick.metric)),
-        policy,
-      );
+      const want = expectedBuckets(options.level, read.ticks, policy);
       return {
         read: {
           kind: 'topic',

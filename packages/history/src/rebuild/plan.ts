@@ -54,11 +54,16 @@ export async function planPartitions(
 ): Promise<PlannedPartition[]> {
   const present = new Set(await store.listNames());
   if (options.source !== 'topic') {
-    // A metric the source level skips has nothing there to roll up: the swap would wipe it.
+    const source = options.source;
+    // A metric the source level skips (now, or over an automatic span) has nothing there to roll
+    // up for those slots: the swap would wipe it.
     const policy = await store.readLevelPolicy();
-    const lost = policy
-      .metricsAt(options.source, 'skip')
-      .filter((metric) => !policy.skips(options.level, metric));
+    const lost = [
+      ...new Set([
+        ...policy.metricsAt(source, 'skip'),
+        ...policy.autoSkips().map(({ metric }) => metric),
+      ]),
+    ].filter((metric) => policy.skipsSome(source, metric) && !policy.skips(options.level, metric));
     if (lost.length > 0)
       throw new RebuildError(
         RebuildErrorCode.BadSource,

@@ -88,6 +88,7 @@ export function createMemoryStore(): RollupStore {
     changeLevelPolicy: (level, metrics, mode, nowMs) =>
       upkeep.changeLevelPolicy(level, metrics, mode, nowMs),
     changeMetricPolicy: (change, nowMs) => upkeep.changeMetricPolicy(change, nowMs),
+    changeAutoSkip: (change, nowMs) => upkeep.changeAutoSkip(change, nowMs),
 
     startRun: (start, nowMs) => history.startRun(start, nowMs),
     updateRun: (id, nowMs, patch) => history.updateRun(id, nowMs, patch),

@@ -5,6 +5,7 @@ import {
   type Level,
   type LevelMode,
   type MetricPolicyChange,
+  type AutoSkipChange,
   type RetentionPolicy,
 } from '@tickertape/buckets';
 import { shellDocument } from '../layout/shells.js';
@@ -87,6 +88,13 @@ export class MemoryUpkeep implements Upkeep {
   ): Promise<LevelPolicy> {
     return settle(() => {
       this.state.policy = new LevelPolicy(this.state.policy.with(level, metrics, mode).spec());
+      return this.state.policy;
+    });
+  }
+
+  changeAutoSkip(change: AutoSkipChange, _nowMs: number): Promise<LevelPolicy> {
+    return settle(() => {
+      this.state.policy = new LevelPolicy(this.state.policy.withAutoChange(change).spec());
       return this.state.policy;
     });
   }

@@ -37,7 +37,7 @@ export class MemoryRollupWriter implements RollupWriter {
     const policy = await this.policy.current();
     const kept = policy.isEmpty
       ? inputs
-      : inputs.filter((input) => !policy.skips(this.level, input.metric));
+      : inputs.filter((input) => !policy.skipsAt(this.level, input.metric, input.ts));
     if (kept.length === 0)
       return { buckets: 0, operations: 0, bulkWrites: 0, conflicts: 0, skipped: inputs.length };
     const stats = this.applyFlush(kept, policy);

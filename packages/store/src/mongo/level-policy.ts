@@ -1,5 +1,8 @@
 import {
+  AUTO_SKIP_LEVEL,
   LevelPolicy,
+  type AutoSkipChange,
+  type AutoSkipSpec,
   isLevel,
   type Level,
   type LevelMode,
@@ -27,6 +30,8 @@ interface PolicyDoc {
   /** Sketched metrics at an α other than the default. */
   sketchAlpha?: SketchAlphaSpec[];
   weights?: WeightSpec[];
+  /** On the minute level's document: the automatic rule's spans (`until` unset while open). */
+  auto?: { metric: string; from: Date; until?: Date }[];
   updatedAt: Date;
 }
 
@@ -36,8 +41,15 @@ export async function readLevelPolicy(db: Db): Promise<LevelPolicy> {
     -readonly [K in keyof LevelPolicySpec]: LevelPolicySpec[K];
   } = {};
   for (const doc of docs) {
-    if (isLevel(doc._id)) spec[doc._id] = { skip: doc.skip ?? [], compact: doc.compact ?? [] };
-    else if (doc._id === METRICS_ID) {
+    if (isLevel(doc._id)) {
+      spec[doc._id] = { skip: doc.skip ?? [], compact: doc.compact ?? [] };
+      if (doc._id === AUTO_SKIP_LEVEL)
+        spec.autoSkip = (doc.auto ?? []).map(({ metric, from, until }): AutoSkipSpec =>
+          until === undefined || until === null
+            ? { metric, fromMs: from.getTime() }
+            : { metric, fromMs: from.getTime(), untilMs: until.getTime() },
+        );
+    } else if (doc._id === METRICS_ID) {
       spec.sketch = doc.sketch ?? [];
       spec.sketchAlpha = (doc.sketchAlpha ?? []).map(({ metric, alpha }) => ({ metric, alpha }));
       spec.weights = (doc.weights ?? []).map(({ metric, field, by }) => ({ metric, field, by }));
@@ -91,6 +103,35 @@ export async function changeMetricPolicy(
         sketch: next.sketchedMetrics(),
         sketchAlpha: next.sketchAlphas(),
         weights: next.weights(),
+        updatedAt: new Date(nowMs),
+      },
+    },
+    { upsert: true },
+  );
+  return next;
+}
+
+/**
+ * One change of the automatic rule's spans (on the minute level's document, beside the
+ * operator's lists, which it leaves alone). Only the scheduler's job writes them, one run at a time.
+ */
+export async function changeAutoSkip(
+  db: Db,
+  change: AutoSkipChange,
+  nowMs: number,
+): Promise<LevelPolicy> {
+  const next = (await readLevelPolicy(db)).withAutoChange(change);
+  await db.collection<PolicyDoc>(LEVEL_POLICY_COLLECTION).updateOne(
+    { _id: AUTO_SKIP_LEVEL },
+    {
+      $set: {
+        auto: next
+          .autoSkips()
+          .map(({ metric, fromMs, untilMs }) =>
+            untilMs === undefined
+              ? { metric, from: new Date(fromMs) }
+              : { metric, from: new Date(fromMs), until: new Date(untilMs) },
+          ),
         updatedAt: new Date(nowMs),
       },
     },

@@ -3,6 +3,7 @@ import type {
   LevelMode,
   LevelPolicy,
   MetricPolicyChange,
+  AutoSkipChange,
   PartitionRange,
   RetentionPolicy,
 } from '@tickertape/buckets';
@@ -40,7 +41,12 @@ import { withReads } from '../bound-reads.js';
 import { MongoBucketReads } from './bucket-reads.js';
 import { dialectOf, type Dialect } from './capabilities.js';
 import { listRuns, startRun, updateRun } from './history-runs.js';
-import { changeLevelPolicy, changeMetricPolicy, readLevelPolicy } from './level-policy.js';
+import {
+  changeAutoSkip,
+  changeLevelPolicy,
+  changeMetricPolicy,
+  readLevelPolicy,
+} from './level-policy.js';
 import { MongoPartitionBuckets } from './partition-buckets.js';
 import { bucketCollectionNames, ensurePartition, listPartitions } from './partitions.js';
 import type { ReadBounds } from './read-bounds.js';
@@ -221,6 +227,9 @@ export class MongoRollupStore implements RollupStore {
   }
   changeMetricPolicy(change: MetricPolicyChange, nowMs: number): Promise<LevelPolicy> {
     return changeMetricPolicy(this.db, change, nowMs);
+  }
+  changeAutoSkip(change: AutoSkipChange, nowMs: number): Promise<LevelPolicy> {
+    return changeAutoSkip(this.db, change, nowMs);
   }
 
   // History

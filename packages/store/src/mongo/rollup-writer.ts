@@ -30,7 +30,7 @@ export class MongoRollupWriter implements RollupWriter {
     const policy = await this.policy.current();
     const kept = policy.isEmpty
       ? inputs
-      : inputs.filter((input) => !policy.skips(this.level, input.metric));
+      : inputs.filter((input) => !policy.skipsAt(this.level, input.metric, input.ts));
     if (kept.length === 0)
       return { buckets: 0, operations: 0, bulkWrites: 0, conflicts: 0, skipped: inputs.length };
     const stats = await applyFlush(

@@ -3,6 +3,7 @@ import type {
   LevelMode,
   LevelPolicy,
   MetricPolicyChange,
+  AutoSkipChange,
   RetentionPolicy,
   RetentionVerdict,
 } from '@tickertape/buckets';
@@ -46,4 +47,6 @@ export interface Upkeep {
   ): Promise<LevelPolicy>;
   /** Sketches on or off for metrics, or a field's weight set or cleared (every level). */
   changeMetricPolicy(change: MetricPolicyChange, nowMs: number): Promise<LevelPolicy>;
+  /** The automatic rule's spans at the minute level: one opened, closed or forgotten. */
+  changeAutoSkip(change: AutoSkipChange, nowMs: number): Promise<LevelPolicy>;
 }

@@ -245,6 +245,29 @@ export function upkeepContract(open: OpenStore): void {
       expect((await store.readLevelPolicy()).mode('day', 'spd')).toBe('full');
     });
 
+    it("keeps the automatic rule's spans beside the operator's lists, and forgets old closed ones", async () => {
+      const store = await stores.use();
+      await store.changeLevelPolicy('minute', ['px'], 'skip', T0);
+      const M = 60_000;
+      await store.changeAutoSkip({ kind: 'skip', metric: 'spd', fromMs: T0 + 7 * M }, T0);
+      let policy = await store.readLevelPolicy();
+      expect(policy.autoSkips()).toEqual([{ metric: 'spd', fromMs: T0 + 7 * M }]);
+      expect(policy.mode('minute', 'spd')).toBe('skip');
+      expect(policy.metricsAt('minute', 'skip')).toEqual(['px']);
+      // The operator's change leaves the spans alone, and the rule's leaves the operator's lists.
+      await store.changeLevelPolicy('minute', ['px'], 'full', T0);
+      await store.changeAutoSkip({ kind: 'keep', metric: 'spd', untilMs: T0 + 67 * M }, T0);
+      policy = await store.readLevelPolicy();
+      expect(policy.metricsAt('minute', 'skip')).toEqual([]);
+      expect(policy.autoSkips()).toEqual([
+        { metric: 'spd', fromMs: T0 + 7 * M, untilMs: T0 + 67 * M },
+      ]);
+      expect(policy.skipsAt('minute', 'spd', T0 + 66 * M)).toBe(true);
+      expect(policy.skipsAt('minute', 'spd', T0 + 67 * M)).toBe(false);
+      await store.changeAutoSkip({ kind: 'forget', beforeMs: T0 + 67 * M }, T0);
+      expect((await store.readLevelPolicy()).isEmpty).toBe(true);
+    });
+
     it('keeps sketches and weights for every level beside the modes, and refuses a field weighted by itself', async () => {
       const store = await stores.use();
       await store.changeLevelPolicy('hour', ['spd'], 'compact', T0);

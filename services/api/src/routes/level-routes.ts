@@ -1,4 +1,4 @@
-import type { Level } from '@tickertape/buckets';
+import { AUTO_SKIP_LEVEL, type Level } from '@tickertape/buckets';
 import type { RollupReader } from '@tickertape/query';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { LagSource } from '../lag.js';
@@ -92,6 +92,15 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
         sketches: mine(policy.sketchedMetrics()),
         sketchAlpha: policy.sketchAlphas().filter((s) => scope.allows(s.metric)),
         weights: policy.weights().filter((w) => scope.allows(w.metric)),
+        autoSkips: policy
+          .autoSkips()
+          .filter((span) => scope.allows(span.metric))
+          .map(({ metric, fromMs, untilMs }) => ({
+            level: AUTO_SKIP_LEVEL,
+            metric,
+            from: new Date(fromMs).toISOString(),
+            until: untilMs === undefined ? null : new Date(untilMs).toISOString(),
+          })),
       };
     },
   );

@@ -85,6 +85,7 @@ describe('api process', () => {
         sketches: [],
         sketchAlpha: [],
         weights: [],
+        autoSkips: [],
       });
       const refused = await fetch(`${url}/api/v1/levels`);
       expect(refused.status).toBe(401);

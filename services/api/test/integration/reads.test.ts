@@ -378,6 +378,7 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
       sketches: [],
       sketchAlpha: [],
       weights: [],
+      autoSkips: [],
     });
   });
 

@@ -95,6 +95,8 @@ describe('spread, quantiles and VWAP on the read routes', () => {
       { kind: 'weight', metric: 'stock.tick', field: 'price', by: 'volume' },
       NOW,
     );
+    // A sparse metric the scheduler's rule skips at the minute level (none of its ticks here).
+    await rollups.changeAutoSkip({ kind: 'skip', metric: 'mms.cpu', fromMs: NOW }, NOW);
     await writeTicks(db, ticks);
     api = await startTestApi(await storesOf(db), { reader: { now: () => NOW } });
   }, 120_000);
@@ -122,6 +124,9 @@ describe('spread, quantiles and VWAP on the read routes', () => {
     const res = await api.get<LevelsBody>('/api/v1/levels');
     expect(res.body.sketches).toEqual(['stock.tick']);
     expect(res.body.weights).toEqual([{ metric: 'stock.tick', field: 'price', by: 'volume' }]);
+    expect(res.body.autoSkips).toEqual([
+      { level: 'minute', metric: 'mms.cpu', from: new Date(NOW).toISOString(), until: null },
+    ]);
   });
 
   it('hour points and 5-minute candles, each from its own ticks', async () => {

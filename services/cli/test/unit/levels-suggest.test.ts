@@ -1,6 +1,11 @@
 import { describe, expect, test } from '@jest/globals';
 import { LevelPolicy } from '@tickertape/buckets';
-import { changesFor, formatSuggestions, suggest } from '../../src/commands/levels/run.js';
+import {
+  changesFor,
+  formatPolicy,
+  formatSuggestions,
+  suggest,
+} from '../../src/commands/levels/run.js';
 
 const density = (metric: string, perMinute: number) => ({
   metric,
@@ -44,6 +49,26 @@ describe('tickertape levels suggest', () => {
     expect(formatSuggestions(done, 24)).toContain('the policy is as suggested\n');
     expect(formatSuggestions([], 6)).toBe(
       'no hour bucket with ticks in the last 6 whole hours: nothing to measure\n',
+    );
+  });
+});
+
+describe('tickertape levels', () => {
+  test("shows the automatic rule's spans beside the operator's modes", () => {
+    const T0 = Date.parse('2026-11-21T09:07:00Z');
+    const policy = new LevelPolicy({ hour: { compact: ['x'] } })
+      .withAutoSkip('mms.cpu', T0)
+      .withAutoKeep('mms.cpu', T0 + 3_600_000)
+      .withAutoSkip('mms.disk', T0);
+    expect(formatPolicy(policy)).toBe(
+      [
+        'minute  skips mms.disk (sparse, automatic)',
+        'hour    compact x',
+        'day     keeps every metric',
+        'auto    minute skips mms.cpu from 2026-11-21 09:07 until 2026-11-21 10:07 (written again since)',
+        'auto    minute skips mms.disk from 2026-11-21 09:07 (sparse)',
+        '',
+      ].join('\n'),
     );
   });
 });

@@ -18,6 +18,8 @@ export function policyJson(policy: LevelPolicy): Record<string, unknown> {
       alpha: policy.sketchAlpha(metric),
     })),
     weights: policy.weights(),
+    // The minute level skipped automatically for sparse metrics (scheduler job auto-skip).
+    autoSkips: policy.autoSkips(),
   };
 }
 

@@ -1,4 +1,5 @@
 import {
+  AUTO_SKIP_LEVEL,
   LEVELS,
   SKETCH_ALPHA,
   floorTo,
@@ -36,6 +37,10 @@ bucket holds one tick, while the hour bucket's per-minute map holds that minute 
   weight     every level keeps Σ(field × weight) and Σ weight of a field, for weighted averages
              (VWAP: tickertape levels weight stock.tick price=volume); no-weight stops
 For metrics at one tick a minute: skip minute, compact hour. Every 10 s: skip minute.
+By default the scheduler skips the minute level of a metric at one tick a minute or less by
+itself, from a minute boundary every worker knows in advance, and writes it again above two a
+minute (\`auto\` lines below; AUTO_SKIP_MINUTE=false on the scheduler turns that off and writes
+them all again).
 \`tickertape levels suggest\` measures each metric in the last day's hour buckets and says
 which (--apply sets them). Set a
 metric's policy before its producers start; a change reaches running workers within 10 s and
@@ -51,8 +56,28 @@ export function formatPolicy(policy: LevelPolicy): string {
         ? []
         : [`${mode === 'skip' ? 'skips' : 'compact'} ${metrics.join(', ')}`];
     });
+    // Skipped now by the automatic rule (sparse), the operator's lists aside.
+    const manual = policy.metricsAt(level, 'skip');
+    const auto = policy
+      .autoSkips()
+      .filter(
+        ({ metric, untilMs }) =>
+          untilMs === undefined && policy.autoSkipping(level, metric) && !manual.includes(metric),
+      )
+      .map(({ metric }) => metric);
+    if (auto.length > 0) parts.push(`skips ${auto.join(', ')} (sparse, automatic)`);
     return `${level.padEnd(6)}  ${parts.length === 0 ? 'keeps every metric' : parts.join('; ')}`;
   });
+  // The automatic rule's spans (sparse metrics), each with the minutes it covers.
+  const minuteOf = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+  for (const { metric, fromMs, untilMs } of policy.autoSkips())
+    lines.push(
+      `auto    ${AUTO_SKIP_LEVEL} skips ${metric} ${
+        untilMs === undefined
+          ? `from ${minuteOf(fromMs)} (sparse)`
+          : `from ${minuteOf(fromMs)} until ${minuteOf(untilMs)} (written again since)`
+      }`,
+    );
   // Shown only when set, at every level.
   const sketched = policy.sketchedMetrics();
   const alphaOf = (metric: string) => {

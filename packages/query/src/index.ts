@@ -79,4 +79,14 @@ export {
   type Transition,
   type ZoneRules,
 } from './time-zone.js';
+export {
+  MAX_INSTANT_MS,
+  MIN_INSTANT_MS,
+  TIME_DEFAULTS,
+  TIME_FORMS,
+  isClockRelative,
+  parseTimeArgument,
+  type TimeArgumentOptions,
+} from './time-argument.js';
+export { TAG_FORMS, parseTagArgument, parseTagArguments } from './tag-argument.js';
 export { FinalityView } from './watermark-view.js';

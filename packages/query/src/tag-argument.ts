@@ -14,13 +14,14 @@ export const TAG_FORMS = 'key=value (or key:value), repeated for several tags, e
 export function parseTagArgument(
   text: string,
   previous: Readonly<Record<string, string>> = {},
-  name = 'tag',
+  name?: string,
 ): Record<string, string> {
+  const named = name === undefined ? '' : `${name}: `;
   const at = text.search(/[=:]/);
   if (at <= 0)
     throw new QueryError(
       QueryErrorCode.InvalidTag,
-      `${name}: ${JSON.stringify(text.slice(0, 64))} is not a tag; give ${TAG_FORMS}`,
+      `${named}${JSON.stringify(text.slice(0, 64))} is not a tag; give ${TAG_FORMS}`,
     );
   const key = text.slice(0, at);
   const value = text.slice(at + 1);
@@ -28,14 +29,14 @@ export function parseTagArgument(
   if (earlier !== undefined && earlier !== value)
     throw new QueryError(
       QueryErrorCode.InvalidTag,
-      `${name}: ${JSON.stringify(key.slice(0, 64))} is given twice with different values (${JSON.stringify(earlier.slice(0, 64))}, ${JSON.stringify(value.slice(0, 64))}); no series has both`,
+      `${named}tag ${JSON.stringify(key.slice(0, 64))} is given twice with different values (${JSON.stringify(earlier.slice(0, 64))}, ${JSON.stringify(value.slice(0, 64))}); no series has both`,
     );
   // fromEntries defines own properties, so a tag named __proto__ stays a tag.
   return Object.fromEntries([...Object.entries(previous), [key, value]]);
 }
 
 /** Every `tag` given, as one filter. */
-export function parseTagArguments(texts: readonly string[], name = 'tag'): Record<string, string> {
+export function parseTagArguments(texts: readonly string[], name?: string): Record<string, string> {
   return texts.reduce<Record<string, string>>(
     (tags, text) => parseTagArgument(text, tags, name),
     {},

@@ -38,14 +38,14 @@ export interface TimeArgumentOptions {
   nowMs: number;
   /** IANA zone a time without an offset is read in (checked; an unknown zone is refused). */
   tz?: string | undefined;
-  /** The parameter or flag, to name it in a refusal (`from`, `--to`). */
+  /** The parameter or flag, to name it in a refusal (`--to`); the API's issues name it anyway. */
   name?: string;
 }
 
 const RFC_3339 =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
 const EPOCH_MS = /^\d{1,16}$/;
-const RELATIVE = /^(?:now)?\s*([+-])\s*((?:\d+(?:\.\d+)?(?:ms|s|m|h|d|w))+)$/i;
+const RELATIVE = /^(?:now)?([+-])((?:\d+(?:\.\d+)?(?:ms|s|m|h|d|w))+)$/i;
 const SPAN_PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/gi;
 const UNIT_MS: Readonly<Record<string, number>> = {
   ms: 1,
@@ -57,24 +57,24 @@ const UNIT_MS: Readonly<Record<string, number>> = {
 };
 
 /**
- * `text` as epoch ms, or a QueryError (`QUERY_INVALID_TIME`: the API's 400, the CLI's exit 2)
+ * `text` (untrimmed: the API's pattern says exactly what it takes) as epoch ms, or a QueryError (`QUERY_INVALID_TIME`: the API's 400, the CLI's exit 2)
  * naming the parameter and the accepted forms. A bare number is milliseconds, as in the ticks
  * themselves; unix seconds are not guessed at (ten digits of seconds and thirteen of ms both
  * look like a time).
  */
 export function parseTimeArgument(text: string, options: TimeArgumentOptions): number {
-  const ms = readTime(text.trim(), options);
+  const ms = readTime(text, options);
   if (ms !== undefined && ms >= MIN_INSTANT_MS && ms <= MAX_INSTANT_MS) return ms;
+  const named = options.name === undefined ? '' : `${options.name}: `;
   throw new QueryError(
     QueryErrorCode.InvalidTime,
-    `${options.name ?? 'time'}: ${JSON.stringify(text.slice(0, 64))} is not a time; give ${TIME_FORMS}`,
+    `${named}${JSON.stringify(text.slice(0, 64))} is not a time; give ${TIME_FORMS}`,
   );
 }
 
 /** Whether `text` moves with the clock (`now`, `-1h`): its answer is never final. */
 export function isClockRelative(text: string): boolean {
-  const trimmed = text.trim();
-  return /^now$/i.test(trimmed) || RELATIVE.test(trimmed);
+  return /^now$/i.test(text) || RELATIVE.test(text);
 }
 
 function readTime(text: string, options: TimeArgumentOptions): number | undefined {

@@ -32,7 +32,7 @@ describe('parseTagArguments: one tag syntax for --tag and tag= (docs/querying.md
     expect(() => parseTagArguments(['sensor=s1', 'sensor:s2'])).toThrow(
       expect.objectContaining({
         code: QueryErrorCode.InvalidTag,
-        message: expect.stringContaining('"sensor" is given twice'),
+        message: 'tag "sensor" is given twice with different values ("s1", "s2"); no series has both',
       }),
     );
   });

@@ -1,4 +1,4 @@
-import { FILL_MODES, parseWallTime, wallToInstant, zoneRules } from '@tickertape/query';
+import { FILL_MODES } from '@tickertape/query';
 import { Option } from 'commander';
 import { parseInstant } from '../../format/time.js';
 
@@ -19,9 +19,8 @@ export const fillOption = () =>
   ).choices(FILL_MODES);
 
 /**
- * `--from`/`--to` with a zone (checked first): a date or a time without an offset is the zone's
- * wall time (a repeated time its first reading, a skipped one after the jump); anything else as
- * `parseInstant` reads it.
+ * `--from`/`--to` with a zone: a date or a time without an offset is the zone's wall time (a
+ * repeated time its first reading, a skipped one after the jump), as the API's `tz=` reads it.
  */
 export function instantIn(
   text: string,
@@ -29,10 +28,7 @@ export function instantIn(
   option: string,
   tz: string | undefined,
 ): number {
-  const wall = tz === undefined ? undefined : parseWallTime(text.trim());
-  return wall === undefined || tz === undefined
-    ? parseInstant(text, nowMs, option)
-    : wallToInstant(wall, zoneRules(tz));
+  return parseInstant(text, nowMs, option, tz);
 }
 
 export function rangeIn(

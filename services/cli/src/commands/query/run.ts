@@ -3,6 +3,7 @@ import {
   checkTimeZone,
   fillRange,
   lastMinutes,
+  TIME_DEFAULTS,
   windowInZone,
   type Detail,
   type FillMode,
@@ -126,14 +127,18 @@ export type WindowOptions = CommonOptions & {
   quantile?: string[];
 };
 
-/** Called with the series named (--series or --metric) and the window given (--last or --from). */
+/** Called with the series named (--series or --metric); the window is --last, or --from/--to. */
 export async function queryWindow(io: QueryIo, options: WindowOptions): Promise<void> {
   const nowMs = io.now();
   const { tz } = zoneOf(options.tz);
   const window =
     options.last !== undefined
       ? lastMinutes(nowMs, options.last)
-      : rangeIn({ from: options.from!, to: options.to ?? 'now' }, nowMs, tz);
+      : rangeIn(
+          { from: options.from ?? TIME_DEFAULTS.from, to: options.to ?? TIME_DEFAULTS.to },
+          nowMs,
+          tz,
+        );
   const quantiles = quantilesPart(options.quantile);
   await respond(io, options, nowMs, async (reader) => {
     const result =

@@ -1,5 +1,5 @@
 import type { Logger } from '@tickertape/logger';
-import { RollupReader } from '@tickertape/query';
+import { RollupReader, TAG_FORMS, TIME_DEFAULTS } from '@tickertape/query';
 import { Option } from 'commander';
 import { openStores } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
@@ -33,6 +33,7 @@ export interface RangeOptions {
 
 export const QUERY_HELP = `
 Times (--from, --to): ${TIME_HELP}.
+Tags (--tag): ${TAG_FORMS}.
 Output: --format table (default; notes under the table), csv (the API's format=csv, byte for
 byte: RFC 4180, a header row; the notes, documents examined included, go to stderr), json (the
 query library's result; "examined" is the cost).
@@ -80,10 +81,10 @@ export function commonOptions(): Option[] {
   ];
 }
 
-/** `--from` and `--to` of a range that starts at `from` by default and ends now. */
+/** `--from` and `--to` of a range that starts at `from` by default and ends now, as the API's. */
 export function rangeOptions(from: string): Option[] {
   return [
     new Option('--from <time>', 'start of the range (inclusive)').default(from),
-    new Option('--to <time>', 'end of the range (exclusive)').default('now'),
+    new Option('--to <time>', 'end of the range (exclusive)').default(TIME_DEFAULTS.to),
   ];
 }

@@ -1,3 +1,4 @@
+import { cut } from '@tickertape/errors';
 import { QueryError, QueryErrorCode } from './query-error.js';
 
 /*
@@ -21,7 +22,7 @@ export function parseTagArgument(
   if (at <= 0)
     throw new QueryError(
       QueryErrorCode.InvalidTag,
-      `${named}${JSON.stringify(text.slice(0, 64))} is not a tag; give ${TAG_FORMS}`,
+      `${named}${JSON.stringify(cut(text, 64))} is not a tag; give ${TAG_FORMS}`,
     );
   const key = text.slice(0, at);
   const value = text.slice(at + 1);
@@ -29,7 +30,7 @@ export function parseTagArgument(
   if (earlier !== undefined && earlier !== value)
     throw new QueryError(
       QueryErrorCode.InvalidTag,
-      `${named}tag ${JSON.stringify(key.slice(0, 64))} is given twice with different values (${JSON.stringify(earlier.slice(0, 64))}, ${JSON.stringify(value.slice(0, 64))}); no series has both`,
+      `${named}tag ${JSON.stringify(cut(key, 64))} is given twice with different values (${JSON.stringify(cut(earlier, 64))}, ${JSON.stringify(cut(value, 64))}); no series has both`,
     );
   // fromEntries defines own properties, so a tag named __proto__ stays a tag.
   return Object.fromEntries([...Object.entries(previous), [key, value]]);

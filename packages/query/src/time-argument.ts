@@ -1,3 +1,4 @@
+import { cut } from '@tickertape/errors';
 import { QueryError, QueryErrorCode } from './query-error.js';
 import { checkTimeZone, wallToInstant, zoneRules } from './time-zone.js';
 
@@ -68,7 +69,7 @@ export function parseTimeArgument(text: string, options: TimeArgumentOptions): n
   const named = options.name === undefined ? '' : `${options.name}: `;
   throw new QueryError(
     QueryErrorCode.InvalidTime,
-    `${named}${JSON.stringify(text.slice(0, 64))} is not a time; give ${TIME_FORMS}`,
+    `${named}${JSON.stringify(cut(text, 64))} is not a time; give ${TIME_FORMS}`,
   );
 }
 

@@ -32,7 +32,8 @@ describe('parseTagArguments: one tag syntax for --tag and tag= (docs/querying.md
     expect(() => parseTagArguments(['sensor=s1', 'sensor:s2'])).toThrow(
       expect.objectContaining({
         code: QueryErrorCode.InvalidTag,
-        message: 'tag "sensor" is given twice with different values ("s1", "s2"); no series has both',
+        message:
+          'tag "sensor" is given twice with different values ("s1", "s2"); no series has both',
       }),
     );
   });

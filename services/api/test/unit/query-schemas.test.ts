@@ -45,11 +45,15 @@ describe('series query', () => {
   it.each<[Record<string, unknown>, string[]]>([
     [
       { tag: 'sensor' },
-      ['tag: "sensor" is not a tag; give key=value (or key:value), repeated for several tags, e.g. sensor=s1'],
+      [
+        'tag: "sensor" is not a tag; give key=value (or key:value), repeated for several tags, e.g. sensor=s1',
+      ],
     ],
     [
       { tag: ':s1' },
-      ['tag: ":s1" is not a tag; give key=value (or key:value), repeated for several tags, e.g. sensor=s1'],
+      [
+        'tag: ":s1" is not a tag; give key=value (or key:value), repeated for several tags, e.g. sensor=s1',
+      ],
     ],
     [
       { tag: ['a:1', 'a=2'] },
@@ -83,10 +87,7 @@ describe('points query', () => {
   it.each<[Record<string, unknown>, string[]]>([
     [{ field: 'speed', from: '0' }, ['series: is required']],
     [{ ...base, series: '' }, ['series: must not be empty']],
-    [
-      { ...base, from: 'soon' },
-      [`from: "soon" is not a time; give ${TIME_FORMS}`],
-    ],
+    [{ ...base, from: 'soon' }, [`from: "soon" is not a time; give ${TIME_FORMS}`]],
     [{ ...base, detail: 'slot' }, ['detail: applies only with level=minute|hour|day']],
     [
       { ...base, level: 'hour', maxPoints: '5' },
@@ -197,7 +198,7 @@ describe('window query', () => {
   });
 });
 
-describe('default ranges: the CLI\'s, from TIME_DEFAULTS', () => {
+describe("default ranges: the CLI's, from TIME_DEFAULTS", () => {
   const HOUR = 3_600_000;
   it('reads from -1h to now unless given', () => {
     expect(readRange(undefined, undefined, T0)).toEqual({ fromMs: T0 - HOUR, toMs: T0 });

@@ -117,7 +117,10 @@ const windowDefinition = defineCommand({
       '--from <time>',
       `or from this time, rounded down to the minute (default ${TIME_DEFAULTS.from})`,
     ),
-    new Option('--to <time>', `to this time, rounded up to the minute (default ${TIME_DEFAULTS.to})`),
+    new Option(
+      '--to <time>',
+      `to this time, rounded up to the minute (default ${TIME_DEFAULTS.to})`,
+    ),
     tzOption(),
     quantileOption("each series' values over the window"),
     ...commonOptions(),

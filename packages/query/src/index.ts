@@ -73,7 +73,6 @@ export {
   checkTimeZone,
   isTimeZone,
   localIso,
-  parseWallTime,
   wallToInstant,
   zoneRules,
   type Transition,

@@ -83,6 +83,7 @@ export {
   MIN_INSTANT_MS,
   TIME_DEFAULTS,
   TIME_FORMS,
+  defaultRange,
   isClockRelative,
   parseTimeArgument,
   type TimeArgumentOptions,

@@ -16,15 +16,30 @@ export const TIME_FORMS =
   'milliseconds (1795255200000); now; or relative to now: -15m, now-1h30m, now+5m ' +
   '(units ms, s, m, h, d, w)';
 
-/** Where unset times fall: one table for the CLI's flags and the API's parameters. */
+const HOUR_MS = 3_600_000;
+
+/**
+ * Where unset times fall, one table for the CLI's flags and the API's parameters: `to` is now,
+ * `from` a span before `to` (`-1h` when `to` is now), so `to` alone still names a range.
+ */
 export const TIME_DEFAULTS = {
-  /** `from` of every range read (points, candles, raw, window). */
-  from: '-1h',
-  /** `to` of every read. */
   to: 'now',
-  /** `from` of series discovery: a week, so a first look finds series that went quiet. */
-  seriesFrom: '-7d',
+  /** `from` of every range read (points, candles, raw, window): an hour before `to`. */
+  spanMs: HOUR_MS,
+  /** `from` of series discovery: a week before `to`, so a first look finds quiet series. */
+  seriesSpanMs: 7 * 24 * HOUR_MS,
 } as const;
+
+/** A range's unset ends as TIME_DEFAULTS sets them: `to` now, `from` `spanMs` before `to`. */
+export function defaultRange(
+  fromMs: number | undefined,
+  toMs: number | undefined,
+  nowMs: number,
+  spanMs: number = TIME_DEFAULTS.spanMs,
+): { fromMs: number; toMs: number } {
+  const to = toMs ?? nowMs;
+  return { fromMs: fromMs ?? to - spanMs, toMs: to };
+}
 
 /**
  * The first and last instants read: years 0000 to 9999, what RFC 3339 can write. Past them

@@ -143,14 +143,12 @@ const format = () =>
 const optionalTo = () =>
   instant(`End of the range, exclusive. Default: ${TIME_DEFAULTS.to}`).optional();
 const optionalFrom = (what = 'the range') =>
-  instant(`Start of ${what}, inclusive. Default: ${TIME_DEFAULTS.from}`).optional();
+  instant(`Start of ${what}, inclusive. Default: an hour before \`to\` (-1h)`).optional();
 
 export const seriesQuerySchema = z.strictObject({
   metric: single().optional().meta({ description: 'Only series of this metric' }),
   tag: tagFilter().optional(),
-  from: instant(
-    `Start of the range, inclusive. Default: ${TIME_DEFAULTS.seriesFrom} (a week back)`,
-  ).optional(),
+  from: instant('Start of the range, inclusive. Default: a week before `to` (-7d)').optional(),
   to: optionalTo(),
   limit: positiveInt()
     .max(SERIES_LIMIT_MAX)

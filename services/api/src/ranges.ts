@@ -1,31 +1,22 @@
-import { lastMinutes, parseTimeArgument, TIME_DEFAULTS } from '@tickertape/query';
+import { defaultRange, lastMinutes, TIME_DEFAULTS } from '@tickertape/query';
 
 export interface Range {
   fromMs: number;
   toMs: number;
 }
 
-/** A default of TIME_DEFAULTS (`-1h`, `now`) at `nowMs`: the CLI's defaults, read alike. */
-const defaultAt = (text: string, nowMs: number) => parseTimeArgument(text, { nowMs });
-
-/** `from` and `to` of a range read, each defaulted as the CLI defaults `--from` and `--to`. */
+/** `from` and `to` of a range read, defaulted as the CLI's: to now, from an hour before to. */
 export function readRange(from: number | undefined, to: number | undefined, nowMs: number): Range {
-  return {
-    fromMs: from ?? defaultAt(TIME_DEFAULTS.from, nowMs),
-    toMs: to ?? defaultAt(TIME_DEFAULTS.to, nowMs),
-  };
+  return defaultRange(from, to, nowMs);
 }
 
-/** Series discovery: `from` defaults to a week back (`-7d`), so quiet series are found too. */
+/** Series discovery: `from` defaults to a week before `to`, so quiet series are found too. */
 export function seriesRange(
   from: number | undefined,
   to: number | undefined,
   nowMs: number,
 ): Range {
-  return {
-    fromMs: from ?? defaultAt(TIME_DEFAULTS.seriesFrom, nowMs),
-    toMs: to ?? defaultAt(TIME_DEFAULTS.to, nowMs),
-  };
+  return defaultRange(from, to, nowMs, TIME_DEFAULTS.seriesSpanMs);
 }
 
 /**

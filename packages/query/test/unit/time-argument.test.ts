@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   MAX_INSTANT_MS,
+  TIME_DEFAULTS,
+  defaultRange,
   QueryErrorCode,
   isClockRelative,
   parseTimeArgument,
@@ -121,5 +123,18 @@ describe('parseTimeArgument: the forms every read accepts (docs/querying.md)', (
     ['junk', false],
   ])('isClockRelative(%j) is %s', (text, relative) => {
     expect(isClockRelative(text)).toBe(relative);
+  });
+});
+
+describe('defaultRange: where unset times fall, for the CLI and the API alike', () => {
+  it.each<[number | undefined, number | undefined, number | undefined, [number, number]]>([
+    [undefined, undefined, undefined, [NOW - HOUR, NOW]],
+    [NOW - 5 * HOUR, undefined, undefined, [NOW - 5 * HOUR, NOW]],
+    // `to` alone still names a range: the hour before it
+    [undefined, NOW - 24 * HOUR, undefined, [NOW - 25 * HOUR, NOW - 24 * HOUR]],
+    [undefined, undefined, TIME_DEFAULTS.seriesSpanMs, [NOW - 7 * 24 * HOUR, NOW]],
+    [7, 9, TIME_DEFAULTS.seriesSpanMs, [7, 9]],
+  ])('from %p, to %p, span %p', (from, to, span, [fromMs, toMs]) => {
+    expect(defaultRange(from, to, NOW, span)).toEqual({ fromMs, toMs });
   });
 });

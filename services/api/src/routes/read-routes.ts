@@ -66,13 +66,11 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     movesAtMs: now() + CLOCK_RANGE_REUSE_MS,
   });
   /**
-   * A time left to its default or given relative to now (`-1h`, `now`) moves with the clock: its
-   * answer is never final, whatever the levels say.
+   * A range ending now by default, or with a time relative to now (`-1h`, `now`), moves with the
+   * clock: its answer is never final, whatever the levels say.
    */
-  const movesWithClock = (
-    request: FastifyRequest,
-    query: { from?: number | undefined; to?: number | undefined },
-  ) => query.from === undefined || query.to === undefined || isRelativeRead(request);
+  const movesWithClock = (request: FastifyRequest, query: { to?: number | undefined }) =>
+    query.to === undefined || isRelativeRead(request);
   // Times as the CLI reads them: relative ones from this clock, wall times in tz (time-params.ts).
   const preValidation = readTimes(now);
 
@@ -197,10 +195,9 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       const range = windowRange(request.query, t);
       const quantiles = quantile === undefined ? {} : { quantiles: quantile };
       // A window ending now is summed in whole minutes: it moves to other buckets each minute.
-      const relative =
-        request.query.last !== undefined || movesWithClock(request, request.query)
-          ? { ...range, movesAtMs: floorTo(t, MINUTE_MS) + MINUTE_MS }
-          : undefined;
+      const relative = movesWithClock(request, request.query)
+        ? { ...range, movesAtMs: floorTo(t, MINUTE_MS) + MINUTE_MS }
+        : undefined;
       return sendAnswer(options, request, reply, {
         ...(relative ? { relative } : {}),
         shape: READ_SHAPES.window,

@@ -1,8 +1,8 @@
 /**
  * The read routes' `from`, `to` and `tag` as the CLI reads them (issue 38; docs/querying.md,
  * "Times and tags"), on the real stack: relative times from the API's clock answer what their
- * absolute spelling answers but are never kept as final; `from` and `to` default to -1h and now
- * on every range read; `key=value` and `key:value` tags select alike; a bad time is a 400 naming
+ * absolute spelling answers but are never kept as final; `to` defaults to now and `from` to an
+ * hour before `to` on every range read; `key=value` and `key:value` tags select alike; a bad time is a 400 naming
  * the parameter and the accepted forms on every route. The Prometheus routes keep Prometheus'
  * own syntax. (CLI and API side by side: services/cli/test/integration/time-syntax-same-as-api.)
  */
@@ -102,7 +102,7 @@ describe('from, to and tag as the CLI reads them', () => {
         ['field', 'speed'],
       ],
     ],
-  ])('%s: from and to default to -1h and now', async (route, query) => {
+  ])('%s: to defaults to now, from to an hour before to', async (route, query) => {
     const defaulted = await get(route, ...query);
     expect(defaulted.status).toBe(200);
     expect(defaulted.text).toBe((await get(route, ...query, ['from', '-1h'], ['to', 'now'])).text);
@@ -110,6 +110,13 @@ describe('from, to and tag as the CLI reads them', () => {
       (await get(route, ...query, ['from', NOW - HOUR], ['to', NOW])).text,
     );
     expect(defaulted.headers.get('cache-control')).not.toBe(IMMUTABLE);
+    // `to` alone names the hour before it: a fixed range, final here.
+    const to = NOW - 2 * HOUR;
+    const hourBefore = await get(route, ...query, ['to', to]);
+    expect(hourBefore.text).toBe(
+      (await get(route, ...query, ['from', to - HOUR], ['to', to])).text,
+    );
+    expect(hourBefore.headers.get('cache-control')).toBe(IMMUTABLE);
   });
 
   it('raw: from and to default too; series discovery looks a week back', async () => {

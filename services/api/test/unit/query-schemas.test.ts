@@ -200,14 +200,18 @@ describe('window query', () => {
 
 describe("default ranges: the CLI's, from TIME_DEFAULTS", () => {
   const HOUR = 3_600_000;
-  it('reads from -1h to now unless given', () => {
+  it('reads to now and from an hour before to, unless given', () => {
     expect(readRange(undefined, undefined, T0)).toEqual({ fromMs: T0 - HOUR, toMs: T0 });
     expect(readRange(7, undefined, T0)).toEqual({ fromMs: 7, toMs: T0 });
-    expect(readRange(undefined, 9, T0)).toEqual({ fromMs: T0 - HOUR, toMs: 9 });
+    expect(readRange(undefined, T0 - 9, T0)).toEqual({ fromMs: T0 - 9 - HOUR, toMs: T0 - 9 });
   });
 
-  it('discovers series over the last week, to defaulting to now', () => {
+  it('discovers series over the week before to, to defaulting to now', () => {
     expect(seriesRange(undefined, undefined, T0)).toEqual({ fromMs: T0 - 168 * HOUR, toMs: T0 });
+    expect(seriesRange(undefined, T0 - 5, T0 + 99)).toEqual({
+      fromMs: T0 - 5 - 168 * HOUR,
+      toMs: T0 - 5,
+    });
     expect(seriesRange(7, 9, T0)).toEqual({ fromMs: 7, toMs: 9 });
   });
 

@@ -162,6 +162,17 @@ describe('times and tags: tickertape query and the API read them alike', () => {
     await same(pointsArgs(...range), 'points', pointsQuery(...query));
   });
 
+  it('points: to alone is the hour before it in both', async () => {
+    const hour = await same(pointsArgs('--to', '-10m'), 'points', pointsQuery(['to', '-10m']));
+    expect(hour).toBe(
+      await same(
+        pointsArgs('--from', '-70m', '--to', '-10m'),
+        'points',
+        pointsQuery(['from', '-70m'], ['to', '-10m']),
+      ),
+    );
+  });
+
   it('points: no from and no to are -1h and now in both', async () => {
     const defaulted = await same(pointsArgs(), 'points', pointsQuery());
     expect(defaulted).toBe(

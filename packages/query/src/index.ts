@@ -82,9 +82,11 @@ export {
   MAX_INSTANT_MS,
   MIN_INSTANT_MS,
   TIME_DEFAULTS,
+  LAST_FORMS,
   TIME_FORMS,
   defaultRange,
   isClockRelative,
+  parseLastArgument,
   parseTimeArgument,
   type TimeArgumentOptions,
 } from './time-argument.js';

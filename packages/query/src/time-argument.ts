@@ -61,8 +61,11 @@ export interface TimeArgumentOptions {
 const RFC_3339 =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
 const EPOCH_MS = /^\d{1,16}$/;
-const RELATIVE = /^(?:now)?([+-])((?:\d+(?:\.\d+)?(?:ms|s|m|h|d|w))+)$/i;
-const SPAN_PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/gi;
+// Units are lowercase only: `M` reads as months to some and minutes to others.
+const SPAN = String.raw`(?:\d+(?:\.\d+)?(?:ms|s|m|h|d|w))+`;
+const RELATIVE = new RegExp(String.raw`^(?:[Nn][Oo][Ww])?([+-])(${SPAN})$`);
+const WHOLE_SPAN = new RegExp(`^${SPAN}$`);
+const SPAN_PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/g;
 const UNIT_MS: Readonly<Record<string, number>> = {
   ms: 1,
   s: 1000,
@@ -107,9 +110,28 @@ function readTime(text: string, options: TimeArgumentOptions): number | undefine
 /** `1h30m`, `1.5h`, `250ms`: whole milliseconds. */
 function spanMs(text: string): number {
   let ms = 0;
-  for (const [, count, unit] of text.matchAll(SPAN_PART))
-    ms += Number(count) * UNIT_MS[unit!.toLowerCase()]!;
+  for (const [, count, unit] of text.matchAll(SPAN_PART)) ms += Number(count) * UNIT_MS[unit!]!;
   return Math.round(ms);
+}
+
+/** The accepted forms of a window's length (`last=`, `--last`), as every refusal states them. */
+export const LAST_FORMS = 'whole minutes with units, such as 10m, 2h, 1h30m, 7d or 1w';
+const MINUTE_MS = 60_000;
+/** Ten years: anything longer is a typo, and the read budget would refuse it anyway. */
+const MAX_LAST_MINUTES = 10 * 366 * 1440;
+
+/**
+ * `last=10m` / `--last 10m`: the window's length in whole minutes (the finest unit a window sums
+ * exactly), in the spans relative times use; a QueryError (`QUERY_INVALID_TIME`) otherwise.
+ */
+export function parseLastArgument(text: string, name?: string): number {
+  const ms = WHOLE_SPAN.test(text) ? spanMs(text) : 0;
+  if (ms > 0 && ms % MINUTE_MS === 0 && ms / MINUTE_MS <= MAX_LAST_MINUTES) return ms / MINUTE_MS;
+  const named = name === undefined ? '' : `${name}: `;
+  throw new QueryError(
+    QueryErrorCode.InvalidTime,
+    `${named}${JSON.stringify(cut(text, 64))} is not a window length; give ${LAST_FORMS}`,
+  );
 }
 
 function readRfc3339(text: string, tz: string | undefined): number | undefined {

@@ -3,13 +3,14 @@ import { FORMATS } from '@tickertape/answers';
 import { LEVELS } from '@tickertape/buckets';
 import {
   isBadQuery,
+  LAST_FORMS,
+  parseLastArgument,
   parseTagArgument,
   parseTimeArgument,
   TAG_FORMS,
   TIME_DEFAULTS,
   TIME_FORMS,
 } from '@tickertape/query';
-import { parseLastMinutes } from './instant.js';
 import { fillParam, timeZoneParam } from './zone-params.js';
 
 /**
@@ -43,7 +44,7 @@ const EXAMPLE_INSTANTS = ['2026-11-21T10:00:00Z', '-1h', 'now-15m', '17952552000
  * A superset of what parseTimeArgument reads: generators of requests (schemathesis) then try
  * times, not any text, and whatever the pattern refuses the route refuses too.
  */
-const INSTANT_PATTERN = String.raw`^(\d{1,16}|\d{4}-\d{2}-\d{2}([Tt]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?|([Nn][Oo][Ww])?([+-](\d+(\.\d+)?([Mm][Ss]|[SsMmHhDdWw]))+)?)$`;
+const INSTANT_PATTERN = String.raw`^(\d{1,16}|\d{4}-\d{2}-\d{2}([Tt]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?|([Nn][Oo][Ww])?([+-](\d+(\.\d+)?(ms|[smhdw]))+)?)$`;
 
 /**
  * A time, read as the CLI reads `--from`/`--to` (@tickertape/query's parseTimeArgument).
@@ -238,20 +239,18 @@ export const windowQuerySchema = z
     ).optional(),
     last: single()
       .transform((text, ctx) => {
-        const minutes = parseLastMinutes(text);
-        if (minutes !== undefined) return minutes;
-        ctx.issues.push({
-          code: 'custom',
-          input: text,
-          message: `${JSON.stringify(text.slice(0, 32))} is not a duration; give minutes, hours or days such as 10m, 6h, 7d`,
-        });
-        return z.NEVER;
+        try {
+          return parseLastArgument(text);
+        } catch (err) {
+          if (!isBadQuery(err)) throw err;
+          ctx.issues.push({ code: 'custom', input: text, message: err.message });
+          return z.NEVER;
+        }
       })
       .optional()
       .meta({
-        description:
-          'Instead of from/to: the last N whole minutes up to and including the current one (10m, 6h, 7d)',
-        examples: ['10m'],
+        description: `Instead of from/to: the last whole minutes up to and including the current one; ${LAST_FORMS}`,
+        examples: ['10m', '1h30m'],
       }),
     tz: timeZoneParam(),
     quantile: quantileList(),

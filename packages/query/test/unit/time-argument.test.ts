@@ -3,6 +3,7 @@ import {
   MAX_INSTANT_MS,
   TIME_DEFAULTS,
   defaultRange,
+  parseLastArgument,
   QueryErrorCode,
   isClockRelative,
   parseTimeArgument,
@@ -18,6 +19,7 @@ describe('parseTimeArgument: the forms every read accepts (docs/querying.md)', (
     // now, and relative to it
     ['now', NOW],
     ['NOW', NOW],
+    ['Now-15m', NOW - 15 * MIN],
     ['-15m', NOW - 15 * MIN],
     ['now-15m', NOW - 15 * MIN],
     ['now-1h30m', NOW - 90 * MIN],
@@ -93,6 +95,9 @@ describe('parseTimeArgument: the forms every read accepts (docs/querying.md)', (
     '21/11/2026',
     ' now',
     'now - 15m',
+    // units are lowercase: M reads as months to some
+    '-15M',
+    '-1H',
   ])('refuses %j, naming the parameter and the accepted forms', (text) => {
     expect(() => parseTimeArgument(text, { nowMs: NOW, name: 'from' })).toThrow(
       expect.objectContaining({
@@ -137,4 +142,32 @@ describe('defaultRange: where unset times fall, for the CLI and the API alike', 
   ])('from %p, to %p, span %p', (from, to, span, [fromMs, toMs]) => {
     expect(defaultRange(from, to, NOW, span)).toEqual({ fromMs, toMs });
   });
+});
+
+describe('parseLastArgument: a window length, for --last and last= alike', () => {
+  it.each<[string, number]>([
+    ['10m', 10],
+    ['1m', 1],
+    ['6h', 360],
+    ['1.5h', 90],
+    ['1h30m', 90],
+    ['120s', 2],
+    ['7d', 10_080],
+    ['1w', 10_080],
+    ['3660d', 3660 * 1440],
+  ])('reads %j as %i minutes', (text, minutes) => {
+    expect(parseLastArgument(text)).toBe(minutes);
+  });
+
+  it.each(['', '0m', '10', 'm', '10s', '90s', '-5m', '10M', '3661d', '99999999m', 'ten minutes'])(
+    'refuses %j, naming the parameter and the forms',
+    (text) => {
+      expect(() => parseLastArgument(text, 'last')).toThrow(
+        expect.objectContaining({
+          code: QueryErrorCode.InvalidTime,
+          message: `last: ${JSON.stringify(text)} is not a window length; give whole minutes with units, such as 10m, 2h, 1h30m, 7d or 1w`,
+        }),
+      );
+    },
+  );
 });

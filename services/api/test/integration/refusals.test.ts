@@ -244,7 +244,7 @@ describe('what the API refuses, and how', () => {
         'a bad duration',
         window(['series', s1], ['field', 'speed'], ['last', '10x']),
         'invalid_request',
-        /^last: "10x" is not a duration/,
+        /^last: "10x" is not a window length; give whole minutes/,
       ],
       [
         'too many series',

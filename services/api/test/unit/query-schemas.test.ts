@@ -191,7 +191,9 @@ describe('window query', () => {
     ],
     [
       { series: 'a', field: 'f', last: 'ten minutes' },
-      ['last: "ten minutes" is not a duration; give minutes, hours or days such as 10m, 6h, 7d'],
+      [
+        'last: "ten minutes" is not a window length; give whole minutes with units, such as 10m, 2h, 1h30m, 7d or 1w',
+      ],
     ],
   ])('refuses %j', (query, expected) => {
     expect(issues(windowQuerySchema, query)).toEqual(expected);

@@ -1,6 +1,5 @@
-import { parseTimeArgument, TIME_FORMS } from '@tickertape/query';
+import { isBadQuery, parseLastArgument, parseTimeArgument, TIME_FORMS } from '@tickertape/query';
 import { InvalidArgumentError } from 'commander';
-import { durationMs } from '../duration.js';
 
 /** What `--from`/`--to` accept: the API's forms (docs/querying.md, "Times and tags"). */
 export const TIME_HELP = TIME_FORMS;
@@ -16,14 +15,16 @@ export function parseInstant(text: string, nowMs: number, option = 'time', tz?: 
 }
 
 /**
- * `--last 10m`: a window length in whole minutes (the finest unit a window sums exactly).
- * A commander argument parser: a malformed length is a usage error, like any other option.
+ * `--last 10m`: a window length in whole minutes, as the API reads `last=`. A commander argument
+ * parser: a malformed length is a usage error (exit 2), like any other option.
  */
 export function parseLastMinutes(text: string): number {
-  const ms = durationMs(text);
-  if (ms === undefined || ms <= 0 || ms % 60_000 !== 0)
-    throw new InvalidArgumentError('must be whole minutes with a unit, such as 10m, 2h or 1d');
-  return ms / 60_000;
+  try {
+    return parseLastArgument(text.trim());
+  } catch (err) {
+    if (isBadQuery(err)) throw new InvalidArgumentError(err.message);
+    throw err;
+  }
 }
 
 /** `2026-11-21T08:05:00Z`: ISO-8601 UTC, milliseconds only when there are some. */

@@ -95,7 +95,10 @@ describe('the tickertape program', () => {
     ],
     [['query', 'series', '--format', 'xml'], /Allowed choices are table, csv, json/],
     [['query', 'series', '--tag', 'sensor'], /"sensor" is not a tag; give key=value/],
-    [['query', 'window', '--field', 'speed', '--last', '10'], /must be whole minutes/],
+    [
+      ['query', 'window', '--field', 'speed', '--last', '10'],
+      /"10" is not a window length; give whole minutes/,
+    ],
     [
       ['query', 'window', '--field', 'speed', '--last', '10m', '--from', '-1h'],
       /'--last <duration>' cannot be used with option '--from <time>'/,

@@ -275,6 +275,21 @@ describe('times and tags: tickertape query and the API read them alike', () => {
     },
   );
 
+  it('window: --last and last= read one length syntax, and refuse alike', async () => {
+    const window = ['window', '--series', ...SERIES, '--field', 'speed'];
+    const query: [string, string][] = [
+      ...SERIES.map((s): [string, string] => ['series', s]),
+      ['field', 'speed'],
+    ];
+    await same([...window, '--last', '1h10m'], 'window', [...query, ['last', '1h10m']]);
+    const printed = await cli([...window, '--last', '90s']);
+    const answered = await api('window', [...query, ['last', '90s']]);
+    expect([printed.code, answered.status]).toEqual([2, 400]);
+    const message = (JSON.parse(answered.text) as { message: string }).message;
+    expect(message).toMatch(/^last: "90s" is not a window length; give whole minutes/);
+    expect(printed.stderr).toContain(message.slice('last: '.length));
+  });
+
   it('refuses a malformed tag and one key with two values alike', async () => {
     const series = (...tags: string[]) => [
       'series',

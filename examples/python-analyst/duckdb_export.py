@@ -18,6 +18,8 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from last_hour import last_hour
+
 API = os.environ.get("TICKERTAPE_API", "http://127.0.0.1:9420")
 TOKEN = os.environ["TICKERTAPE_TOKEN"]
 
@@ -51,8 +53,9 @@ if __name__ == "__main__":
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--series", required=True)
     parser.add_argument("--field", required=True)
-    parser.add_argument("--from", dest="start", required=True)
-    parser.add_argument("--to", dest="end", required=True)
+    start, end = last_hour()
+    parser.add_argument("--from", dest="start", default=start.isoformat())
+    parser.add_argument("--to", dest="end", default=end.isoformat())
     args = parser.parse_args()
     params = {"series": args.series, "field": args.field, "from": args.start, "to": args.end}
     csv_path, parquet_path = export_points(args.out, {**params, "level": "minute"})

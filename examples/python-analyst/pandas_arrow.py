@@ -15,6 +15,7 @@ from urllib.request import Request, urlopen
 import pandas as pd
 import pyarrow as pa
 
+from last_hour import last_hour
 from report import frame_json
 
 API = os.environ.get("TICKERTAPE_API", "http://127.0.0.1:9420")
@@ -36,8 +37,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--metric", required=True)
     parser.add_argument("--field", required=True)
-    parser.add_argument("--from", dest="start", required=True)
-    parser.add_argument("--to", dest="end", required=True)
+    start, end = last_hour()
+    parser.add_argument("--from", dest="start", default=start.isoformat())
+    parser.add_argument("--to", dest="end", default=end.isoformat())
     args = parser.parse_args()
     table = read_window(args.metric, args.field, args.start, args.end)
     window: pd.DataFrame = table.to_pandas()

@@ -18,6 +18,7 @@ import pandas as pd
 from bson import json_util
 from pymongo import MongoClient
 
+from last_hour import last_hour
 from report import frame_json
 
 HOUR = timedelta(hours=1)
@@ -72,8 +73,9 @@ if __name__ == "__main__":
     parser.add_argument("--metric", required=True)
     parser.add_argument("--field", required=True)
     parser.add_argument("--sensor", action="append", required=True)
-    parser.add_argument("--from", dest="start", type=datetime.fromisoformat, required=True)
-    parser.add_argument("--to", dest="end", type=datetime.fromisoformat, required=True)
+    start, end = last_hour()
+    parser.add_argument("--from", dest="start", type=datetime.fromisoformat, default=start)
+    parser.add_argument("--to", dest="end", type=datetime.fromisoformat, default=end)
     parser.add_argument("--print-pipeline", action="store_true")
     args = parser.parse_args()
     collection = hour_partition(args.start)

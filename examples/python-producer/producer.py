@@ -1,6 +1,6 @@
 """Publish ticks to tickertape from Python with confluent-kafka (librdkafka).
 
-Reads ticks as JSON lines -- the same format as `tickertape publish --format jsonl`:
+Reads ticks as JSON lines -- the same format as `tickertape publish --input-format jsonl`:
 
     {"metric": "traffic", "tags": {"sensor": "s1"}, "ts": 1795255200000,
      "fields": {"speed": 42.5}, "strings": {"conditions": "rain"}}

@@ -22,5 +22,6 @@ export {
   type ProbeTargets,
 } from './probe.js';
 export { readTopic, type ReadRange, type ReadTopicOptions } from './read-topic.js';
+export { NO_PROGRESS, type Progress, type StartProgress } from './progress.js';
 export { positionGroup, rewindGroup, RewindError, type GroupStart } from './rewind.js';
 export { headerText } from './headers.js';

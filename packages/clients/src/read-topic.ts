@@ -1,6 +1,7 @@
 import { withDeadline } from '@tickertape/errors';
 import type { Kafka, KafkaMessage } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
+import { NO_PROGRESS, type Progress, type StartProgress } from './progress.js';
 
 export interface ReadTopicOptions {
   /** Give up if the end offsets taken at the start are not reached within this long. */
@@ -11,6 +12,8 @@ export interface ReadTopicOptions {
   groupId?: string;
   /** Start every partition here (or at its first record, if that is later) instead of its beginning. */
   fromOffset?: bigint;
+  /** Shows the read's progress in records, under `label` (none when absent). */
+  progress?: { start: StartProgress; label: string };
 }
 
 /** What a read covered in one partition: offsets `start` (inclusive) to `end` (exclusive). */
@@ -35,6 +38,7 @@ export async function readTopic(
   const groupId = options.groupId ?? `${options.groupPrefix}-${randomUUID()}`;
   const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false });
   await admin.connect();
+  let progress: Progress | undefined;
   try {
     const ranges = new Map<number, ReadRange>();
     for (const { partition, low, high } of await admin.fetchTopicOffsets(topic)) {
@@ -44,6 +48,16 @@ export async function readTopic(
     const unread = new Set(
       [...ranges].filter(([, range]) => range.start < range.end).map(([partition]) => partition),
     );
+    let total = 0;
+    for (const { start, end } of ranges.values()) if (end > start) total += Number(end - start);
+    progress = (options.progress?.start ?? NO_PROGRESS)({
+      total,
+      unit: 'records',
+      label: options.progress?.label ?? topic,
+    });
+    // Offsets passed, not records handed over: compacted or transaction gaps still count.
+    let read = 0;
+    const positions = new Map<number, bigint>();
     if (unread.size === 0) return ranges;
     let finish: () => void = () => undefined;
     let fail: (err: unknown) => void = () => undefined;
@@ -73,7 +87,15 @@ export async function readTopic(
           fail(err);
           return;
         }
-        if (BigInt(batch.lastOffset()) + 1n >= range.end) {
+        const last = BigInt(batch.lastOffset()) + 1n;
+        const reached = last < range.end ? last : range.end;
+        const was = positions.get(batch.partition) ?? range.start;
+        if (reached > was) {
+          read += Number(reached - was);
+          positions.set(batch.partition, reached);
+          progress?.update(read);
+        }
+        if (last >= range.end) {
           unread.delete(batch.partition);
           if (unread.size === 0) finish();
         }
@@ -86,6 +108,7 @@ export async function readTopic(
     await withDeadline(options.timeoutMs, `${topic} to be read to its end offsets`, finished);
     return ranges;
   } finally {
+    progress?.stop();
     await consumer.disconnect().catch(() => undefined);
     // A throwaway group only existed for this read; leaving it would list a dead group forever.
     if (options.groupId === undefined) await admin.deleteGroups([groupId]).catch(() => undefined);

@@ -1,14 +1,2 @@
-/** A long run's progress, drawn by the caller (the CLI draws a bar on a terminal). */
-export interface Progress {
-  /** How many units are done so far (not an increment). */
-  update(done: number): void;
-  stop(): void;
-}
-
-/** Starts showing a run of `total` units (`ticks`, `records`, `buckets`). */
-export type StartProgress = (run: { total: number; unit: string; label: string }) => Progress;
-
-export const NO_PROGRESS: StartProgress = () => ({
-  update: () => undefined,
-  stop: () => undefined,
-});
+// The port lives with the topic reads that report through it; history keeps its names.
+export { NO_PROGRESS, type Progress, type StartProgress } from '@tickertape/clients';

@@ -33,7 +33,7 @@ import { seriesStatus, type StatusResult } from './status.js';
 import { metricCatalog, type MetricInfo } from './metric-catalog.js';
 import type { FinalBucketCache } from './final-bucket-cache.js';
 import { FinalitySource } from './finality-source.js';
-import { checkNames } from './unknown-names.js';
+import { checkNames, checkSelection } from './unknown-names.js';
 import { windowAggregate, type WindowQuery, type WindowResult } from './window.js';
 import {
   windowByMetric,
@@ -293,7 +293,16 @@ export class RollupReader {
   /** The same totals for the series of one metric (and tags), found in the window's own buckets. */
   async windowByMetric(query: MetricWindowQuery): Promise<MetricWindowResult> {
     const ctx = keptContext(this.ctx, await this.policy.current(), [query.metric]);
-    return windowByMetric(this.store, ctx, query, await this.weightOf(query.field));
+    const result = await windowByMetric(this.store, ctx, query, await this.weightOf(query.field));
+    const range = { fromMs: result.fromMs, toMs: result.toMs };
+    if (result.rows.length === 0)
+      await checkSelection(this.store, ctx, { ...query, tags: query.tags ?? {}, ...range });
+    await checkNames(this.store, ctx, {
+      empty: result.rows.filter((row) => row.n === 0).map((row) => row.series),
+      field: result.field,
+      ...range,
+    });
+    return result;
   }
 
   async series(query: SeriesQuery): Promise<SeriesResult> {

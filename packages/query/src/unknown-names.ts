@@ -1,4 +1,5 @@
 import { closest, distance } from 'fastest-levenshtein';
+import { partitionOf } from '@tickertape/buckets';
 import { isTickertapeError } from '@tickertape/errors';
 import type { BucketScope, RollupStore, SeriesRow } from '@tickertape/store';
 import { parseSeriesKey, seriesKey } from '@tickertape/tick';
@@ -9,6 +10,10 @@ import { QueryError, QueryErrorCode } from './query-error.js';
 export interface UnknownNames {
   series: string[];
   fields: string[];
+  /** A metric no series is kept of (a read naming series by metric and tags). */
+  metrics: string[];
+  /** Tags of such a read that no series of its metric carries: `key`, or `key=value`. */
+  tags: string[];
   /** Per unknown name: the known names nearest to it (edit distance), nearest first. */
   suggestions: Record<string, string[]>;
 }
@@ -35,6 +40,8 @@ function unknownMessage(unknown: UnknownNames): string {
     }`;
   };
   return [
+    ...unknown.metrics.map((name) => said('metric', name)),
+    ...unknown.tags.map((name) => said(name.includes('=') ? 'tag value' : 'tag', name)),
     ...unknown.series.map((name) => said('series', name)),
     ...unknown.fields.map((name) => said('field', name)),
   ].join('; ');
@@ -82,14 +89,8 @@ export async function checkNames(
 ): Promise<void> {
   if (read.empty.length === 0) return;
   const level = ctx.levels[ctx.levels.length - 1]!;
-  const unknown: UnknownNames = { series: [], fields: [], suggestions: {} };
-  const nowMs = ctx.now();
-  // The range and the recent past, apart: one span from an old range to now could list years of
-  // partitions of a fine level.
-  const spans = [
-    { level, fromMs: read.fromMs, toMs: read.toMs },
-    { level, fromMs: nowMs - SUGGEST_SPAN_MS, toMs: nowMs },
-  ];
+  const unknown = noUnknownNames();
+  const spans = spansOf(ctx, read);
   for (const series of new Set(read.empty)) {
     const { metric, tags } = parseSeriesKey(series);
     if ((await store.newestBucket(level, series, KNOWN_PARTITIONS)) === undefined) {
@@ -116,7 +117,102 @@ export async function checkNames(
       ...row.fields,
     ]);
   }
-  if (unknown.series.length > 0 || unknown.fields.length > 0) throw new UnknownNameError(unknown);
+  throwIfUnknown(unknown);
+}
+
+const noUnknownNames = (): UnknownNames => ({
+  series: [],
+  fields: [],
+  metrics: [],
+  tags: [],
+  suggestions: {},
+});
+
+function throwIfUnknown(unknown: UnknownNames): void {
+  const { series, fields, metrics, tags } = unknown;
+  if (series.length + fields.length + metrics.length + tags.length > 0)
+    throw new UnknownNameError(unknown);
+}
+
+/**
+ * The range and the recent past, at the coarsest level, apart: one span from an old range to
+ * now could list years of partitions of a fine level.
+ */
+function spansOf(ctx: ReaderContext, range: { fromMs: number; toMs: number }): BucketScope[] {
+  const level = ctx.levels[ctx.levels.length - 1]!;
+  const nowMs = ctx.now();
+  return [
+    { level, fromMs: range.fromMs, toMs: range.toMs },
+    { level, fromMs: nowMs - SUGGEST_SPAN_MS, toMs: nowMs },
+  ];
+}
+
+/** The coarsest level's last KNOWN_PARTITIONS partitions up to now: where a series is known. */
+function keptSpan(ctx: ReaderContext): BucketScope {
+  const level = ctx.levels[ctx.levels.length - 1]!;
+  const toMs = ctx.now();
+  let partition = partitionOf(level, toMs);
+  for (let i = 1; i < KNOWN_PARTITIONS; i++) partition = partitionOf(level, partition.startMs - 1);
+  return { level, fromMs: partition.startMs, toMs };
+}
+
+export interface SelectedRead {
+  metric: string;
+  tags: Readonly<Record<string, string>>;
+  field: string;
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * A read naming series by metric and tags that matched none: the metric, a tag key or a tag
+ * value no kept series carries is refused by name, with the nearest the metric has. A metric
+ * and tags that do match kept series, quiet in the range, are a gap, as before.
+ */
+export async function checkSelection(
+  store: RollupStore,
+  ctx: ReaderContext,
+  read: SelectedRead,
+): Promise<void> {
+  const spans = [...spansOf(ctx, read), keptSpan(ctx)];
+  const unknown = noUnknownNames();
+  const kept = (
+    await Promise.all(
+      spans.map((span) => store.findSeries({ ...span, metric: read.metric }, SUGGEST_LIMIT)),
+    )
+  ).flat();
+  if (kept.length === 0) {
+    const listed = await Promise.all(spans.map((span) => store.listMetrics(span, 1)));
+    unknown.metrics.push(read.metric);
+    unknown.suggestions[read.metric] = nearest(
+      read.metric,
+      listed.flat().map((row) => row.metric),
+    );
+    return throwIfUnknown(unknown);
+  }
+  for (const [key, value] of Object.entries(read.tags)) {
+    // The sample may stop short of a metric's every series: a tag is unknown only when no kept
+    // series carries it at all.
+    const carried = await Promise.all(
+      spans.map((span) =>
+        store.findSeries({ ...span, metric: read.metric, tags: { [key]: value } }, 1),
+      ),
+    );
+    if (carried.flat().length > 0) continue;
+    const values = kept.flatMap((row) => (key in row.tags ? [row.tags[key]!] : []));
+    if (values.length === 0) {
+      unknown.tags.push(key);
+      unknown.suggestions[key] = nearest(
+        key,
+        kept.flatMap((row) => Object.keys(row.tags)),
+      );
+    } else if (!values.includes(value)) {
+      const name = `${key}=${value}`;
+      unknown.tags.push(name);
+      unknown.suggestions[name] = nearest(value, values).map((near) => `${key}=${near}`);
+    }
+  }
+  throwIfUnknown(unknown);
 }
 
 /** A misspelt metric has no siblings: the series of the nearest metrics, with the same tags. */

@@ -6,6 +6,18 @@ export interface ServiceProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** Children still running: killed when the test file ends, whatever its tests did. */
+const running = new Set<ChildProcessWithoutNullStreams>();
+const killRunning = (): void => {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+};
+// A test that timed out before stopping its service once left the child holding jest open:
+// jest evaluates this module once per test file, so the hook ends that file's children.
+const fileHook = (globalThis as { afterAll?: (fn: () => void) => void }).afterAll;
+if (typeof fileHook === 'function') fileHook(killRunning);
+process.once('exit', killRunning);
+
 /**
  * A service's real entry point (`src/main.ts` of the package in `dir`) as its own process, from
  * source through the tsx loader, with exactly `env` plus PATH and HOME: signals and exit codes
@@ -28,6 +40,8 @@ export function spawnNode(
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

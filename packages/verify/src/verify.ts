@@ -1,7 +1,13 @@
 import { isLevel, type Level, type LevelPolicy } from '@tickertape/buckets';
 import type { RollupStore } from '@tickertape/store';
 import type { SegmentStore } from '@tickertape/segments';
-import { headerText, readTopic } from '@tickertape/clients';
+import {
+  headerText,
+  NO_PROGRESS,
+  readTopic,
+  type Progress,
+  type StartProgress,
+} from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
 import { DLQ_HEADERS, isTickRejected, seriesKey, type Tick } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
@@ -53,6 +59,8 @@ export interface VerifyOptions {
   logger?: Logger;
   /** Between polls of the groups' offsets. */
   pollMs?: number;
+  /** Shows each stage's progress: the topic read, the groups catching up, the DLQ, the stores. */
+  startProgress?: StartProgress;
 }
 
 export interface StoreSummary {
@@ -99,7 +107,13 @@ async function readRecords(options: VerifyOptions): Promise<{
         }
       }
     },
-    { timeoutMs: options.readTimeoutMs, groupPrefix: 'tickertape-verify' },
+    {
+      timeoutMs: options.readTimeoutMs,
+      groupPrefix: 'tickertape-verify',
+      ...(options.startProgress === undefined
+        ? {}
+        : { progress: { start: options.startProgress, label: 'verify: tick topic' } }),
+    },
   );
   return { records, ends: new Map([...ranges].map(([partition, { end }]) => [partition, end])) };
 }
@@ -113,6 +127,7 @@ export async function readDeadLetters(
   dlqTopic: string,
   sourceTopic: string,
   timeoutMs: number,
+  startProgress?: StartProgress,
 ): Promise<DeadLetterEntry[]> {
   const letters: DeadLetterEntry[] = [];
   await readTopic(
@@ -129,7 +144,13 @@ export async function readDeadLetters(
         });
       }
     },
-    { timeoutMs, groupPrefix: 'tickertape-verify-dlq' },
+    {
+      timeoutMs,
+      groupPrefix: 'tickertape-verify-dlq',
+      ...(startProgress === undefined
+        ? {}
+        : { progress: { start: startProgress, label: 'verify: dead letters' } }),
+    },
   );
   return letters;
 }
@@ -138,6 +159,9 @@ export async function readDeadLetters(
 async function awaitGroups(options: VerifyOptions, ends: Map<number, bigint>): Promise<void> {
   const admin = options.kafka.admin();
   await admin.connect();
+  // Counted down: the records the groups still had to commit at the first poll.
+  let progress: Progress | undefined;
+  let first = 0;
   try {
     const deadline = Date.now() + options.waitMs;
     for (;;) {
@@ -155,11 +179,22 @@ async function awaitGroups(options: VerifyOptions, ends: Map<number, bigint>): P
         }
         if (lag > 0n) behind.push({ groupId, lag: Number(lag) });
       }
+      const lag = behind.reduce((sum, group) => sum + group.lag, 0);
+      if (progress === undefined && lag > 0) {
+        first = lag;
+        progress = (options.startProgress ?? NO_PROGRESS)({
+          total: first,
+          unit: 'records',
+          label: 'verify: groups catching up',
+        });
+      }
+      progress?.update(Math.max(0, first - lag));
       if (behind.length === 0) return;
       if (Date.now() >= deadline) throw new NotCaughtUpError(behind);
       await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 500));
     }
   } finally {
+    progress?.stop();
     await admin.disconnect();
   }
 }
@@ -235,7 +270,13 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const truth = reconcile(
     options.topic,
     records,
-    await readDeadLetters(options.kafka, options.dlqTopic, options.topic, options.readTimeoutMs),
+    await readDeadLetters(
+      options.kafka,
+      options.dlqTopic,
+      options.topic,
+      options.readTimeoutMs,
+      options.startProgress,
+    ),
     options.bounds,
   );
   const policy = await options.stores.rollups.readLevelPolicy();
@@ -249,14 +290,25 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     stored: truth.tally.deadLetters,
     differences: truth.differences.length,
   });
-  for (const { store } of options.targets) {
-    const checked = isLevel(store)
-      ? await checkLevel(options, store, truth.ticks, range, policy)
-      : await checkSegments(options, truth.ticks, range);
-    stores.push({ store, ...checked.summary, differences: checked.found.length });
-    // One by one: a wiped store yields more differences than a spread call takes arguments.
-    for (const difference of checked.found) differences.push(difference);
-    log?.info({ store, ...checked.summary, differences: checked.found.length }, 'store compared');
+  const comparing = (options.startProgress ?? NO_PROGRESS)({
+    total: options.targets.length,
+    unit: 'stores',
+    label: 'verify: comparing',
+  });
+  try {
+    for (const [done, { store }] of options.targets.entries()) {
+      comparing.update(done);
+      const checked = isLevel(store)
+        ? await checkLevel(options, store, truth.ticks, range, policy)
+        : await checkSegments(options, truth.ticks, range);
+      stores.push({ store, ...checked.summary, differences: checked.found.length });
+      // One by one: a wiped store yields more differences than a spread call takes arguments.
+      for (const difference of checked.found) differences.push(difference);
+      log?.info({ store, ...checked.summary, differences: checked.found.length }, 'store compared');
+    }
+    comparing.update(options.targets.length);
+  } finally {
+    comparing.stop();
   }
   return {
     topic: options.topic,

@@ -350,7 +350,7 @@ export const readTimeout = { 503: errorSchema } as const;
 /** The answers of an /api read besides its 200: a 304 for a matching ETag, and the errors. */
 export const readAnswers = { 304: notModified, ...apiErrors, ...readTimeout } as const;
 
-/** A 404 naming the series or field the store does not hold (QUERY_UNKNOWN_NAME), with the nearest. */
+/** A 404 naming the series, field, metric or tag the store does not hold (QUERY_UNKNOWN_NAME), with the nearest. */
 export const unknownNameSchema = errorSchema.extend({
   unknown: z
     .object({
@@ -358,6 +358,13 @@ export const unknownNameSchema = errorSchema.extend({
       fields: z
         .array(z.string())
         .meta({ description: 'Fields their series have no data of in the range' }),
+      metrics: z
+        .array(z.string())
+        .meta({ description: 'A metric (window by metric) no series is kept of' }),
+      tags: z.array(z.string()).meta({
+        description:
+          'Tags (window by metric) no series of the metric carries: `key`, or `key=value` for an unknown value of a known key',
+      }),
       suggestions: z.record(z.string(), z.array(z.string())).meta({
         description:
           'Per unknown name: the known names nearest to it (edit distance), nearest first',

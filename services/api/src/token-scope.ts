@@ -1,4 +1,4 @@
-import { TickertapeError } from '@tickertape/errors';
+import { cut, TickertapeError } from '@tickertape/errors';
 import { parseSeriesKey } from '@tickertape/tick';
 import type { FastifyRequest } from 'fastify';
 
@@ -59,7 +59,7 @@ export class MetricScope {
   checkMetric(metric: string): void {
     if (!this.allows(metric))
       throw new ScopeError(
-        `this token's scope does not include metric ${JSON.stringify(metric.slice(0, 120))}`,
+        `this token's scope does not include metric ${JSON.stringify(cut(metric))}`,
       );
   }
 

@@ -3,6 +3,7 @@ import type { CommandDefinition } from './commands/command.js';
 import { COMMANDS } from './commands/index.js';
 import { commandContext, type CliIo, type CommandContext } from './commands/context.js';
 import { EXIT } from './exit-codes.js';
+import { FormatOption, settleFormat } from './output/format-option.js';
 import { cliVersion } from './version.js';
 
 export type { CliIo } from './commands/context.js';
@@ -29,6 +30,37 @@ class TickertapeCommand extends Command {
   }
 }
 
+/**
+ * The command's options, `--format` settled against `--json` and an input format given the old
+ * way (their deprecation notes on stderr), so each command reads one `format`.
+ */
+function withSettledFormat(
+  command: Command,
+  ctx: CommandContext,
+  usage: (message: string) => never,
+): Record<string, unknown> {
+  const options = command.optsWithGlobals();
+  const option = command.options.find((o): o is FormatOption => o instanceof FormatOption);
+  if (option === undefined) return options;
+  const settled = settleFormat(
+    {
+      format: String(options.format),
+      formatGiven: command.getOptionValueSourceWithGlobals('format') === 'cli',
+      json: options.json === true,
+    },
+    option,
+  );
+  for (const note of settled.notes) ctx.io.stderr(note);
+  if (settled.refused !== undefined) usage(settled.refused);
+  return {
+    ...options,
+    format: settled.format,
+    ...(settled.inputFormat === undefined || options.inputFormat !== undefined
+      ? {}
+      : { inputFormat: settled.inputFormat }),
+  };
+}
+
 /** `definition` as a subcommand of `parent`, its own subcommands under it. */
 function addCommand(parent: Command, definition: CommandDefinition, ctx: CommandContext): void {
   const command = parent.command(definition.name).description(definition.summary);
@@ -39,13 +71,11 @@ function addCommand(parent: Command, definition: CommandDefinition, ctx: Command
   const run = definition.run?.bind(definition);
   if (run !== undefined)
     command.action(async () => {
+      const usage = (message: string, exitCode?: number): never =>
+        command.error(`error: ${message}`, exitCode === undefined ? {} : { exitCode });
       const code = await run(
-        {
-          ...ctx,
-          usage: (message, exitCode) =>
-            command.error(`error: ${message}`, exitCode === undefined ? {} : { exitCode }),
-        },
-        command.optsWithGlobals(),
+        { ...ctx, usage },
+        withSettledFormat(command, ctx, usage),
         ...(command.processedArgs as never[]),
       );
       if (typeof code === 'number' && code !== 0) ctx.io.setExitCode(code);

@@ -23,7 +23,7 @@ export interface Progress {
   stop(): void;
 }
 
-const NOTHING: Progress = { update: () => undefined, stop: () => undefined };
+export const NOTHING: Progress = { update: () => undefined, stop: () => undefined };
 
 function isTerminal(stream: NodeJS.WritableStream): boolean {
   return (stream as { isTTY?: boolean }).isTTY === true;
@@ -61,8 +61,9 @@ export function progressLine(
 
 /**
  * Shows how a long run advances, with its rate and ETA: a bar redrawn in place on a terminal,
- * and off one (a pipe, a CI log, a supervisor's log file) a plain line every few seconds, since
- * a bar there is either nothing or thousands of carriage returns.
+ * and off one (a pipe, a CI log, a supervisor's log file) a plain line every few seconds and one
+ * at the end, since a bar there is either nothing or thousands of carriage returns. Whether to
+ * draw at all is the caller's (`progressStream`: `--progress`, `--no-progress`, the terminal).
  */
 export function startProgress(options: ProgressOptions): Progress {
   const { stream, total, unit } = options;
@@ -74,14 +75,26 @@ export function startProgress(options: ProgressOptions): Progress {
   if (!isTerminal(stream)) {
     const everyMs = options.everyMs ?? 5000;
     let lastLine = started;
+    let done = 0;
+    let written: number | undefined;
+    let stopped = false;
+    const write = (at: number) => {
+      lastLine = at;
+      written = done;
+      stream.write(progressLine(label, unit, done, total, at - started));
+    };
     return {
-      update(done) {
+      update(count) {
+        done = count;
         const at = now();
-        if (at - lastLine < everyMs) return;
-        lastLine = at;
-        stream.write(progressLine(label, unit, done, total, at - started));
+        if (!stopped && at - lastLine >= everyMs) write(at);
       },
-      stop: () => undefined,
+      // The last state, once, so a run shorter than the interval still says how far it got.
+      stop() {
+        if (stopped) return;
+        stopped = true;
+        if (written !== done) write(now());
+      },
     };
   }
 

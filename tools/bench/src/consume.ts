@@ -1,3 +1,4 @@
+import { isTransientKafkaError } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import type { Tick, TickCodec } from '@tickertape/tick';
@@ -88,6 +89,16 @@ export async function writeBatch(
   return { ...handled, decoded };
 }
 
+/**
+ * A commit refused because the group moved on (a rebalance, or the coordinator forgot this
+ * member, as on a loaded machine once, seconds into a run): KafkaJS re-joins when eachBatch throws it.
+ */
+function rejoins(err: unknown): boolean {
+  return (
+    isTransientKafkaError(err) || (err as { type?: unknown } | null)?.type === 'UNKNOWN_MEMBER_ID'
+  );
+}
+
 /** A run that has not finished after this long has stalled: fail rather than hang the harness. */
 const STALL_MS = 15 * 60_000;
 
@@ -163,6 +174,9 @@ export async function consumeInProcess(options: {
             });
           }
         } catch (err) {
+          // The batch's offsets were not committed and it is not counted: KafkaJS re-joins and
+          // fetches it again, as the workers ride out a rebalance. Anything else ends the run.
+          if (rejoins(err)) throw err;
           finish(err instanceof Error ? err : new Error(String(err)));
         }
       },

@@ -1,4 +1,4 @@
-import { readTopic } from '@tickertape/clients';
+import { readTopic, type StartProgress } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
 import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import { RedriveFailedError } from '../errors.js';
@@ -17,6 +17,8 @@ export interface RedriveOptions extends Omit<RedrivePolicy, 'existingTopics'> {
   /** Give up if the end offsets taken at start are not reached within this long (default 60 s). */
   timeoutMs?: number;
   logger?: Logger;
+  /** Shows the DLQ read's progress, in records (none when absent). */
+  startProgress?: StartProgress;
 }
 
 export interface RedriveReport extends RedriveTally {
@@ -96,6 +98,14 @@ export async function redrive(kafka: Kafka, options: RedriveOptions): Promise<Re
         groupPrefix: 'tickertape-redrive',
         ...(options.groupId === undefined ? {} : { groupId: options.groupId }),
         ...(options.fromOffset === undefined ? {} : { fromOffset: options.fromOffset }),
+        ...(options.startProgress === undefined
+          ? {}
+          : {
+              progress: {
+                start: options.startProgress,
+                label: dryRun ? 'redrive (dry run)' : 'redrive',
+              },
+            }),
       },
     ).catch((err: unknown) => {
       throw new RedriveFailedError(dlqTopic, acknowledged, err);

@@ -110,7 +110,7 @@ export function describeWindowByMetric(name: string, open: () => Promise<OpenedS
       },
     );
 
-    it('filters by tags, and answers a metric without series with no rows', async () => {
+    it('filters by tags, names a metric without series, answers a quiet range with no rows', async () => {
       const even = withData((p) => p.tags.parity === 'even');
       const result = await reader.windowByMetric({
         metric: 'probe',
@@ -123,14 +123,27 @@ export function describeWindowByMetric(name: string, open: () => Promise<OpenedS
       expect(result.rows.map((r) => r.series)).toEqual(even);
       expect(result.selected).toMatchObject({ series: even.length, truncated: false });
 
-      const none = await reader.windowByMetric({
+      const none = reader.windowByMetric({
         metric: 'nothing',
         limit: 10,
         field: 'v',
         fromMs: FROM,
         toMs: TO,
       });
-      expect(none).toMatchObject({
+      // A metric no series is kept of reads like an outage when answered with no rows (issue 38).
+      await expect(none).rejects.toMatchObject({
+        code: QueryErrorCode.UnknownName,
+        unknown: { metrics: ['nothing'], tags: [] },
+      });
+      const quiet = await reader.windowByMetric({
+        metric: 'probe',
+        tags: { parity: 'even' },
+        limit: 10,
+        field: 'v',
+        fromMs: FROM - 86_400_000,
+        toMs: TO - 86_400_000,
+      });
+      expect(quiet).toMatchObject({
         rows: [],
         examined: 0,
         selected: { series: 0, truncated: false },

@@ -188,6 +188,7 @@ describe('pandas, pyarrow, pymongo and DuckDB read what the API answers', () => 
     );
   });
 
+  // Two Python runs, each importing pandas and pymongo: seconds on a busy machine.
   it('pymongo runs the pipeline of data-layout.md; the n > 0 filters drop shells, the sums match', async () => {
     // The example's pipeline, given the doc's own arguments, is the doc's pipeline.
     const doc = await docPipeline('ten-minute-average');
@@ -215,7 +216,7 @@ describe('pandas, pyarrow, pymongo and DuckDB read what the API answers', () => 
     expect(frame.columns).toEqual(['sensor', 'n', 'avg']);
     expect(frame.rows).toEqual(body.rows.map((row) => [sensorOf(row.series), row.n, row.avg]));
     expect(body.rows.every((row) => row.n > 0)).toBe(true);
-  });
+  }, 30_000);
 
   it('DuckDB rolls the exported CSV and Parquet up to the API’s hours', async () => {
     const out = await mkdtemp(join(tmpdir(), 'tt-duckdb-'));

@@ -113,12 +113,9 @@ describe('spread, quantiles and VWAP on the read routes', () => {
     ],
   ])('a window over %s', async (_name, from, to, inParts) => {
     const phis = [0.01, 0.5, 0.85, 0.99];
-    const res = await api.get<WindowBody>(
-      `/api/v1/window${qs(['series', STOCK], ['field', 'price'], ['from', from], ['to', to], ['quantile', phis.join(',')])}`,
-    );
-    expect(res.status).toBe(200);
-    expect(res.body.pieces.every((piece) => piece.sub !== undefined)).toBe(inParts);
-    expectStats(res.body.rows[0]!, from, to, phis);
+    const body = await windowQuantiles(api, from, to, phis);
+    expect(body.pieces.every((piece) => piece.sub !== undefined)).toBe(inParts);
+    expectStats(body.rows[0]!, from, to, phis);
   });
 
   it('lists the sketched metrics and the weighted fields in /levels', async () => {
@@ -158,6 +155,20 @@ describe('spread, quantiles and VWAP on the read routes', () => {
   });
 });
 
+/** The stock's price window over [from, to) with the quantiles `phis`, answered 200. */
+async function windowQuantiles(
+  api: RunningApi,
+  from: number,
+  to: number,
+  phis: readonly number[],
+): Promise<WindowBody> {
+  const res = await api.get<WindowBody>(
+    `/api/v1/window${qs(['series', STOCK], ['field', 'price'], ['from', from], ['to', to], ['quantile', phis.join(',')])}`,
+  );
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
 describe('a metric sketched at its own α, changed while its buckets are open', () => {
   let stack: TestStack;
   let api: RunningApi;
@@ -165,13 +176,8 @@ describe('a metric sketched at its own α, changed while its buckets are open', 
   const half = at('2026-03-02T10:30:00Z');
   const prices = (from: number, to: number) =>
     ticks.filter((t) => t.ts >= from && t.ts < to).map((t) => t.fields.price!);
-  const quantiles = async (from: number, to: number, phis: readonly number[]) => {
-    const res = await api.get<WindowBody>(
-      `/api/v1/window${qs(['series', STOCK], ['field', 'price'], ['from', from], ['to', to], ['quantile', phis.join(',')])}`,
-    );
-    expect(res.status).toBe(200);
-    return res.body.rows[0]!;
-  };
+  const quantiles = async (from: number, to: number, phis: readonly number[]) =>
+    (await windowQuantiles(api, from, to, phis)).rows[0]!;
 
   beforeAll(async () => {
     stack = await TestStack.open('api-stats-alpha');

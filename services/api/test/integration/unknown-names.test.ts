@@ -37,7 +37,13 @@ describe('a misspelt series or field is named, not answered as missing data (iss
     expect(res.body).toEqual({
       error: 'QUERY_UNKNOWN_NAME',
       message: 'unknown field "sped"; did you mean "speed"?',
-      unknown: { series: [], fields: ['sped'], suggestions: { sped: ['speed'] } },
+      unknown: {
+        series: [],
+        fields: ['sped'],
+        metrics: [],
+        tags: [],
+        suggestions: { sped: ['speed'] },
+      },
     });
   });
 
@@ -73,8 +79,56 @@ describe('a misspelt series or field is named, not answered as missing data (iss
     expect(window.body.unknown).toEqual({
       series: [],
       fields: ['cuont'],
+      metrics: [],
+      tags: [],
       suggestions: { cuont: ['count'] },
     });
+  });
+
+  const byMetric = (metric: string, tags: string[], field = 'speed', range = RANGE) =>
+    `/api/v1/window${qs(['metric', metric], ...tags.map((t): [string, string] => ['tag', t]), ['field', field], ...range)}`;
+
+  it.each([
+    [
+      'a misspelt metric',
+      byMetric('sped', []),
+      { metrics: ['sped'], tags: [] },
+      { sped: ['speed'] },
+    ],
+    [
+      'a misspelt tag name',
+      byMetric('speed', ['senzor:s1']),
+      { metrics: [], tags: ['senzor'] },
+      { senzor: ['sensor'] },
+    ],
+    [
+      'a tag value no series carries',
+      byMetric('speed', ['sensor:s11']),
+      { metrics: [], tags: ['sensor=s11'] },
+      { 'sensor=s11': ['sensor=s1', 'sensor=s2', 'sensor=s3'] },
+    ],
+  ])('a window by metric names %s', async (_case, url, names, suggestions) => {
+    const res = await api.get<UnknownBody>(url);
+    expect(res.status).toBe(404);
+    expect(res.body.unknown).toEqual({ series: [], fields: [], ...names, suggestions });
+  });
+
+  it('a window by metric names a misspelt field of the series it matched', async () => {
+    const res = await api.get<UnknownBody>(byMetric('speed', ['sensor:s1'], 'sped'));
+    expect(res.status).toBe(404);
+    expect(res.body.unknown.fields).toEqual(['sped']);
+  });
+
+  it('a window by metric over a quiet range of known tags answers no rows', async () => {
+    const quiet: [string, string][] = [
+      ['from', '2025-06-01T00:00:00Z'],
+      ['to', '2025-06-01T01:00:00Z'],
+    ];
+    const res = await api.get<{ rows: unknown[] }>(
+      byMetric('speed', ['sensor:s1'], 'speed', quiet),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.rows).toEqual([]);
   });
 
   it('still answers a known series quiet in the range with its gap', async () => {

@@ -7,6 +7,7 @@ import { storesOf } from '@tickertape/store';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
+import type { UnknownBody } from '../../src/api-error.js';
 import type { WindowBody } from '../../src/response-schemas.js';
 import { qs, startTestApi, type RunningApi } from '../support/api.js';
 import { refWindow, ticksOf } from '../support/reference.js';
@@ -114,13 +115,12 @@ describe('GET /api/v1/window by metric and tags', () => {
     expect(limited.body.selected).toMatchObject({ series: 7, truncated: true });
   });
 
-  it('answers an unknown metric with no rows, and refuses a request naming the series twice or not at all', async () => {
-    const none = await api.get<WindowBody>(
+  it('answers an unknown metric 404 by name, and refuses a request naming the series twice or not at all', async () => {
+    const none = await api.get<UnknownBody>(
       `/api/v1/window${qs(['metric', 'nothing'], ['field', 'speed'], ['last', '10m'])}`,
     );
-    expect(none.status).toBe(200);
-    expect(none.body.rows).toEqual([]);
-    expect(none.body.selected).toMatchObject({ series: 0, truncated: false });
+    expect(none.status).toBe(404);
+    expect(none.body.unknown.metrics).toEqual(['nothing']);
 
     for (const query of [
       qs(['field', 'speed'], ['last', '10m']),

@@ -13,7 +13,10 @@ export interface CliIo {
   stdout: (text: string) => void;
   /** Reports for people: bad input lines, warnings. */
   stderr: (text: string) => void;
-  /** Where loadgen draws its progress bar; none when absent. */
+  /**
+   * Where long commands draw their progress (stderr in the binary): a bar on a terminal, lines
+   * off one with --progress (`output/progress-option.ts`); none when absent.
+   */
   progress?: NodeJS.WritableStream;
   /** A command that finished but must not report success (bad lines, unacknowledged ticks). */
   setExitCode: (code: number) => void;

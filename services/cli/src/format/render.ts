@@ -1,12 +1,11 @@
 import { ENCODERS, type Answer, type Cell } from '@tickertape/answers';
+import type { OutputFormat } from '../output/format-option.js';
 import { formatTable } from '../table.js';
 
-/**
+/*
  * `table` for people, or one of the answer formats the API also speaks, through the same
  * encoders (@tickertape/answers): the same CSV bytes as `GET /api/v1/…?format=csv`.
  */
-export const OUTPUT_FORMATS = ['table', 'csv', 'json'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface Grid {
   header: string[];

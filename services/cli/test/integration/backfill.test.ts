@@ -279,6 +279,7 @@ describe('tickertape backfill', () => {
         db.databaseName,
         '--flush-lines',
         '300',
+        '--progress',
         '--progress-every',
         '100ms',
         file,

@@ -14,7 +14,7 @@ import type {
   WindowResult,
 } from '@tickertape/query';
 import { storesOf } from '@tickertape/store';
-import { TestStack } from '@tickertape/testing';
+import { freePort, TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
 import { parse } from 'csv-parse/sync';
 import { runCli, tickertape, type CliRun } from '../support/cli.js';
@@ -558,6 +558,30 @@ describe('tickertape query', () => {
       );
       expect(run.stdout).toMatch(/examined 2 documents \(1 to find the series\)\n$/);
     });
+
+    it('names a worker that does not answer and still reports the rest (after the demo)', async () => {
+      // A free port: nothing listens, the connection is refused at once, as for the demo's
+      // stopped workers.
+      const port = await freePort();
+      const run = await runCli(stack, [
+        'summary',
+        '--database',
+        database,
+        '--workers',
+        `http://127.0.0.1:${port}`,
+      ]);
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `^  http://127\\.0\\.0\\.1:${port}: not answering \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\); ` +
+            'its figures are in its /metrics while it runs$',
+          'm',
+        ),
+      );
+      expect(run.stdout).not.toContain('fetch failed');
+      expect(run.stdout).toContain('buckets in the database');
+      expect(run.stdout).toContain('price candles for the hour');
+    });
   });
 
   describe('unknown names (issue 38)', () => {
@@ -578,6 +602,28 @@ describe('tickertape query', () => {
         'a misspelt field in a window',
         ['window', '--series', S1, S2, '--field', 'speeed', '--from', HOUR[0], '--to', HOUR[1]],
         'tickertape: QUERY_UNKNOWN_NAME: unknown field "speeed"; did you mean "speed"?\n',
+      ],
+      [
+        'a misspelt metric in a window by metric',
+        ['window', '--metric', 'trafic', '--field', 'speed', '--from', HOUR[0], '--to', HOUR[1]],
+        'tickertape: QUERY_UNKNOWN_NAME: unknown metric "trafic"; did you mean "traffic"?\n',
+      ],
+      [
+        'a misspelt tag in a window by metric',
+        [
+          'window',
+          '--metric',
+          'traffic',
+          '--tag',
+          'raod=I80',
+          '--field',
+          'speed',
+          '--from',
+          HOUR[0],
+          '--to',
+          HOUR[1],
+        ],
+        'tickertape: QUERY_UNKNOWN_NAME: unknown tag "raod"; did you mean "road"?\n',
       ],
     ])('exits 4 naming %s with the nearest known name', async (_name, args, message) => {
       const run = await query(args);

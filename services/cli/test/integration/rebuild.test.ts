@@ -84,7 +84,7 @@ describe('tickertape rebuild', () => {
   const rebuild = (args: string[]) =>
     runCli(stack, ['rebuild', '--database', db.databaseName, '--topic', topic, ...args]);
   const rebuildJson = async (args: string[]) => {
-    const run = await rebuild([...args, '--json']);
+    const run = await rebuild([...args, '--format', 'json']);
     if (run.code !== 0) throw new Error(`rebuild exited ${run.code}: ${run.stderr}${run.stdout}`);
     return JSON.parse(run.stdout) as RebuildReport;
   };
@@ -105,7 +105,8 @@ describe('tickertape rebuild', () => {
       `hour=${pipeline.groups.hour}`,
       '--wait-ms',
       '60000',
-      '--json',
+      '--format',
+      'json',
       ...extra,
     ]);
     return JSON.parse(run.stdout) as VerifyReport;
@@ -191,7 +192,7 @@ describe('tickertape rebuild', () => {
         `rebuild plan (dry run, nothing written): hour buckets from ${iso(fromMs)} to ${iso(toMs)} from the minute buckets`,
       );
       const plan = JSON.parse(
-        (await rebuild(over('hour', fromMs, toMs, '--dry-run', '--json'))).stdout,
+        (await rebuild(over('hour', fromMs, toMs, '--dry-run', '--format', 'json'))).stdout,
       ) as RebuildPlan;
       expect(plan.partitions.reduce((sum, p) => sum + (p.sourceBuckets ?? 0), 0)).toBe(minutes);
       expect(plan.partitions.reduce((sum, p) => sum + p.liveBuckets, 0)).toBe(lostHours.size);

@@ -44,7 +44,8 @@ describe('tickertape verify', () => {
     '--database',
     db.databaseName,
     ...STORES.flatMap((store) => ['--group', `${store}=${groups[store]}`]),
-    '--json',
+    '--format',
+    'json',
     ...extra,
   ];
   const runVerify = async (extra: string[] = []) => {

@@ -2,7 +2,7 @@ import type { TestStack } from '@tickertape/testing';
 import { runProcess, waitFor } from '@tickertape/testing';
 import { CommanderError } from 'commander';
 import type { IHeaders } from 'kafkajs';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseCliEnv } from '../../src/env.js';
 import { describeFailure } from '../../src/failure.js';
@@ -56,6 +56,13 @@ export async function runCliWithEnv(
       stdin: Readable.from([stdin]),
       stdout: (text) => (run.stdout += text),
       stderr: (text) => (run.stderr += text),
+      // stderr as the binary has it when redirected: progress only with --progress.
+      progress: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          run.stderr += chunk.toString();
+          done();
+        },
+      }),
       setExitCode: (code) => (run.code = code),
       ...(now === undefined ? {} : { now }),
     },

@@ -96,7 +96,7 @@ export class Pipeline {
     await Promise.all(workers.map((worker) => worker.exited));
   }
 
-  /** `tickertape verify --json` over every store, waiting up to `waitMs` for the groups. */
+  /** `tickertape verify --format json` over every store, waiting up to `waitMs` for the groups. */
   async verify(waitMs = 90_000): Promise<{ code: number; report: VerifyReport }> {
     const run = await runCli(this.stack, [
       'verify',
@@ -111,7 +111,8 @@ export class Pipeline {
       '50',
       '--wait-ms',
       String(waitMs),
-      '--json',
+      '--format',
+      'json',
     ]);
     if (run.stdout === '') throw new Error(`verify printed nothing: ${run.stderr}`);
     return { code: run.code, report: JSON.parse(run.stdout) as VerifyReport };

@@ -57,6 +57,23 @@ describe('progress', () => {
     ]);
   });
 
+  it('off a terminal says where a run ended, once, when it stops before the interval', () => {
+    let clock = 0;
+    const out = sink();
+    const progress = startProgress({
+      total: 4,
+      unit: 'stores',
+      label: 'verify: comparing',
+      stream: out.stream,
+      now: () => clock,
+    });
+    clock = 1000;
+    progress.update(4);
+    progress.stop();
+    progress.stop();
+    expect(out.text()).toBe('verify: comparing: 100% (4/4 stores), 4 stores/s, ETA 0 ms\n');
+  });
+
   it('draws nothing without a stream', () => {
     const progress = startProgress({ total: 10, unit: 'ticks' });
     progress.update(5);

@@ -6,6 +6,7 @@ const HOUR = Date.parse('2026-11-21T10:00:00Z');
 
 const report: SummaryReport = {
   workers: [],
+  workersNotAnswering: [],
   bucketsByLevel: { minute: 12, hour: 3, day: 3 },
   windowMinutes: 10,
   averages: {
@@ -62,5 +63,21 @@ describe('formatSummary', () => {
     expect(text).toMatch(/^stock\.tick\|symbol=A\s+10\s+12\.5\s+9\.75\s+11\s+30$/m);
     expect(text).toMatch(/^stock\.tick\|symbol=B$/m);
     expect(text).toMatch(/examined 3 documents \(2 to find the series\)\n$/);
+  });
+
+  it('names the workers that did not answer in place of their figures', () => {
+    const text = formatSummary({
+      ...report,
+      workersNotAnswering: [
+        {
+          url: 'http://127.0.0.1:9401',
+          reason: 'not answering (connect ECONNREFUSED 127.0.0.1:9401)',
+        },
+      ],
+    });
+    expect(text).toMatch(
+      /^workers\n {2}http:\/\/127\.0\.0\.1:9401: not answering \(connect ECONNREFUSED 127\.0\.0\.1:9401\); its figures are in its \/metrics while it runs\n\nbuckets in the database\n/,
+    );
+    expect(text).not.toContain('ticks consumed');
   });
 });

@@ -7,22 +7,25 @@ import { DEFAULT_RETENTION_MS } from '@tickertape/history';
 import { parseDuration } from '../../duration.js';
 import { EXIT } from '../../exit-codes.js';
 import { INPUT_FORMATS, inputFormat, type InputFormat } from '@tickertape/tick';
+import { formatOptions, type OutputFormat } from '../../output/format-option.js';
+import { jsonDocument } from '../../output/json.js';
+import { progressOptions, progressStream } from '../../output/progress-option.js';
 import { defineCommand } from '../command.js';
 import { BACKFILL_HELP, backfillCommand } from './run.js';
 
 interface BackfillCommandOptions {
   database: string;
-  format?: InputFormat;
+  inputFormat?: InputFormat;
   levels: Store[];
   retention?: Partial<Record<Store, number>>;
   maxFutureMs: number;
   segmentMaxPoints: number;
   writeOnChange: string;
   flushLines: number;
-  progress: boolean;
+  progress?: boolean;
   progressEvery: number;
   verbose: boolean;
-  json: boolean;
+  format: OutputFormat;
 }
 
 /** `tickertape backfill FILE|-`: history straight into the rollups and the segment store. */
@@ -33,7 +36,7 @@ export const backfillDefinition = defineCommand({
   arguments: [new Argument('[file]', 'input file, - for stdin').default('-')],
   options: [
     new Option('--database <name>', 'MongoDB database of the rollups').default('tickertape'),
-    new Option('--format <format>', 'input format (default: from the file name)').choices(
+    new Option('--input-format <format>', 'input format (default: from the file name)').choices(
       INPUT_FORMATS,
     ),
     new Option('--levels <list>', `what to fill, comma-separated (${STORES.join(',')})`)
@@ -56,22 +59,23 @@ export const backfillDefinition = defineCommand({
     new Option('--flush-lines <n>', 'lines per write (each store one bulk write per collection)')
       .argParser(positiveInt)
       .default(5000),
-    new Option('--no-progress', 'no progress bar or lines on stderr'),
-    new Option('--progress-every <time>', 'off a terminal, a progress line this often')
+    ...progressOptions(),
+    new Option('--progress-every <time>', 'off a terminal (--progress), a progress line this often')
       .argParser(parseDuration)
       .default(5000, '5s'),
     new Option('--verbose', 'list every rejected line with its reason').default(false),
-    new Option('--json', 'the report as JSON (every rejected line included)').default(false),
+    ...formatOptions(['table', 'json'], { legacyInput: true }),
   ],
   help: BACKFILL_HELP,
   async run(ctx, options: BackfillCommandOptions, file: string) {
     const { env, logger } = ctx.ready();
+    const progress = progressStream(ctx.io.progress, options.progress);
     const report = await backfillCommand(
       env,
       {
         file,
         stdin: ctx.io.stdin,
-        format: inputFormat(options.format, file),
+        format: inputFormat(options.inputFormat, file),
         database: options.database,
         stores: options.levels,
         retentionMs: { ...DEFAULT_RETENTION_MS, ...options.retention },
@@ -84,19 +88,17 @@ export const backfillDefinition = defineCommand({
             .filter((metric) => metric !== ''),
         ),
         flushLines: options.flushLines,
-        keepAllRejects: options.verbose || options.json,
+        keepAllRejects: options.verbose || options.format === 'json',
       },
       logger,
       {
-        ...(options.progress && ctx.io.progress !== undefined ? { progress: ctx.io.progress } : {}),
+        ...(progress === undefined ? {} : { progress }),
         progressEveryMs: options.progressEvery,
         now: ctx.now,
       },
     );
     ctx.io.stdout(
-      options.json
-        ? `${JSON.stringify(report, null, 2)}\n`
-        : formatBackfill(report, options.verbose),
+      options.format === 'json' ? jsonDocument(report) : formatBackfill(report, options.verbose),
     );
     return report.rejected > 0 ? EXIT.failed : EXIT.ok;
   },

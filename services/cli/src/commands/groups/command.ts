@@ -4,7 +4,9 @@ import { intervalArgument, nonNegativeNumber } from '../../arguments.js';
 import { EXIT } from '../../exit-codes.js';
 import { defineCommand } from '../command.js';
 import { groupOption, storesOption } from '../store-options.js';
-import { formatGroups, groupsJson } from './format.js';
+import { formatGroups } from './format.js';
+import { formatOptions, type OutputFormat } from '../../output/format-option.js';
+import { jsonDocument } from '../../output/json.js';
 import { groupsCommand, GROUPS_HELP } from './run.js';
 
 /** `tickertape groups`: members, offsets and lag of every store's group. */
@@ -16,7 +18,7 @@ export const groupsDefinition = defineCommand({
     new Option('--topic <name>', 'tick topic').default(TICK_TOPIC),
     storesOption('show'),
     groupOption(),
-    new Option('--format <format>', 'table or json').choices(['table', 'json']).default('table'),
+    ...formatOptions(['table', 'json']),
     new Option(
       '--max-lag-seconds <n>',
       'exit 1 when a store is further behind than this',
@@ -35,7 +37,7 @@ export const groupsDefinition = defineCommand({
       topic: string;
       stores: Store[];
       group?: Partial<Record<Store, string>>;
-      format: 'table' | 'json';
+      format: OutputFormat;
       maxLagSeconds?: number;
       interval: number;
     },
@@ -52,7 +54,7 @@ export const groupsDefinition = defineCommand({
       },
       logger,
     );
-    ctx.io.stdout(options.format === 'json' ? groupsJson(report) : formatGroups(report));
+    ctx.io.stdout(options.format === 'json' ? jsonDocument(report) : formatGroups(report));
     return report.ok ? EXIT.ok : EXIT.failed;
   },
 });

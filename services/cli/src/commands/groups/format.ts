@@ -68,8 +68,3 @@ export function formatGroups(report: GroupsReport): string {
   }
   return `${blocks.join('\n\n')}\n`;
 }
-
-/** The report as JSON: offsets (64-bit) as strings. */
-export function groupsJson(report: GroupsReport): string {
-  return `${JSON.stringify(report, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2)}\n`;
-}

@@ -13,14 +13,26 @@ import { Argument, InvalidArgumentError, Option } from 'commander';
 import { positiveInt } from '../../arguments.js';
 import { EXIT } from '../../exit-codes.js';
 import { defineCommand, type CommandRun } from '../command.js';
+import { formatOptions, type OutputFormat } from '../../output/format-option.js';
+import { jsonDocument } from '../../output/json.js';
+import { policyJson, suggestionsJson } from './json.js';
 import {
   changeMetricPolicy,
   changePolicy,
   formatPolicy,
+  formatSuggested,
   LEVELS_HELP,
   showPolicy,
   suggestPolicy,
 } from './run.js';
+
+/** Every `levels` command prints the policy (or the suggestions): table or json. */
+const levelsFormat = () => formatOptions(['table', 'json']);
+
+/** The policy as `--format` asks. */
+function printPolicy(ctx: CommandRun, format: OutputFormat, policy: LevelPolicy): void {
+  ctx.io.stdout(format === 'json' ? jsonDocument(policyJson(policy)) : formatPolicy(policy));
+}
 
 function levelArgument(value: string): Level {
   if (!isLevel(value))
@@ -36,9 +48,18 @@ const suggestDefinition = defineCommand({
       .argParser(positiveInt)
       .default(24),
     new Option('--apply', 'set the suggested modes').default(false),
+    ...levelsFormat(),
   ],
-  async run(ctx, options: { database: string; hours: number; apply: boolean }) {
-    ctx.io.stdout(await suggestPolicy(ctx, options));
+  async run(
+    ctx,
+    options: { database: string; hours: number; apply: boolean; format: OutputFormat },
+  ) {
+    const suggested = await suggestPolicy(ctx, options);
+    ctx.io.stdout(
+      options.format === 'json'
+        ? jsonDocument(suggestionsJson(suggested.suggestions, options.hours, suggested.applied))
+        : formatSuggested(suggested, options.hours),
+    );
   },
 });
 
@@ -51,11 +72,19 @@ function changeDefinition(verb: string, mode: LevelMode, summary: string) {
       new Argument('<level>', `one of ${LEVELS.join(', ')}`).argParser(levelArgument),
       new Argument('<metric...>', 'metric names, e.g. mms.cpu'),
     ],
+    options: levelsFormat(),
     // `database` is `levels --database` (commander gives a parent's option to the parent).
-    async run(ctx, options: { database: string }, level: Level, metrics: string[]) {
+    async run(
+      ctx,
+      options: { database: string; format: OutputFormat },
+      level: Level,
+      metrics: string[],
+    ) {
       try {
-        ctx.io.stdout(
-          formatPolicy(await changePolicy(ctx, options.database, { level, metrics, mode })),
+        printPolicy(
+          ctx,
+          options.format,
+          await changePolicy(ctx, options.database, { level, metrics, mode }),
         );
       } catch (err) {
         if (!(err instanceof LevelPolicyError)) throw err;
@@ -66,9 +95,13 @@ function changeDefinition(verb: string, mode: LevelMode, summary: string) {
 }
 
 /** Prints the policy a change made, or stops with the policy's refusal (exit 2). */
-async function showChanged(ctx: CommandRun, change: () => Promise<LevelPolicy>): Promise<void> {
+async function showChanged(
+  ctx: CommandRun,
+  format: OutputFormat,
+  change: () => Promise<LevelPolicy>,
+): Promise<void> {
   try {
-    ctx.io.stdout(formatPolicy(await change()));
+    printPolicy(ctx, format, await change());
   } catch (err) {
     if (!(err instanceof LevelPolicyError)) throw err;
     ctx.usage(err.message, EXIT.refused);
@@ -95,9 +128,14 @@ const sketchOnDefinition = defineCommand({
     )
       .argParser(alphaArgument)
       .default(SKETCH_ALPHA),
+    ...levelsFormat(),
   ],
-  async run(ctx, options: { database: string; alpha: number }, metrics: string[]) {
-    await showChanged(ctx, () =>
+  async run(
+    ctx,
+    options: { database: string; alpha: number; format: OutputFormat },
+    metrics: string[],
+  ) {
+    await showChanged(ctx, options.format, () =>
       changeMetricPolicy(ctx, options.database, [
         { kind: 'sketch', metrics, on: true, alpha: options.alpha },
       ]),
@@ -110,8 +148,9 @@ const sketchOffDefinition = defineCommand({
   name: 'no-sketch',
   summary: 'stop keeping quantile sketches of these metrics',
   arguments: [new Argument('<metric...>', 'metric names, e.g. traffic')],
-  async run(ctx, options: { database: string }, metrics: string[]) {
-    await showChanged(ctx, () =>
+  options: levelsFormat(),
+  async run(ctx, options: { database: string; format: OutputFormat }, metrics: string[]) {
+    await showChanged(ctx, options.format, () =>
       changeMetricPolicy(ctx, options.database, [{ kind: 'sketch', metrics, on: false }]),
     );
   },
@@ -134,14 +173,22 @@ const weightDefinition = defineCommand({
       'a field and the field weighing it, e.g. price=volume',
     ).argParser(weightPair),
   ],
-  async run(ctx, options: { database: string }, metric: string, pairs: [string, string][]) {
+  options: levelsFormat(),
+  async run(
+    ctx,
+    options: { database: string; format: OutputFormat },
+    metric: string,
+    pairs: [string, string][],
+  ) {
     const changes: MetricPolicyChange[] = pairs.map(([field, by]) => ({
       kind: 'weight',
       metric,
       field,
       by,
     }));
-    await showChanged(ctx, () => changeMetricPolicy(ctx, options.database, changes));
+    await showChanged(ctx, options.format, () =>
+      changeMetricPolicy(ctx, options.database, changes),
+    );
   },
 });
 
@@ -152,14 +199,22 @@ const noWeightDefinition = defineCommand({
     new Argument('<metric>', 'metric name, e.g. stock.tick'),
     new Argument('<field...>', 'field names, e.g. price'),
   ],
-  async run(ctx, options: { database: string }, metric: string, fields: string[]) {
+  options: levelsFormat(),
+  async run(
+    ctx,
+    options: { database: string; format: OutputFormat },
+    metric: string,
+    fields: string[],
+  ) {
     const changes: MetricPolicyChange[] = fields.map((field) => ({
       kind: 'weight',
       metric,
       field,
       by: undefined,
     }));
-    await showChanged(ctx, () => changeMetricPolicy(ctx, options.database, changes));
+    await showChanged(ctx, options.format, () =>
+      changeMetricPolicy(ctx, options.database, changes),
+    );
   },
 });
 
@@ -169,10 +224,11 @@ export const levelsDefinition = defineCommand({
   summary: 'which levels keep which metrics (the level policy)',
   options: [
     new Option('--database <name>', 'MongoDB database of the rollups').default('tickertape'),
+    ...levelsFormat(),
   ],
   help: LEVELS_HELP,
-  async run(ctx, options: { database: string }) {
-    ctx.io.stdout(await showPolicy(ctx, options.database));
+  async run(ctx, options: { database: string; format: OutputFormat }) {
+    printPolicy(ctx, options.format, await showPolicy(ctx, options.database));
   },
   subcommands: [
     suggestDefinition,

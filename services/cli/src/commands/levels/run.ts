@@ -142,29 +142,40 @@ async function withStore<T>(
 }
 
 /** `tickertape levels`: the policy as it is. */
-export async function showPolicy(io: LevelsIo, database: string): Promise<string> {
-  return formatPolicy(await withStore(io, database, (store) => store.readLevelPolicy()));
+export function showPolicy(io: LevelsIo, database: string): Promise<LevelPolicy> {
+  return withStore(io, database, (store) => store.readLevelPolicy());
+}
+
+export interface Suggested {
+  suggestions: Suggestion[];
+  /** The policy after `--apply` changed it; absent when nothing was applied. */
+  applied?: LevelPolicy;
 }
 
 /** `tickertape levels suggest`: the measured densities and suggestions, applied on `apply`. */
 export function suggestPolicy(
   io: LevelsIo,
   options: { database: string; hours: number; apply: boolean },
-): Promise<string> {
+): Promise<Suggested> {
   const toMs = floorTo(io.now(), HOUR);
   return withStore(io, options.database, async (store) => {
     // Measured in the level above the finest: its buckets count each metric's ticks per minute.
     const densities = await store.metricDensities(LEVELS[1], toMs - options.hours * HOUR, toMs);
     const suggestions = suggest(densities, await store.readLevelPolicy());
-    let out = formatSuggestions(suggestions, options.hours);
-    if (options.apply) {
-      let policy: LevelPolicy | undefined;
+    let applied: LevelPolicy | undefined;
+    if (options.apply)
       for (const [level, mode, metrics] of changesFor(suggestions))
-        policy = await store.changeLevelPolicy(level, metrics, mode, io.now());
-      if (policy !== undefined) out += `applied:\n${formatPolicy(policy)}`;
-    }
-    return out;
+        applied = await store.changeLevelPolicy(level, metrics, mode, io.now());
+    return { suggestions, ...(applied === undefined ? {} : { applied }) };
   });
+}
+
+/** `levels suggest` for people: the table, the commands to apply it, the policy if applied. */
+export function formatSuggested(suggested: Suggested, hours: number): string {
+  const out = formatSuggestions(suggested.suggestions, hours);
+  return suggested.applied === undefined
+    ? out
+    : `${out}applied:\n${formatPolicy(suggested.applied)}`;
 }
 
 /**

@@ -5,13 +5,16 @@ import { Option } from 'commander';
 import { integer, positiveInt, positiveNumber } from '../../arguments.js';
 import { parseDuration } from '../../duration.js';
 import { EXIT } from '../../exit-codes.js';
+import { formatOptions, type OutputFormat } from '../../output/format-option.js';
+import { jsonDocument } from '../../output/json.js';
+import { progressOptions, progressStarter, withStarter } from '../../output/progress-option.js';
 import { defineCommand } from '../command.js';
-import { formatLoadgen, loadgen, LOADGEN_HELP } from './run.js';
+import { formatLoadgen, loadgen, LOADGEN_HELP, loadgenJson } from './run.js';
 
 /** `tickertape loadgen`: generated ticks at a target rate. */
 export const loadgenDefinition = defineCommand({
   name: 'loadgen',
-  summary: 'publish generated ticks of a profile at a target rate, with a progress bar',
+  summary: 'publish generated ticks of a profile at a target rate, with progress',
   options: [
     new Option('--profile <name>', 'load profile').choices(PROFILE_NAMES).makeOptionMandatory(),
     new Option('--rate <ticks/s>', 'target ticks per second, over all series')
@@ -26,7 +29,8 @@ export const loadgenDefinition = defineCommand({
     ).argParser(positiveInt),
     new Option('--topic <name>', 'topic to publish to (must exist)').default(TICK_TOPIC),
     new Option('--seed <n>', 'random seed').argParser(integer).default(1),
-    new Option('--no-progress', 'no progress bar'),
+    ...formatOptions(['table', 'json']),
+    ...progressOptions(),
   ],
   help: LOADGEN_HELP,
   async run(
@@ -38,7 +42,8 @@ export const loadgenDefinition = defineCommand({
       series?: number;
       topic: string;
       seed: number;
-      progress: boolean;
+      format: OutputFormat;
+      progress?: boolean;
     },
   ) {
     const { env, logger } = ctx.ready();
@@ -59,9 +64,14 @@ export const loadgenDefinition = defineCommand({
           seed: options.seed,
         },
         logger,
-        { progress: options.progress ? ctx.io.progress : undefined, signal: interrupt.signal },
+        {
+          ...withStarter(progressStarter(ctx.io.progress, options.progress, { now: ctx.now })),
+          signal: interrupt.signal,
+        },
       );
-      ctx.io.stdout(formatLoadgen(result));
+      ctx.io.stdout(
+        options.format === 'json' ? jsonDocument(loadgenJson(result)) : formatLoadgen(result),
+      );
       if (result.failed > 0) {
         ctx.io.stderr(`first failure: ${describeError(result.firstError)}\n`);
         return EXIT.failed;

@@ -1,3 +1,5 @@
+import type { StartProgress } from '@tickertape/clients';
+import { describeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import {
   createProfile,
@@ -7,11 +9,11 @@ import {
   type LoadSummary,
   type ProfileName,
 } from '@tickertape/producer';
-import cliProgress from 'cli-progress';
 import { openTopicForPublishing } from '../../connect.js';
 import { formatDuration } from '../../duration.js';
 import type { CliEnv } from '../../env.js';
 import { plural } from '../../plural.js';
+import type { Progress } from '../../progress.js';
 import { formatTable } from '../../table.js';
 
 export interface LoadgenOptions {
@@ -25,8 +27,8 @@ export interface LoadgenOptions {
 }
 
 export interface LoadgenIo {
-  /** Where the progress bar is drawn (cli-progress draws only on a terminal); none if absent. */
-  progress?: NodeJS.WritableStream;
+  /** Shows the run's progress in ticks generated (none when absent). */
+  startProgress?: StartProgress;
   /** Stops the run early; what was sent is still flushed and summarised. */
   signal?: AbortSignal;
 }
@@ -49,8 +51,8 @@ broker cannot keep up the run takes longer, and the summary's achieved rate says
 `;
 
 /**
- * Generates a profile's ticks at a target rate and publishes them, drawing a progress bar on
- * stderr, and returns the run's summary.
+ * Generates a profile's ticks at a target rate and publishes them, reporting its progress, and
+ * returns the run's summary.
  */
 export async function loadgen(
   env: CliEnv,
@@ -72,35 +74,38 @@ export async function loadgen(
     topic: options.topic,
     source: `tickertape-loadgen/${options.profile}`,
   });
-  const bar =
-    io.progress === undefined
-      ? undefined
-      : new cliProgress.SingleBar(
-          {
-            stream: io.progress,
-            format: `${options.profile} {bar} {percentage}% | {value}/{total} ticks | {duration_formatted} | ETA {eta_formatted}`,
-            hideCursor: true,
-            etaBuffer: 50,
-          },
-          cliProgress.Presets.shades_classic,
-        );
+  // Started at the first report, which carries the run's total.
+  let progress: Progress | undefined;
   let summary: LoadSummary;
   try {
-    bar?.start(0, 0);
     summary = await runLoad(producer, profile, {
       ratePerSec: options.rate,
       durationMs: options.durationMs,
       signal: io.signal,
       onProgress: ({ generated, total }) => {
-        bar?.setTotal(total);
-        bar?.update(generated);
+        progress ??= io.startProgress?.({
+          total,
+          unit: 'ticks',
+          label: `loadgen ${options.profile}`,
+        });
+        progress?.update(generated);
       },
     });
   } finally {
-    bar?.stop();
+    progress?.stop();
     await producer.close();
   }
   return { ...summary, topic: options.topic, rate: options.rate, seed: options.seed };
+}
+
+/** `--format json`: the summary, its per-series counts an object (a Map does not serialise). */
+export function loadgenJson(result: LoadgenResult): Record<string, unknown> {
+  const { firstError, perSeries, ...rest } = result;
+  return {
+    ...rest,
+    perSeries: Object.fromEntries(perSeries),
+    ...(firstError === undefined ? {} : { firstError: describeError(firstError) }),
+  };
 }
 
 export function formatLoadgen(result: LoadgenResult): string {

@@ -1,9 +1,13 @@
 import { TICK_TOPIC } from '@tickertape/topology';
 import { Argument, Option } from 'commander';
 import { open } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import { BadInputError } from '@tickertape/tick';
 import { EXIT } from '../../exit-codes.js';
+import { formatOptions, type OutputFormat } from '../../output/format-option.js';
+import { jsonDocument } from '../../output/json.js';
+import { progressOptions, progressStarter } from '../../output/progress-option.js';
+import { NOTHING, type Progress } from '../../progress.js';
 import { defineCommand } from '../command.js';
 import {
   formatPublish,
@@ -14,12 +18,28 @@ import {
   type InputFormat,
 } from './run.js';
 
-async function openInput(file: string): Promise<Readable> {
+async function openInput(file: string): Promise<{ stream: Readable; bytes: number }> {
   try {
-    return (await open(file, 'r')).createReadStream();
+    const handle = await open(file, 'r');
+    const { size } = await handle.stat();
+    return { stream: handle.createReadStream(), bytes: size };
   } catch (err) {
     throw new BadInputError(`cannot read ${file}: ${(err as Error).message}`, { cause: err });
   }
+}
+
+/** `input` as it is read, its bytes counted into `progress` (a file's size is known up front). */
+function counted(input: Readable, progress: Progress): Readable {
+  let read = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      read += chunk.length;
+      progress.update(read);
+      done(null, chunk);
+    },
+  });
+  // An unreadable file ends the counter with its error, so the reader sees it.
+  return pipeline(input, counter, () => undefined);
 }
 
 /** `tickertape publish`: ticks from JSON lines or CSV. */
@@ -28,22 +48,41 @@ export const publishDefinition = defineCommand({
   summary: 'publish ticks from JSON lines or CSV, read from FILE or stdin (-)',
   arguments: [new Argument('[file]', 'input file, - for stdin').default('-')],
   options: [
-    new Option('--format <format>', 'input format (default: from the file name)').choices(
+    new Option('--input-format <format>', 'input format (default: from the file name)').choices(
       INPUT_FORMATS,
     ),
     new Option('--topic <name>', 'topic to publish to (must exist)').default(TICK_TOPIC),
+    ...formatOptions(['table', 'json'], { legacyInput: true }),
+    ...progressOptions(),
   ],
   help: PUBLISH_HELP,
-  async run(ctx, options: { format?: InputFormat; topic: string }, file: string) {
+  async run(
+    ctx,
+    options: { inputFormat?: InputFormat; topic: string; format: OutputFormat; progress?: boolean },
+    file: string,
+  ) {
     const { env, logger } = ctx.ready();
-    const input = file === '-' ? ctx.io.stdin : await openInput(file);
-    const result = await publish(
-      env,
-      { format: inputFormat(options.format, file), topic: options.topic, input },
-      logger,
-      (line, reason) => ctx.io.stderr(`line ${line}: ${reason}\n`),
-    );
-    ctx.io.stdout(formatPublish(result));
+    // Progress in bytes of a FILE; stdin has no size to measure it against.
+    let progress = NOTHING;
+    let input = ctx.io.stdin;
+    if (file !== '-') {
+      const opened = await openInput(file);
+      const start = progressStarter(ctx.io.progress, options.progress, { now: ctx.now });
+      progress = start?.({ total: opened.bytes, unit: 'bytes', label: 'publish' }) ?? NOTHING;
+      input = counted(opened.stream, progress);
+    }
+    let result;
+    try {
+      result = await publish(
+        env,
+        { format: inputFormat(options.inputFormat, file), topic: options.topic, input },
+        logger,
+        (line, reason) => ctx.io.stderr(`line ${line}: ${reason}\n`),
+      );
+    } finally {
+      progress.stop();
+    }
+    ctx.io.stdout(options.format === 'json' ? jsonDocument(result) : formatPublish(result));
     if (result.firstFailure !== undefined) ctx.io.stderr(`first failure: ${result.firstFailure}\n`);
     return result.bad > 0 || result.failed > 0 ? EXIT.failed : EXIT.ok;
   },

@@ -50,7 +50,7 @@ Input, one tick a line (blank lines are skipped):
          An empty cell leaves that tag, field or string out. Quote a cell holding a comma
          ("a,b"); a quoted cell cannot span lines.
   ts is milliseconds since the epoch or an ISO-8601 time with a zone (Z or +01:00).
-  The format defaults to csv for a FILE ending in .csv, jsonl otherwise.
+  --input-format defaults to csv for a FILE ending in .csv, jsonl otherwise.
 
 Ticks are keyed by series key, so a series always lands in one partition. A bad line (not a
 tick, or one a worker would dead-letter) is reported on stderr with its line number and reason

@@ -3,12 +3,8 @@ import { defaultRange, RollupReader, TAG_FORMS, TIME_DEFAULTS } from '@tickertap
 import { Option } from 'commander';
 import { openStores } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
-import {
-  OUTPUT_FORMATS,
-  render,
-  type OutputFormat,
-  type QueryAnswer,
-} from '../../format/render.js';
+import { render, type QueryAnswer } from '../../format/render.js';
+import { formatOptions, type OutputFormat } from '../../output/format-option.js';
 import { parseInstant, TIME_HELP } from '../../format/time.js';
 
 /* What every `tickertape query` subcommand shares: its io, options, help and answering. */
@@ -84,7 +80,7 @@ export function range(
 /** The flags every query subcommand ends with (its own come first). */
 export function commonOptions(): Option[] {
   return [
-    new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('table'),
+    ...formatOptions(['table', 'csv', 'json']),
     new Option('--database <name>', 'MongoDB database of the rollups').default('tickertape'),
   ];
 }

@@ -13,6 +13,9 @@ import {
   type RebuildSource,
 } from '@tickertape/history';
 import { maxFutureOption, maxLatenessOption } from '../../time-window-options.js';
+import { formatOptions, type OutputFormat } from '../../output/format-option.js';
+import { jsonDocument } from '../../output/json.js';
+import { progressOptions, progressStream } from '../../output/progress-option.js';
 import { defineCommand } from '../command.js';
 import { formatCleanup, formatRebuild, formatRebuildPlan } from './format.js';
 import { cleanupCommand, REBUILD_HELP, rebuildCommand } from './run.js';
@@ -27,9 +30,9 @@ interface RebuildCommandOptions extends Pick<
   to?: string;
   source?: RebuildSource;
   cleanup: boolean;
-  progress: boolean;
+  progress?: boolean;
   limit: number;
-  json: boolean;
+  format: OutputFormat;
 }
 
 /** `tickertape rebuild`: a level recomputed over final slots, in shadows, then swapped in. */
@@ -56,9 +59,9 @@ export const rebuildDefinition = defineCommand({
       '--cleanup',
       'drop the replaced collections and the shadows of finished runs',
     ).default(false),
-    new Option('--no-progress', 'no progress bar'),
+    ...progressOptions(),
     new Option('--limit <n>', 'differences listed at most').argParser(nonNegativeInt).default(50),
-    new Option('--json', 'the report as JSON').default(false),
+    ...formatOptions(['table', 'json']),
   ],
   help: REBUILD_HELP,
   async run(ctx, options: RebuildCommandOptions) {
@@ -71,8 +74,8 @@ export const rebuildDefinition = defineCommand({
       const { env, logger } = ctx.ready();
       const dropped = await cleanupCommand(env, options, logger, now);
       ctx.io.stdout(
-        options.json
-          ? `${JSON.stringify({ dropped, dryRun: options.dryRun })}\n`
+        options.format === 'json'
+          ? jsonDocument({ dropped, dryRun: options.dryRun })
           : formatCleanup(dropped, options.dryRun),
       );
       return EXIT.ok;
@@ -81,6 +84,7 @@ export const rebuildDefinition = defineCommand({
       usage('rebuild needs --level, --from and --to (or --cleanup)');
     const nowMs = now();
     const { env, logger } = ctx.ready();
+    const progress = progressStream(ctx.io.progress, options.progress);
     try {
       const source = options.source ?? defaultSource(options.level);
       const result = await rebuildCommand(
@@ -98,15 +102,10 @@ export const rebuildDefinition = defineCommand({
           dryRun: options.dryRun,
         },
         logger,
-        {
-          ...(options.progress && ctx.io.progress !== undefined
-            ? { progress: ctx.io.progress }
-            : {}),
-          now,
-        },
+        { ...(progress === undefined ? {} : { progress }), now },
       );
       const report = 'runId' in result ? result : undefined;
-      if (options.json) ctx.io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+      if (options.format === 'json') ctx.io.stdout(jsonDocument(result));
       else if (report === undefined) ctx.io.stdout(formatRebuildPlan(result as RebuildPlan));
       else ctx.io.stdout(formatRebuild(report, options.limit));
       return report !== undefined && report.differences.length > 0 ? EXIT.failed : EXIT.ok;

@@ -1,6 +1,9 @@
 import { DEAD_LETTER_TOPIC } from '@tickertape/topology';
 import { Option } from 'commander';
 import { nonNegativeInt, offset, positiveInt } from '../../arguments.js';
+import { formatOptions, type OutputFormat } from '../../output/format-option.js';
+import { jsonDocument } from '../../output/json.js';
+import { progressOptions, progressStarter } from '../../output/progress-option.js';
 import { defineCommand } from '../command.js';
 import { formatRedrive, REDRIVE_HELP, redriveCommand, unknownReasons } from './run.js';
 
@@ -20,6 +23,8 @@ export const redriveDefinition = defineCommand({
     new Option('--timeout-ms <ms>', 'give up if the end is not reached in this long')
       .argParser(positiveInt)
       .default(60_000),
+    ...formatOptions(['table', 'json']),
+    ...progressOptions(),
   ],
   help: REDRIVE_HELP,
   async run(
@@ -32,6 +37,8 @@ export const redriveDefinition = defineCommand({
       max?: number;
       fromOffset?: bigint;
       timeoutMs: number;
+      format: OutputFormat;
+      progress?: boolean;
     },
   ) {
     const { env, logger } = ctx.ready();
@@ -39,7 +46,12 @@ export const redriveDefinition = defineCommand({
     for (const reason of unknownReasons(reasons)) {
       ctx.io.stderr(`tickertape: warning: no worker writes the reason ${reason}\n`);
     }
-    const report = await redriveCommand(env, { ...options, reasons }, logger);
-    ctx.io.stdout(formatRedrive(report));
+    const startProgress = progressStarter(ctx.io.progress, options.progress, { now: ctx.now });
+    const report = await redriveCommand(
+      env,
+      { ...options, reasons, ...(startProgress === undefined ? {} : { startProgress }) },
+      logger,
+    );
+    ctx.io.stdout(options.format === 'json' ? jsonDocument(report) : formatRedrive(report));
   },
 });

@@ -1,3 +1,4 @@
+import type { StartProgress } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
 import { KNOWN_DLQ_REASONS, redrive, type RedriveReport } from '@tickertape/producer';
 import { openKafka } from '../../connect.js';
@@ -14,6 +15,7 @@ export interface RedriveCommandOptions {
   max?: number;
   fromOffset?: bigint;
   timeoutMs: number;
+  startProgress?: StartProgress;
 }
 
 export const REDRIVE_HELP = `
@@ -47,6 +49,7 @@ export async function redriveCommand(
     fromOffset: options.fromOffset,
     timeoutMs: options.timeoutMs,
     logger,
+    ...(options.startProgress === undefined ? {} : { startProgress: options.startProgress }),
   });
 }
 

@@ -3,6 +3,9 @@ import { STORES, TICK_TOPIC, type Store } from '@tickertape/topology';
 import { InvalidArgumentError, Option } from 'commander';
 import { groupStartArgument, intervalArgument } from '../../arguments.js';
 import { storesArgument } from '../../store-arguments.js';
+import { formatOptions, type OutputFormat } from '../../output/format-option.js';
+import { jsonDocument } from '../../output/json.js';
+import { progressOptions, progressStarter } from '../../output/progress-option.js';
 import { defineCommand } from '../command.js';
 import { formatReplay, REPLAY_HELP, replayCommand } from './run.js';
 
@@ -30,22 +33,36 @@ export const replayDefinition = defineCommand({
       '--wait <duration>',
       "wait up to this long for the group's members to leave, e.g. 45s (a crashed worker stays one until its session times out)",
     ).argParser(intervalArgument),
+    ...formatOptions(['table', 'json']),
+    ...progressOptions(),
   ],
   help: REPLAY_HELP,
   async run(
     ctx,
-    options: { store: Store; group?: string; topic: string; from: GroupStart; wait?: number },
+    options: {
+      store: Store;
+      group?: string;
+      topic: string;
+      from: GroupStart;
+      wait?: number;
+      format: OutputFormat;
+      progress?: boolean;
+    },
   ) {
     const { env, logger } = ctx.ready();
-    const { wait, ...rest } = options;
-    ctx.io.stdout(
-      formatReplay(
-        await replayCommand(
-          env,
-          { ...rest, ...(wait === undefined ? {} : { waitMs: wait }) },
-          logger,
-        ),
-      ),
+    const startProgress = progressStarter(ctx.io.progress, options.progress, { now: ctx.now });
+    const result = await replayCommand(
+      env,
+      {
+        store: options.store,
+        topic: options.topic,
+        from: options.from,
+        ...(options.group === undefined ? {} : { group: options.group }),
+        ...(options.wait === undefined ? {} : { waitMs: options.wait }),
+        ...(startProgress === undefined ? {} : { startProgress }),
+      },
+      logger,
     );
+    ctx.io.stdout(options.format === 'json' ? jsonDocument(result) : formatReplay(result));
   },
 });

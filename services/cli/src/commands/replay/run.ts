@@ -1,4 +1,10 @@
-import { positionGroup, type GroupStart } from '@tickertape/clients';
+import {
+  NO_PROGRESS,
+  positionGroup,
+  type GroupStart,
+  type Progress,
+  type StartProgress,
+} from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
 import { groupIdOf, type Store } from '@tickertape/topology';
@@ -15,6 +21,8 @@ export interface ReplayOptions {
   from: GroupStart;
   /** How long to wait for the group's members to leave (a crashed worker's session to expire); 0: not at all. */
   waitMs?: number;
+  /** Shows the wait for the group to empty (none when absent). */
+  startProgress?: StartProgress;
 }
 
 export interface ReplayResult {
@@ -37,14 +45,34 @@ export class GroupRunningError extends TickertapeError {
   }
 }
 
-/** The group's members once it has none, or `waitMs` has passed: polled every second. */
-async function membersAfter(admin: Admin, groupId: string, waitMs: number): Promise<number> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const { groups } = await admin.describeGroups([groupId]);
-    const members = groups[0]?.members.length ?? 0;
-    if (members === 0 || Date.now() >= deadline) return members;
-    await new Promise((resolve) => setTimeout(resolve, Math.min(1000, deadline - Date.now())));
+/**
+ * The group's members once it has none, or `waitMs` has passed: polled every second, the wait
+ * shown in seconds (a crashed worker's session can take its whole timeout to expire).
+ */
+async function membersAfter(
+  admin: Admin,
+  groupId: string,
+  waitMs: number,
+  startProgress: StartProgress,
+): Promise<number> {
+  const started = Date.now();
+  const deadline = started + waitMs;
+  let progress: Progress | undefined;
+  try {
+    for (;;) {
+      const { groups } = await admin.describeGroups([groupId]);
+      const members = groups[0]?.members.length ?? 0;
+      if (members === 0 || Date.now() >= deadline) return members;
+      progress ??= startProgress({
+        total: Math.ceil(waitMs / 1000),
+        unit: 's',
+        label: `replay: waiting for ${groupId} to empty`,
+      });
+      progress.update(Math.floor((Date.now() - started) / 1000));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, deadline - Date.now())));
+    }
+  } finally {
+    progress?.stop();
   }
 }
 
@@ -73,7 +101,12 @@ export async function replayCommand(
   await admin.connect();
   try {
     const waitMs = options.waitMs ?? 0;
-    const members = await membersAfter(admin, groupId, waitMs);
+    const members = await membersAfter(
+      admin,
+      groupId,
+      waitMs,
+      options.startProgress ?? NO_PROGRESS,
+    );
     if (members > 0) throw new GroupRunningError(groupId, members, waitMs);
     await positionGroup(admin, groupId, options.topic, options.from);
     const [committed] = await admin.fetchOffsets({ groupId, topics: [options.topic] });

@@ -1,6 +1,8 @@
 import { DEAD_LETTER_TOPIC, TICK_TOPIC } from '@tickertape/topology';
 import { Option } from 'commander';
 import { positiveInt } from '../../arguments.js';
+import { formatOptions, type OutputFormat } from '../../output/format-option.js';
+import { jsonDocument } from '../../output/json.js';
 import { defineCommand } from '../command.js';
 import { formatMismatches, formatTopics, topicsCreate } from './run.js';
 
@@ -20,6 +22,7 @@ const createDefinition = defineCommand({
     new Option('--replication-factor <n>', "replicas (default: the broker's default)").argParser(
       positiveInt,
     ),
+    ...formatOptions(['table', 'json']),
   ],
   help:
     '\nAn existing topic is left as it is, whatever its partition count: adding partitions\n' +
@@ -32,11 +35,12 @@ const createDefinition = defineCommand({
       dlqTopic: string;
       dlqPartitions: number;
       replicationFactor?: number;
+      format: OutputFormat;
     },
   ) {
     const { env, logger } = ctx.ready();
     const result = await topicsCreate(env, options, logger);
-    ctx.io.stdout(formatTopics(result));
+    ctx.io.stdout(options.format === 'json' ? jsonDocument(result) : formatTopics(result));
     ctx.io.stderr(formatMismatches(result));
   },
 });

@@ -4,6 +4,9 @@ import { nonNegativeInt, positiveInt } from '../../arguments.js';
 import { EXIT } from '../../exit-codes.js';
 import { parseInstant, TIME_HELP } from '../../format/time.js';
 import { maxFutureOption, maxLatenessOption } from '../../time-window-options.js';
+import { formatOptions, type OutputFormat } from '../../output/format-option.js';
+import { jsonDocument } from '../../output/json.js';
+import { progressOptions, progressStarter } from '../../output/progress-option.js';
 import { defineCommand } from '../command.js';
 import { groupOption, storesOption } from '../store-options.js';
 import { formatVerify, VERIFY_HELP, verifyCommand } from './run.js';
@@ -36,7 +39,8 @@ export const verifyDefinition = defineCommand({
       .argParser(positiveInt)
       .default(120_000),
     new Option('--limit <n>', 'differences listed at most').argParser(nonNegativeInt).default(50),
-    new Option('--json', 'the whole report as JSON').default(false),
+    ...formatOptions(['table', 'json']),
+    ...progressOptions(),
   ],
   help: VERIFY_HELP,
   async run(
@@ -56,7 +60,8 @@ export const verifyDefinition = defineCommand({
       waitMs: number;
       timeoutMs: number;
       limit: number;
-      json: boolean;
+      format: OutputFormat;
+      progress?: boolean;
     },
   ) {
     const { env, logger } = ctx.ready();
@@ -75,11 +80,10 @@ export const verifyDefinition = defineCommand({
           .filter((metric) => metric !== ''),
       },
       logger,
+      progressStarter(ctx.io.progress, options.progress, { now: ctx.now }),
     );
     ctx.io.stdout(
-      options.json
-        ? `${JSON.stringify(report, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? String(value) : value), 2)}\n`
-        : formatVerify(report, options.limit),
+      options.format === 'json' ? jsonDocument(report) : formatVerify(report, options.limit),
     );
     return report.differences.length > 0 ? EXIT.failed : EXIT.ok;
   },

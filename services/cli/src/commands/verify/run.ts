@@ -1,3 +1,4 @@
+import type { StartProgress } from '@tickertape/clients';
 import type { Logger } from '@tickertape/logger';
 import { groupIdOf, type Store } from '@tickertape/topology';
 import {
@@ -51,6 +52,7 @@ export async function verifyCommand(
   env: CliEnv,
   options: VerifyCommandOptions,
   logger: Logger,
+  startProgress?: StartProgress,
 ): Promise<VerifyReport> {
   const kafka = await openKafka(env, logger, 'tickertape-verify', { registry: true });
   const codec = await tickCodecFor(env, options.topic);
@@ -82,6 +84,7 @@ export async function verifyCommand(
       waitMs: options.waitMs,
       readTimeoutMs: options.timeoutMs,
       logger,
+      ...(startProgress === undefined ? {} : { startProgress }),
     });
   } finally {
     await stores.close();

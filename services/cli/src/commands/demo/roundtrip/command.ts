@@ -1,5 +1,7 @@
 import { Option } from 'commander';
 import { positiveInt } from '../../../arguments.js';
+import { formatOptions, type OutputFormat } from '../../../output/format-option.js';
+import { jsonDocument } from '../../../output/json.js';
 import { defineCommand } from '../../command.js';
 import { DEMO_COMMANDS } from '../heading.js';
 import { formatRoundtrip } from './format.js';
@@ -19,10 +21,16 @@ export const roundtripDefinition = defineCommand({
     new Option('--timeout-ms <ms>', 'give up after this long')
       .argParser(positiveInt)
       .default(30_000),
+    ...formatOptions(['table', 'json']),
   ],
-  async run(ctx, options: { topic: string; database: string; timeoutMs: number }) {
+  async run(
+    ctx,
+    options: { topic: string; database: string; timeoutMs: number; format: OutputFormat },
+  ) {
     const { env, logger } = ctx.ready();
     const result = await roundtrip(env, options, logger);
-    ctx.io.stdout(formatRoundtrip(result, options));
+    ctx.io.stdout(
+      options.format === 'json' ? jsonDocument(result) : formatRoundtrip(result, options),
+    );
   },
 });

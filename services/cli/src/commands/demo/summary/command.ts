@@ -1,6 +1,9 @@
 import { TICK_TOPIC } from '@tickertape/topology';
 import { Option } from 'commander';
 import { positiveInt } from '../../../arguments.js';
+import { formatOptions, type OutputFormat } from '../../../output/format-option.js';
+import { jsonDocument } from '../../../output/json.js';
+import { progressOptions, progressStarter } from '../../../output/progress-option.js';
 import { defineCommand } from '../../command.js';
 import { DEMO_COMMANDS } from '../heading.js';
 import { formatSummary } from './format.js';
@@ -26,9 +29,18 @@ export const summaryDefinition = defineCommand({
     new Option('--timeout-ms <ms>', 'how long to wait for the groups')
       .argParser(positiveInt)
       .default(120_000),
+    ...formatOptions(['table', 'json']),
+    ...progressOptions(),
   ],
-  async run(ctx, options: SummaryCommandOptions) {
+  async run(ctx, options: SummaryCommandOptions & { format: OutputFormat; progress?: boolean }) {
     const { env, logger } = ctx.ready();
-    ctx.io.stdout(formatSummary(await summaryCommand(env, options, logger, ctx.now)));
+    const report = await summaryCommand(
+      env,
+      options,
+      logger,
+      ctx.now,
+      progressStarter(ctx.io.progress, options.progress, { now: ctx.now }),
+    );
+    ctx.io.stdout(options.format === 'json' ? jsonDocument(report) : formatSummary(report));
   },
 });

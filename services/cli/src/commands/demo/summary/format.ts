@@ -12,34 +12,45 @@ function examinedLine(part: Examined, detail = ''): string {
   return `  examined ${plural(part.examined, 'document')} (${part.discoveryExamined} to find the series${detail})\n`;
 }
 
+/** Workers that did not answer, one line each (the demo's have stopped once it has ended). */
+function notAnswering(report: SummaryReport): string {
+  return report.workersNotAnswering
+    .map(
+      ({ url, reason }) => `  ${url}: ${reason}; its figures are in its /metrics while it runs\n`,
+    )
+    .join('');
+}
+
 export function formatSummary(report: SummaryReport): string {
   const { averages, candles } = report;
   const parts = [
     'workers',
-    formatTable(
-      [
-        'level',
-        'ticks consumed',
-        'ticks applied',
-        'dead letters',
-        'flushes',
-        'buckets written',
-        'db ops',
-        'db ops per tick',
-        'ticks per db op',
-      ],
-      report.workers.map((w) => [
-        w.level,
-        w.ticksConsumed,
-        w.ticksApplied,
-        w.deadLetters,
-        w.flushes,
-        w.bucketsWritten,
-        w.dbOperations,
-        round(w.dbOperations / Math.max(w.ticksApplied, 1), 4),
-        round(w.ticksApplied / Math.max(w.dbOperations, 1), 1),
-      ]),
-    ),
+    (report.workers.length === 0
+      ? ''
+      : formatTable(
+          [
+            'level',
+            'ticks consumed',
+            'ticks applied',
+            'dead letters',
+            'flushes',
+            'buckets written',
+            'db ops',
+            'db ops per tick',
+            'ticks per db op',
+          ],
+          report.workers.map((w) => [
+            w.level,
+            w.ticksConsumed,
+            w.ticksApplied,
+            w.deadLetters,
+            w.flushes,
+            w.bucketsWritten,
+            w.dbOperations,
+            round(w.dbOperations / Math.max(w.ticksApplied, 1), 4),
+            round(w.ticksApplied / Math.max(w.dbOperations, 1), 1),
+          ]),
+        )) + notAnswering(report),
     'buckets in the database',
     formatTable(
       ['level', 'buckets'],

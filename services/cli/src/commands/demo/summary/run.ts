@@ -1,8 +1,8 @@
 import { floorTo, LEVELS, type Level } from '@tickertape/buckets';
-import { consumerLag } from '@tickertape/clients';
+import { consumerLag, NO_PROGRESS, type Progress, type StartProgress } from '@tickertape/clients';
 import { TickertapeError } from '@tickertape/errors';
 import type { Logger } from '@tickertape/logger';
-import { lastMinutes, RollupReader, type Candle } from '@tickertape/query';
+import { isUnknownName, lastMinutes, RollupReader, type Candle } from '@tickertape/query';
 import type { RollupStore } from '@tickertape/store';
 import type { Admin } from 'kafkajs';
 import { openKafka, openStores } from '../../../connect.js';
@@ -31,6 +31,11 @@ export interface Examined {
 
 export interface SummaryReport {
   workers: WorkerFigures[];
+  /**
+   * Workers whose /metrics did not answer, with why: after the demo its workers have stopped,
+   * and the rest of the report is still worth printing.
+   */
+  workersNotAnswering: { url: string; reason: string }[];
   bucketsByLevel: Record<Level, number>;
   /**
    * Window averages; `average` is `null` for a series without readings in the window. The series
@@ -100,12 +105,13 @@ async function windowAverages(
   limit: number,
 ): Promise<SummaryReport['averages']> {
   const window = lastMinutes(nowMs, minutes);
-  const result = await reader.windowByMetric({
-    metric: TRAFFIC.metric,
-    limit,
-    field: TRAFFIC.field,
-    ...window,
-  });
+  // Before the demo's first traffic tick lands the metric is unknown: the report has no rows yet.
+  const result = await reader
+    .windowByMetric({ metric: TRAFFIC.metric, limit, field: TRAFFIC.field, ...window })
+    .catch((err: unknown) => {
+      if (isUnknownName(err)) return { rows: [], pieces: [], examined: 0 };
+      throw err;
+    });
   return {
     ...window,
     rows: result.rows.map((row) => ({
@@ -148,18 +154,40 @@ export interface SummaryOptions {
 }
 
 /** What the demo prints: what the workers did, what the database holds, and a few answers read from the rollups. */
+/** How long one worker's /metrics may take: a stopped worker's port refuses at once, a hung one must not hold the report. */
+const METRICS_TIMEOUT_MS = 5_000;
+
+type Scrape = { figures: WorkerFigures } | { url: string; reason: string };
+
+/** fetch's own message is "fetch failed"; the reason (ECONNREFUSED, a timeout …) is its cause. */
+function reasonOf(err: unknown): string {
+  const cause = (err as { cause?: unknown } | null)?.cause ?? err;
+  const { message, code } = (cause ?? {}) as { message?: unknown; code?: unknown };
+  if (typeof message === 'string' && message !== '') return message;
+  return typeof code === 'string' ? code : String(cause);
+}
+
+async function scrapeWorker(url: string): Promise<Scrape> {
+  try {
+    const response = await fetch(`${url.replace(/\/$/, '')}/metrics`, {
+      signal: AbortSignal.timeout(METRICS_TIMEOUT_MS),
+    });
+    if (!response.ok) return { url, reason: `/metrics answered ${response.status}` };
+    return { figures: readCounters(await response.text(), url) };
+  } catch (err) {
+    return { url, reason: `not answering (${reasonOf(err)})` };
+  }
+}
+
 export async function summarize(
   store: RollupStore,
   options: SummaryOptions,
 ): Promise<SummaryReport> {
-  const workers = await Promise.all(
-    options.workerUrls.map(async (url) =>
-      readCounters(await (await fetch(`${url.replace(/\/$/, '')}/metrics`)).text(), url),
-    ),
-  );
+  const scrapes = await Promise.all(options.workerUrls.map(scrapeWorker));
   const reader = new RollupReader({ rollups: store }, { now: () => options.nowMs });
   return {
-    workers,
+    workers: scrapes.flatMap((scrape) => ('figures' in scrape ? [scrape.figures] : [])),
+    workersNotAnswering: scrapes.flatMap((scrape) => ('figures' in scrape ? [] : [scrape])),
     bucketsByLevel: await bucketsByLevel(store),
     averages: await windowAverages(reader, options.nowMs, options.windowMinutes, options.limit),
     candles: await hourCandles(reader, floorTo(options.nowMs, HOUR_MS), options.limit),
@@ -177,28 +205,50 @@ export interface SummaryCommandOptions {
   timeoutMs: number;
 }
 
-/** Waits until every group has committed the whole topic (the demo's "workers caught up"). */
+/**
+ * Waits until every group has committed the whole topic (the demo's "workers caught up"), the
+ * records left counted down from the first poll.
+ */
 async function waitForGroups(
   admin: Admin,
   groups: readonly string[],
   topic: string,
   timeoutMs: number,
+  startProgress: StartProgress,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const lags = await Promise.all(
-      groups.map(async (group) => [group, (await consumerLag(admin, group, topic)).total] as const),
-    );
-    const behind = lags.filter(([, lag]) => lag > 0);
-    if (behind.length === 0) return;
-    if (Date.now() > deadline) {
-      throw new TickertapeError(
-        'SUMMARY_TIMEOUT',
-        `still behind after ${timeoutMs} ms: ${behind.map(([g, l]) => `${g} lag ${l}`).join(', ')}`,
-        { retriable: true },
+  let progress: Progress | undefined;
+  let first = 0;
+  try {
+    for (;;) {
+      const lags = await Promise.all(
+        groups.map(
+          async (group) => [group, (await consumerLag(admin, group, topic)).total] as const,
+        ),
       );
+      const behind = lags.filter(([, lag]) => lag > 0);
+      const lag = behind.reduce((sum, [, l]) => sum + l, 0);
+      if (progress === undefined && lag > 0) {
+        first = lag;
+        progress = startProgress({
+          total: first,
+          unit: 'records',
+          label: 'summary: groups catching up',
+        });
+      }
+      progress?.update(Math.max(0, first - lag));
+      if (behind.length === 0) return;
+      if (Date.now() > deadline) {
+        throw new TickertapeError(
+          'SUMMARY_TIMEOUT',
+          `still behind after ${timeoutMs} ms: ${behind.map(([g, l]) => `${g} lag ${l}`).join(', ')}`,
+          { retriable: true },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  } finally {
+    progress?.stop();
   }
 }
 
@@ -207,6 +257,7 @@ export async function summaryCommand(
   options: SummaryCommandOptions,
   logger: Logger,
   now: () => number = Date.now,
+  startProgress: StartProgress = NO_PROGRESS,
 ): Promise<SummaryReport> {
   if (options.waitForGroups) {
     const kafka = await openKafka(env, logger, 'tickertape-summary', { registry: false });
@@ -218,6 +269,7 @@ export async function summaryCommand(
         options.waitForGroups.split(','),
         options.topic,
         options.timeoutMs,
+        startProgress,
       );
     } finally {
       await admin.disconnect();

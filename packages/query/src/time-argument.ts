@@ -76,8 +76,9 @@ const UNIT_MS: Readonly<Record<string, number>> = {
 };
 
 /**
- * `text` (untrimmed: the API's pattern says exactly what it takes) as epoch ms, or a QueryError (`QUERY_INVALID_TIME`: the API's 400, the CLI's exit 2)
- * naming the parameter and the accepted forms. A bare number is milliseconds, as in the ticks
+ * `text` as epoch ms, or a QueryError (`QUERY_INVALID_TIME`: the API's 400, the CLI's exit 2)
+ * naming the parameter and the accepted forms. Not trimmed: the API's pattern says exactly what
+ * it takes (the CLI trims its flags). A bare number is milliseconds, as in the ticks
  * themselves; unix seconds are not guessed at (ten digits of seconds and thirteen of ms both
  * look like a time).
  */

@@ -25,3 +25,5 @@ export { readTopic, type ReadRange, type ReadTopicOptions } from './read-topic.j
 export { NO_PROGRESS, type Progress, type StartProgress } from './progress.js';
 export { positionGroup, rewindGroup, RewindError, type GroupStart } from './rewind.js';
 export { headerText } from './headers.js';
+export { LOG_APPEND_TIME, timestampTypeProblem, topicTimestampType } from './timestamp-type.js';
+export { followTopic, type FollowTopicOptions } from './follow-topic.js';

@@ -14,6 +14,11 @@ export interface ReadTopicOptions {
   fromOffset?: bigint;
   /** Shows the read's progress in records, under `label` (none when absent). */
   progress?: { start: StartProgress; label: string };
+  /**
+   * What to read of each partition, given all it holds now (its first offset to its end offset):
+   * a narrower range, or undefined to skip the partition. Wins over `fromOffset`.
+   */
+  ranges?: (partition: number, held: ReadRange) => ReadRange | undefined;
 }
 
 /** What a read covered in one partition: offsets `start` (inclusive) to `end` (exclusive). */
@@ -42,8 +47,14 @@ export async function readTopic(
   try {
     const ranges = new Map<number, ReadRange>();
     for (const { partition, low, high } of await admin.fetchTopicOffsets(topic)) {
+      const held = { start: BigInt(low), end: BigInt(high) };
+      if (options.ranges !== undefined) {
+        const range = options.ranges(partition, held);
+        if (range !== undefined) ranges.set(partition, range);
+        continue;
+      }
       const from = options.fromOffset ?? 0n;
-      ranges.set(partition, { start: BigInt(low) > from ? BigInt(low) : from, end: BigInt(high) });
+      ranges.set(partition, { start: held.start > from ? held.start : from, end: held.end });
     }
     const unread = new Set(
       [...ranges].filter(([, range]) => range.start < range.end).map(([partition]) => partition),
@@ -101,7 +112,7 @@ export async function readTopic(
         }
       },
     });
-    if (options.fromOffset !== undefined) {
+    if (options.fromOffset !== undefined || options.ranges !== undefined) {
       for (const partition of unread)
         consumer.seek({ topic, partition, offset: String(ranges.get(partition)!.start) });
     }

@@ -12,6 +12,7 @@ import { openMongoStores, type MongoStores } from '@tickertape/store';
 import { TickCodec, valueSubject } from '@tickertape/tick';
 import type { Kafka } from 'kafkajs';
 import { requireStack, type CliEnv } from './env.js';
+import { producerClocksProblem } from './producer-clocks.js';
 
 /**
  * Checks the dependencies a command needs (so a wrong address stops it at once, naming the
@@ -55,23 +56,26 @@ export function tickCodecFor(env: CliEnv, topic: string): Promise<TickCodec> {
 
 /**
  * For commands that publish to `topic`: checks the dependencies, that the topic exists (a
- * missing one stops the command instead of being auto-created), and registers the codec.
+ * missing one stops the command instead of being auto-created), and registers the codec. The
+ * topic's timestamp type comes back as a problem to warn of when it is not LogAppendTime.
  */
 export async function openTopicForPublishing(
   env: CliEnv,
   logger: Logger,
   clientId: string,
   topic: string,
-): Promise<{ kafka: Kafka; codec: TickCodec }> {
+): Promise<{ kafka: Kafka; codec: TickCodec; clocksProblem: string | undefined }> {
   const kafka = await openKafka(env, logger, clientId, { registry: true });
   const admin = kafka.admin();
   await admin.connect();
+  let clocksProblem: string | undefined;
   try {
     await topicPartitions(admin, topic);
+    clocksProblem = await producerClocksProblem(admin, env, topic);
   } finally {
     await admin.disconnect();
   }
-  return { kafka, codec: await tickCodecFor(env, topic) };
+  return { kafka, codec: await tickCodecFor(env, topic), clocksProblem };
 }
 
 /**

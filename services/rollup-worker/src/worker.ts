@@ -15,6 +15,7 @@ import { freshnessBudgetMs, type WorkerEnv } from './env.js';
 import { createWorkerMetrics } from './metrics.js';
 import { RollupConsumer } from './rollup-consumer.js';
 import { rollupSink, segmentSink } from './sinks.js';
+import { warnOnProducerClocks } from './timestamp-type-check.js';
 
 export interface WorkerHandle {
   /** Port of /metrics and /health. */
@@ -91,6 +92,7 @@ export async function startWorker(
     version: env.TICK_SCHEMA_VERSION,
     subject: valueSubject(env.TOPIC),
   });
+  await warnOnProducerClocks(kafka, env.TOPIC, env.KAFKA_BROKERS, logger);
   const sink =
     level === 'segments'
       ? segmentSink(

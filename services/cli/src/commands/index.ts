@@ -7,6 +7,7 @@ import { levelsDefinition } from './levels/command.js';
 import { loadgenDefinition } from './loadgen/command.js';
 import { publishDefinition } from './publish/command.js';
 import { queryDefinition } from './query/command.js';
+import { tailDefinition } from './tail/command.js';
 import { rebuildDefinition } from './rebuild/command.js';
 import { redriveDefinition } from './redrive/command.js';
 import { replayDefinition } from './replay/command.js';
@@ -20,6 +21,7 @@ import { verifyDefinition } from './verify/command.js';
 export const COMMANDS: readonly CommandDefinition[] = [
   topicsDefinition,
   publishDefinition,
+  tailDefinition,
   loadgenDefinition,
   backfillDefinition,
   rebuildDefinition,

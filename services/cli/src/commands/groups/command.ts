@@ -7,6 +7,7 @@ import { groupOption, storesOption } from '../store-options.js';
 import { formatGroups } from './format.js';
 import { formatOptions, type OutputFormat } from '../../output/format-option.js';
 import { jsonDocument } from '../../output/json.js';
+import { warningLine } from '../../producer-clocks.js';
 import { groupsCommand, GROUPS_HELP } from './run.js';
 
 /** `tickertape groups`: members, offsets and lag of every store's group. */
@@ -55,6 +56,7 @@ export const groupsDefinition = defineCommand({
       logger,
     );
     ctx.io.stdout(options.format === 'json' ? jsonDocument(report) : formatGroups(report));
+    ctx.io.stderr(warningLine(report.clocksProblem));
     return report.ok ? EXIT.ok : EXIT.failed;
   },
 });

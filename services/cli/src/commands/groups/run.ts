@@ -5,6 +5,7 @@ import { groupIdOf, type Store } from '@tickertape/topology';
 import type { Admin } from 'kafkajs';
 import { openKafka } from '../../connect.js';
 import { requireStack, type CliEnv } from '../../env.js';
+import { producerClocksProblem } from '../../producer-clocks.js';
 import { judgeGroup, type GroupJudgement } from './judgement.js';
 
 export interface GroupsCommandOptions {
@@ -28,6 +29,8 @@ export interface GroupsReport {
   stores: StoreGroups[];
   /** Groups with offsets on the topic that belong to no checked store. */
   otherGroups: string[];
+  /** The topic's timestamp type is not LogAppendTime: lag in seconds is then the producers'. */
+  clocksProblem?: string;
   ok: boolean;
 }
 
@@ -100,10 +103,12 @@ export async function groupsCommand(
       options.topic,
       new Set(targets.map((t) => t.groupId)),
     );
+    const clocksProblem = await producerClocksProblem(admin, env, options.topic);
     return {
       topic: options.topic,
       stores,
       otherGroups,
+      ...(clocksProblem === undefined ? {} : { clocksProblem }),
       ok: stores.every((s) => s.problems.length === 0),
     };
   } finally {

@@ -25,6 +25,8 @@ export interface PublishResult {
   /** Ticks taken but not acknowledged. */
   failed: number;
   firstFailure?: string;
+  /** The topic's timestamp type is not LogAppendTime: what that means and its fix. */
+  clocksProblem?: string;
   series: number;
   batches: number;
   bytes: number;
@@ -33,7 +35,8 @@ export interface PublishResult {
 
 /** Ticks buffered or in flight before the reader waits for acknowledgements. */
 const MAX_PENDING = 10_000;
-const SOURCE = 'tickertape-publish';
+/** Stamped on published ticks that carry no `source`. */
+export const SOURCE = 'tickertape-publish';
 
 export const PUBLISH_HELP = `
 Input, one tick a line (blank lines are skipped):
@@ -55,6 +58,12 @@ Input, one tick a line (blank lines are skipped):
 Ticks are keyed by series key, so a series always lands in one partition. A bad line (not a
 tick, or one a worker would dead-letter) is reported on stderr with its line number and reason
 and skipped; the command exits 1 at the end if there was any.
+
+--dry-run checks every line as the workers would if it were published now (the schema, the
+size limit, validation, and lateness against the workers' --max-lateness-ms and
+--max-future-ms), reports each bad line the same way, publishes nothing, and exits 2 if there
+was any bad line, 0 otherwise. A topic whose message.timestamp.type is not LogAppendTime is
+warned of on stderr, with the command that fixes it.
 `;
 
 /**
@@ -69,7 +78,7 @@ export async function publish(
   onBadLine: (line: number, reason: string) => void,
 ): Promise<PublishResult> {
   const started = Date.now();
-  const { kafka, codec } = await openTopicForPublishing(
+  const { kafka, codec, clocksProblem } = await openTopicForPublishing(
     env,
     logger,
     'tickertape-publish',
@@ -121,6 +130,7 @@ export async function publish(
     bad,
     failed: stats.failed,
     ...(firstFailure === undefined ? {} : { firstFailure }),
+    ...(clocksProblem === undefined ? {} : { clocksProblem }),
     series: series.size,
     batches: stats.batches,
     bytes: stats.bytes,

@@ -4,6 +4,7 @@ import { positiveInt } from '../../arguments.js';
 import { formatOptions, type OutputFormat } from '../../output/format-option.js';
 import { jsonDocument } from '../../output/json.js';
 import { defineCommand } from '../command.js';
+import { warningLine } from '../../producer-clocks.js';
 import { formatMismatches, formatTopics, topicsCreate } from './run.js';
 
 /** `tickertape topics create`: the tick topic and its dead-letter topic. */
@@ -42,6 +43,7 @@ const createDefinition = defineCommand({
     const result = await topicsCreate(env, options, logger);
     ctx.io.stdout(options.format === 'json' ? jsonDocument(result) : formatTopics(result));
     ctx.io.stderr(formatMismatches(result));
+    ctx.io.stderr(warningLine(result.clocksProblem));
   },
 });
 

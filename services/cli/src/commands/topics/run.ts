@@ -2,6 +2,7 @@ import type { Logger } from '@tickertape/logger';
 import { ensureTopics, type EnsureTopicsResult } from '@tickertape/producer';
 import { openKafka } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
+import { producerClocksProblem } from '../../producer-clocks.js';
 import { formatTable } from '../../table.js';
 
 export interface TopicsCreateOptions {
@@ -17,12 +18,15 @@ export async function topicsCreate(
   env: CliEnv,
   options: TopicsCreateOptions,
   logger: Logger,
-): Promise<EnsureTopicsResult> {
+): Promise<EnsureTopicsResult & { clocksProblem?: string }> {
   const kafka = await openKafka(env, logger, 'tickertape-topics', { registry: false });
   const admin = kafka.admin();
   await admin.connect();
   try {
-    return await ensureTopics(admin, options);
+    const result = await ensureTopics(admin, options);
+    // An existing topic is left as it is, its timestamp type too: said, with the fix.
+    const clocksProblem = await producerClocksProblem(admin, env, options.topic);
+    return { ...result, ...(clocksProblem === undefined ? {} : { clocksProblem }) };
   } finally {
     await admin.disconnect();
   }

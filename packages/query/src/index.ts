@@ -73,10 +73,22 @@ export {
   checkTimeZone,
   isTimeZone,
   localIso,
-  parseWallTime,
   wallToInstant,
   zoneRules,
   type Transition,
   type ZoneRules,
 } from './time-zone.js';
+export {
+  MAX_INSTANT_MS,
+  MIN_INSTANT_MS,
+  TIME_DEFAULTS,
+  LAST_FORMS,
+  TIME_FORMS,
+  defaultRange,
+  isClockRelative,
+  parseLastArgument,
+  parseTimeArgument,
+  type TimeArgumentOptions,
+} from './time-argument.js';
+export { TAG_FORMS, parseTagArgument, parseTagArguments } from './tag-argument.js';
 export { FinalityView } from './watermark-view.js';

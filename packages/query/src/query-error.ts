@@ -6,6 +6,10 @@ import { TickertapeError, isTickertapeError } from '@tickertape/errors';
  */
 export const QueryErrorCode = {
   InvalidRange: 'QUERY_INVALID_RANGE',
+  /** A time none of the accepted forms reads (time-argument.ts). */
+  InvalidTime: 'QUERY_INVALID_TIME',
+  /** A tag filter that is not `key=value`, or one key with two values (tag-argument.ts). */
+  InvalidTag: 'QUERY_INVALID_TAG',
   UnknownLevel: 'QUERY_UNKNOWN_LEVEL',
   InvalidSeries: 'QUERY_INVALID_SERIES',
   InvalidName: 'QUERY_INVALID_NAME',

@@ -135,38 +135,6 @@ export function localIso(ms: number, offsetMs: number): string {
   return `${wall}${sign}${hh}:${mm}`;
 }
 
-/** A wall time without an offset: a date, or a date and a time (seconds, milliseconds optional). */
-const WALL = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?$/;
-
-/**
- * `2026-03-08` or `2026-03-08T02:30` as the epoch ms a UTC clock reading it would be (the wall
- * time's own number, before any zone); `undefined` for anything else, an offset included, or a
- * day the calendar lacks (2026-02-30).
- */
-export function parseWallTime(text: string): number | undefined {
-  const match = WALL.exec(text);
-  if (!match) return undefined;
-  const [, y, mo, d, h = '0', mi = '0', s = '0', frac = ''] = match;
-  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const wall = Date.UTC(year, month - 1, day, hour, minute, second, Number(frac.padEnd(3, '0')));
-  const back = new Date(wall);
-  const valid =
-    back.getUTCFullYear() === year &&
-    back.getUTCMonth() === month - 1 &&
-    back.getUTCDate() === day &&
-    back.getUTCHours() === hour &&
-    back.getUTCMinutes() === minute &&
-    back.getUTCSeconds() === second;
-  return valid ? wall : undefined;
-}
-
 /**
  * The instant the zone's clock reads `wallMs`. A time read twice (the hour a fall-back repeats)
  * is its first reading; a time never read (the hour a spring-forward skips) is read with the

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { FORMATS } from '@tickertape/answers';
 import { LEVELS } from '@tickertape/buckets';
-import { parseInstant, parseLastMinutes } from './instant.js';
+import {
+  isBadQuery,
+  LAST_FORMS,
+  parseLastArgument,
+  parseTagArgument,
+  parseTimeArgument,
+  TAG_FORMS,
+  TIME_DEFAULTS,
+  TIME_FORMS,
+} from '@tickertape/query';
 import { fillParam, timeZoneParam } from './zone-params.js';
 
 /**
@@ -30,24 +39,34 @@ const repeated = <T extends z.ZodType>(item: T) =>
     z.array(item, { error: (issue) => (issue.input === undefined ? 'is required' : undefined) }),
   );
 
-const EXAMPLE_INSTANTS = ['2026-11-21T10:00:00Z', '1795255200000'];
-const INSTANT_PATTERN = String.raw`^(\d{1,16}|\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-][0-9:]+)?)?)$`;
+const EXAMPLE_INSTANTS = ['2026-11-21T10:00:00Z', '-1h', 'now-15m', '1795255200000'];
+/**
+ * A superset of what parseTimeArgument reads: generators of requests (schemathesis) then try
+ * times, not any text, and whatever the pattern refuses the route refuses too.
+ */
+const INSTANT_PATTERN = String.raw`^(\d{1,16}|\d{4}-\d{2}-\d{2}([Tt]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?|([Nn][Oo][Ww])?([+-](\d+(\.\d+)?(ms|[smhdw]))+)?)$`;
 
+/**
+ * A time, read as the CLI reads `--from`/`--to` (@tickertape/query's parseTimeArgument).
+ * Relative times and wall times in `tz` arrive already read by the routes' preValidation hook
+ * (time-params.ts), from the API's clock; read here, they count from this machine's.
+ */
 const instant = (description: string) =>
   single()
     .transform((text, ctx) => {
-      const ms = parseInstant(text);
-      if (ms !== undefined) return ms;
-      ctx.issues.push({
-        code: 'custom',
-        input: text,
-        message: `${JSON.stringify(text.slice(0, 64))} is not an instant; give ISO-8601 (2026-11-21T10:00:00Z; no offset means UTC) or epoch milliseconds, up to the end of year 9999`,
-      });
-      return z.NEVER;
+      try {
+        return parseTimeArgument(text, { nowMs: Date.now() });
+      } catch (err) {
+        if (!isBadQuery(err)) throw err;
+        ctx.issues.push({ code: 'custom', input: text, message: err.message });
+        return z.NEVER;
+      }
     })
-    // A superset of what parseInstant reads: generators of requests (schemathesis) then try
-    // instants, not any text, and whatever the pattern refuses the route refuses too.
-    .meta({ description, examples: EXAMPLE_INSTANTS, pattern: INSTANT_PATTERN });
+    .meta({
+      description: `${description}. ${TIME_FORMS}`,
+      examples: EXAMPLE_INSTANTS,
+      pattern: INSTANT_PATTERN,
+    });
 
 const positiveInt = () =>
   z.coerce
@@ -64,35 +83,25 @@ const seriesKey = () =>
 const fieldName = () =>
   single().meta({ description: 'Numeric field of the ticks', examples: ['speed', 'price'] });
 
-/** `tag=key:value`, repeatable; every tag must match. Split at the first `:` (values may hold one). */
+/** `tag=key=value` (or `key:value`), repeatable, as the CLI's `--tag`; every tag must match. */
 const tagFilter = () =>
   repeated(z.string())
     .transform((pairs, ctx) => {
-      const tags = new Map<string, string>();
+      let tags: Record<string, string> = {};
       for (const pair of pairs) {
-        const at = pair.indexOf(':');
-        if (at <= 0) {
-          ctx.issues.push({
-            code: 'custom',
-            input: pair,
-            message: `${JSON.stringify(pair.slice(0, 64))} is not key:value`,
-          });
-          continue;
+        try {
+          tags = parseTagArgument(pair, tags);
+        } catch (err) {
+          if (!isBadQuery(err)) throw err;
+          ctx.issues.push({ code: 'custom', input: pair, message: err.message });
         }
-        const key = pair.slice(0, at);
-        const value = pair.slice(at + 1);
-        if (tags.has(key) && tags.get(key) !== value)
-          ctx.issues.push({
-            code: 'custom',
-            input: pair,
-            message: `tag ${JSON.stringify(key)} is given twice with different values; no series has both`,
-          });
-        tags.set(key, value);
       }
-      // fromEntries defines own properties, so a tag named __proto__ stays a tag.
-      return Object.fromEntries(tags);
+      return tags;
     })
-    .meta({ description: 'Tag filter `key:value`; repeat for several', examples: ['sensor:s1'] });
+    .meta({
+      description: `Tag filter: ${TAG_FORMS}; every tag must match`,
+      examples: ['sensor=s1'],
+    });
 
 /**
  * `quantile=0.5,0.85,0.99` (or repeated): each φ in [0, 1]. The values come in `quantiles`,
@@ -133,12 +142,14 @@ const format = () =>
     });
 
 const optionalTo = () =>
-  instant('End of the range, exclusive; ISO-8601 or epoch ms. Default: now').optional();
+  instant(`End of the range, exclusive. Default: ${TIME_DEFAULTS.to}`).optional();
+const optionalFrom = (what = 'the range') =>
+  instant(`Start of ${what}, inclusive. Default: an hour before \`to\` (-1h)`).optional();
 
 export const seriesQuerySchema = z.strictObject({
   metric: single().optional().meta({ description: 'Only series of this metric' }),
   tag: tagFilter().optional(),
-  from: instant('Start of the range, inclusive. Default: 7 days before `to`').optional(),
+  from: instant('Start of the range, inclusive. Default: a week before `to` (-7d)').optional(),
   to: optionalTo(),
   limit: positiveInt()
     .max(SERIES_LIMIT_MAX)
@@ -151,7 +162,7 @@ export const seriesQuerySchema = z.strictObject({
 const rangeRead = {
   series: seriesKey(),
   field: fieldName(),
-  from: instant('Start of the range, inclusive; ISO-8601 or epoch ms'),
+  from: optionalFrom(),
   to: optionalTo(),
   maxPoints: positiveInt()
     .optional()
@@ -222,28 +233,24 @@ export const windowQuerySchema = z
         description: `With \`metric\`: most series summed (default ${SERIES_LIMIT_DEFAULT})`,
       }),
     field: fieldName(),
-    from: instant(
-      'Start of the window, inclusive (rounded down to a whole minute); ISO-8601 or epoch ms',
-    ).optional(),
+    from: optionalFrom('the window (rounded down to a whole minute)'),
     to: instant(
-      'End of the window, exclusive (rounded up to a whole minute). Default: now',
+      `End of the window, exclusive (rounded up to a whole minute). Default: ${TIME_DEFAULTS.to}`,
     ).optional(),
     last: single()
       .transform((text, ctx) => {
-        const minutes = parseLastMinutes(text);
-        if (minutes !== undefined) return minutes;
-        ctx.issues.push({
-          code: 'custom',
-          input: text,
-          message: `${JSON.stringify(text.slice(0, 32))} is not a duration; give minutes, hours or days such as 10m, 6h, 7d`,
-        });
-        return z.NEVER;
+        try {
+          return parseLastArgument(text);
+        } catch (err) {
+          if (!isBadQuery(err)) throw err;
+          ctx.issues.push({ code: 'custom', input: text, message: err.message });
+          return z.NEVER;
+        }
       })
       .optional()
       .meta({
-        description:
-          'Instead of from/to: the last N whole minutes up to and including the current one (10m, 6h, 7d)',
-        examples: ['10m'],
+        description: `Instead of from/to: the last whole minutes up to and including the current one; ${LAST_FORMS}`,
+        examples: ['10m', '1h30m'],
       }),
     tz: timeZoneParam(),
     quantile: quantileList(),
@@ -280,13 +287,6 @@ export const windowQuerySchema = z
         path: ['last'],
         message: 'give either last or from/to, not both',
       });
-    if (last === undefined && from === undefined)
-      ctx.issues.push({
-        code: 'custom',
-        input: undefined,
-        path: ['from'],
-        message: 'is required unless last is given',
-      });
   });
 
 export const statusQuerySchema = z.strictObject({ series: seriesKey() });
@@ -297,7 +297,7 @@ export const statusQuerySchema = z.strictObject({ series: seriesKey() });
  */
 export const rawQuerySchema = z.strictObject({
   series: seriesKey(),
-  from: instant('Start of the range, inclusive; ISO-8601 or epoch ms'),
+  from: optionalFrom(),
   to: optionalTo(),
   field: single()
     .optional()

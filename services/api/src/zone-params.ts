@@ -1,5 +1,4 @@
-import { FILL_MODES, isTimeZone, parseWallTime, wallToInstant, zoneRules } from '@tickertape/query';
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { FILL_MODES, isTimeZone } from '@tickertape/query';
 import { z } from 'zod';
 
 /*
@@ -19,7 +18,7 @@ export const timeZoneParam = () =>
     .optional()
     .meta({
       description:
-        "IANA time zone: steps of an hour or more (and minutes where the zone's offset is not whole steps) follow its local calendar — days from local midnight to midnight (23 or 25 hours across a DST change); each point then carries its step's UTC `end` and its `local` start. The window names the zone and its bounds in local time. With tz, `from` and `to` without an offset (2026-03-08, 2026-03-08T06:00) are the zone's wall time",
+        "IANA time zone: steps of an hour or more (and minutes where the zone's offset is not whole steps) follow its local calendar — days from local midnight to midnight (23 or 25 hours across a DST change); each point then carries its step's UTC `end` and its `local` start. The window names the zone and its bounds in local time. With tz, `from` and `to` without an offset (2026-03-08, 2026-03-08T06:00) are the zone's wall time (without tz, UTC)",
       examples: ['America/Los_Angeles', 'Asia/Kolkata'],
     });
 
@@ -32,28 +31,3 @@ export const fillParam = () =>
         'Answer the steps without data too, each marked `filled: true` (n and sum null): `null` with null values, `previous` with the last values carried forward, `linear` interpolated between the points on each side (none before the first point or, for linear, after the last). Default: no fill, a missing step is a gap',
       examples: ['previous'],
     });
-
-/**
- * With a known `tz`, `from` and `to` given as wall times without an offset (`2026-03-08`,
- * `2026-03-08T06:00`) are read in the zone: rewritten to epoch ms before the query schema parses
- * them (a preValidation hook of the points, candles and window routes), so `from=2026-03-08&
- * to=2026-03-09&tz=America/Los_Angeles` is the 23-hour local day. Anything else is left for the
- * schema to judge, so its refusals name the parameter as ever.
- */
-export function localInstants(
-  request: FastifyRequest,
-  _reply: FastifyReply,
-  done: HookHandlerDoneFunction,
-): void {
-  const query = request.query as Record<string, unknown> | undefined;
-  const tz = query?.tz;
-  if (query !== undefined && typeof tz === 'string' && isTimeZone(tz)) {
-    const rules = zoneRules(tz);
-    for (const name of ['from', 'to']) {
-      const text = query[name];
-      const wall = typeof text === 'string' ? parseWallTime(text) : undefined;
-      if (wall !== undefined) query[name] = String(wallToInstant(wall, rules));
-    }
-  }
-  done();
-}

@@ -1,7 +1,8 @@
 import { InvalidArgumentError } from 'commander';
 import type { GroupStart } from '@tickertape/clients';
+import { isBadQuery, parseTagArgument } from '@tickertape/query';
 import { durationMs } from './duration.js';
-import { parseInstant } from './format/time.js';
+import { parseInstant, TIME_HELP } from './format/time.js';
 
 /** commander argument parsers: they throw InvalidArgumentError, which commander reports. */
 
@@ -55,21 +56,19 @@ export function offset(text: string): bigint {
 }
 
 /**
- * `--tag key=value`, repeatable: each use adds one tag (split at the first `=`, so values may
- * hold one). The same key twice with different values would match nothing: refused.
+ * `--tag key=value` (or `key:value`, as the API's `tag=` reads it too), repeatable: each use adds
+ * one tag. A malformed one, or the same key twice with different values, is a usage error.
  */
 export function tagArgument(
   text: string,
   previous: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
-  const at = text.indexOf('=');
-  if (at <= 0) throw new InvalidArgumentError('must be key=value');
-  const key = text.slice(0, at);
-  const value = text.slice(at + 1);
-  const earlier = previous[key];
-  if (earlier !== undefined && earlier !== value)
-    throw new InvalidArgumentError(`${key} is already ${JSON.stringify(earlier)}`);
-  return { ...previous, [key]: value };
+  try {
+    return parseTagArgument(text, previous, '--tag');
+  } catch (err) {
+    if (isBadQuery(err)) throw new InvalidArgumentError(err.message);
+    throw err;
+  }
 }
 
 /** `--from earliest|latest|<time>` of `replay`: where a consumer group starts reading. */
@@ -79,8 +78,6 @@ export function groupStartArgument(text: string): GroupStart {
   try {
     return parseInstant(trimmed, Date.now(), '--from');
   } catch {
-    throw new InvalidArgumentError(
-      'must be earliest, latest, or a time (ISO-8601 with a zone, epoch ms, now, -2h)',
-    );
+    throw new InvalidArgumentError(`must be earliest, latest, or a time: ${TIME_HELP}`);
   }
 }

@@ -7,7 +7,7 @@ import {
   localIso,
   localSteps,
   onUtcGrid,
-  parseWallTime,
+  parseTimeArgument,
   stepGaps,
   wallToInstant,
   zoneRules,
@@ -340,20 +340,20 @@ describe("wall times: what a zone's clock reads, as an instant", () => {
       '2026-10-03T15:45:30.250Z',
     ],
   ])('%s: %s %s', (_name, zone, wall, instant) => {
-    expect(new Date(wallToInstant(parseWallTime(wall)!, zoneRules(zone))).toISOString()).toBe(
-      instant,
-    );
+    const wallMs = Date.parse(`${wall.length === 10 ? `${wall}T00:00` : wall}Z`);
+    expect(new Date(wallToInstant(wallMs, zoneRules(zone))).toISOString()).toBe(instant);
+    // As `from`/`to` without an offset are read in tz, by the CLI and the API alike.
+    expect(new Date(parseTimeArgument(wall, { nowMs: 0, tz: zone })).toISOString()).toBe(instant);
   });
 
-  it.each([
-    '2026-02-30',
-    '2026-03-08T24:00',
-    '2026-03-08T06:00Z',
-    '2026-03-08T06:00+05:30',
-    '1795255200000',
-    'today',
-  ])('reads %p as no wall time', (text) => {
-    expect(parseWallTime(text)).toBeUndefined();
+  it.each<[string, string]>([
+    ['2026-03-08T06:00Z', '2026-03-08T06:00:00.000Z'],
+    ['2026-03-08T06:00+05:30', '2026-03-08T00:30:00.000Z'],
+    ['1795255200000', '2026-11-21T10:00:00.000Z'],
+  ])('reads %p, with its offset or in epoch ms, whatever tz says', (text, instant) => {
+    expect(new Date(parseTimeArgument(text, { nowMs: 0, tz: 'Asia/Kolkata' })).toISOString()).toBe(
+      instant,
+    );
   });
 });
 

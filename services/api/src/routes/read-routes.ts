@@ -13,7 +13,7 @@ import {
   seriesQuerySchema,
   windowQuerySchema,
 } from '../query-schemas.js';
-import { seriesRange, windowRange } from '../ranges.js';
+import { readRange, seriesRange, windowRange } from '../ranges.js';
 import { READ_SHAPES, rawShape } from '../formats/read-shapes.js';
 import { represent, type ReadShape } from '../formats/represent.js';
 import {
@@ -27,7 +27,7 @@ import {
   windowSchema,
 } from '../response-schemas.js';
 import { sendAnswer, type Answering } from './answers.js';
-import { localInstants } from '../zone-params.js';
+import { isRelativeRead, readTimes } from '../time-params.js';
 import { BEARER } from './openapi-routes.js';
 import { seriesInScope } from './series-in-scope.js';
 import { scopeOf } from '../token-scope.js';
@@ -65,6 +65,14 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
     toMs,
     movesAtMs: now() + CLOCK_RANGE_REUSE_MS,
   });
+  /**
+   * A range ending now by default, or with a time relative to now (`-1h`, `now`), moves with the
+   * clock: its answer is never final, whatever the levels say.
+   */
+  const movesWithClock = (request: FastifyRequest, query: { to?: number | undefined }) =>
+    query.to === undefined || isRelativeRead(request);
+  // Times as the CLI reads them: relative ones from this clock, wall times in tz (time-params.ts).
+  const preValidation = readTimes(now);
 
   api.get(
     '/series',
@@ -76,6 +84,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         querystring: seriesQuerySchema,
         response: { 200: tabularAnswer(seriesListSchema, 'one row per series'), ...readAnswers },
       },
+      preValidation,
     },
     async (request, reply) => {
       const { metric, tag, from, to, limit } = request.query;
@@ -100,8 +109,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         querystring: pointsQuerySchema,
         response: { 200: tabularAnswer(pointsSchema, 'one row per point'), ...namedReadAnswers },
       },
-      // With tz, wall times without an offset are the zone's (zone-params.ts).
-      preValidation: localInstants,
+      preValidation,
     },
     async (request, reply) => {
       const { series, field, from, to, maxPoints, level, detail, tz, fill, quantile } =
@@ -110,13 +118,14 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       const query = {
         series,
         field,
-        fromMs: from,
-        toMs: to ?? now(),
+        ...readRange(from, to, now()),
         ...(tz ? { tz } : {}),
         ...(quantile === undefined ? {} : { quantiles: quantile }),
       };
       return sendAnswer(options, request, reply, {
-        ...(to === undefined ? { relative: clockRange(query.fromMs, query.toMs) } : {}),
+        ...(movesWithClock(request, request.query)
+          ? { relative: clockRange(query.fromMs, query.toMs) }
+          : {}),
         shape: READ_SHAPES.points,
         read: async () => {
           const result = await (level === undefined
@@ -141,21 +150,20 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         querystring: candlesQuerySchema,
         response: { 200: tabularAnswer(candlesSchema, 'one row per candle'), ...namedReadAnswers },
       },
-      // With tz, wall times without an offset are the zone's (zone-params.ts).
-      preValidation: localInstants,
+      preValidation,
     },
     async (request, reply) => {
       const { series, field, from, to, maxPoints, tz, quantile } = request.query;
       scopeOf(request).checkSeries(series);
-      const toMs = to ?? now();
+      const { fromMs, toMs } = readRange(from, to, now());
       return sendAnswer(options, request, reply, {
-        ...(to === undefined ? { relative: clockRange(from, toMs) } : {}),
+        ...(movesWithClock(request, request.query) ? { relative: clockRange(fromMs, toMs) } : {}),
         shape: READ_SHAPES.candles,
         read: () =>
           readerFor(reader, request).candles({
             series,
             field,
-            fromMs: from,
+            fromMs,
             toMs,
             maxPoints: maxPoints ?? DEFAULT_MAX_POINTS,
             ...(tz ? { tz } : {}),
@@ -176,8 +184,7 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
         querystring: windowQuerySchema,
         response: { 200: tabularAnswer(windowSchema, 'one row per series'), ...namedReadAnswers },
       },
-      // With tz, wall times without an offset are the zone's (zone-params.ts).
-      preValidation: localInstants,
+      preValidation,
     },
     async (request, reply) => {
       const { series, metric, tag, limit, field, tz, quantile } = request.query;
@@ -188,10 +195,9 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
       const range = windowRange(request.query, t);
       const quantiles = quantile === undefined ? {} : { quantiles: quantile };
       // A window ending now is summed in whole minutes: it moves to other buckets each minute.
-      const relative =
-        request.query.to === undefined
-          ? { ...range, movesAtMs: floorTo(t, MINUTE_MS) + MINUTE_MS }
-          : undefined;
+      const relative = movesWithClock(request, request.query)
+        ? { ...range, movesAtMs: floorTo(t, MINUTE_MS) + MINUTE_MS }
+        : undefined;
       return sendAnswer(options, request, reply, {
         ...(relative ? { relative } : {}),
         shape: READ_SHAPES.window,
@@ -231,14 +237,14 @@ export const readRoutes: FastifyPluginCallbackZod<ReadRouteOptions> = (api, opti
           ...readAnswers,
         },
       },
+      preValidation,
     },
     async (request, reply) => {
       const { series, from, to, field } = request.query;
       scopeOf(request).checkSeries(series);
       const result = await readerFor(reader, request).rawPoints({
         series,
-        fromMs: from,
-        toMs: to ?? now(),
+        ...readRange(from, to, now()),
         ...(field === undefined ? {} : { field }),
       });
       return counted(request, reply, result, rawShape(field));

@@ -1,10 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
+import { TIME_FORMS } from '@tickertape/query';
 import {
   pointsQuerySchema,
   seriesQuerySchema,
   windowQuerySchema,
 } from '../../src/query-schemas.js';
-import { SERIES_DEFAULT_SPAN_MS, seriesRange, windowRange } from '../../src/ranges.js';
+import { readRange, seriesRange, windowRange } from '../../src/ranges.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 
@@ -21,6 +22,13 @@ function issues(
 }
 
 describe('series query', () => {
+  it('reads key=value and key:value alike, as the CLI reads --tag', () => {
+    expect(seriesQuerySchema.parse({ tag: ['road=a1', 'url:http://x=y'] }).tag).toEqual({
+      road: 'a1',
+      url: 'http://x=y',
+    });
+  });
+
   it('turns repeated tags into one filter and defaults the limit', () => {
     expect(
       seriesQuerySchema.parse({ metric: 'speed', tag: ['sensor:s1', 'url:http://x'], from: '0' }),
@@ -35,11 +43,21 @@ describe('series query', () => {
   });
 
   it.each<[Record<string, unknown>, string[]]>([
-    [{ tag: 'sensor' }, ['tag: "sensor" is not key:value']],
-    [{ tag: ':s1' }, ['tag: ":s1" is not key:value']],
     [
-      { tag: ['a:1', 'a:2'] },
-      ['tag: tag "a" is given twice with different values; no series has both'],
+      { tag: 'sensor' },
+      [
+        'tag: "sensor" is not a tag; give key=value (or key:value), repeated for several tags, e.g. sensor=s1',
+      ],
+    ],
+    [
+      { tag: ':s1' },
+      [
+        'tag: ":s1" is not a tag; give key=value (or key:value), repeated for several tags, e.g. sensor=s1',
+      ],
+    ],
+    [
+      { tag: ['a:1', 'a=2'] },
+      ['tag: tag "a" is given twice with different values ("1", "2"); no series has both'],
     ],
     [{ limit: '0' }, ['limit: Too small: expected number to be >=1']],
     [{ limit: '1001' }, ['limit: Too big: expected number to be <=1000']],
@@ -69,12 +87,7 @@ describe('points query', () => {
   it.each<[Record<string, unknown>, string[]]>([
     [{ field: 'speed', from: '0' }, ['series: is required']],
     [{ ...base, series: '' }, ['series: must not be empty']],
-    [
-      { ...base, from: 'soon' },
-      [
-        'from: "soon" is not an instant; give ISO-8601 (2026-11-21T10:00:00Z; no offset means UTC) or epoch milliseconds, up to the end of year 9999',
-      ],
-    ],
+    [{ ...base, from: 'soon' }, [`from: "soon" is not a time; give ${TIME_FORMS}`]],
     [{ ...base, detail: 'slot' }, ['detail: applies only with level=minute|hour|day']],
     [
       { ...base, level: 'hour', maxPoints: '5' },
@@ -98,6 +111,15 @@ describe('points query', () => {
     ],
   ])('refuses %j', (query, expected) => {
     expect(issues(pointsQuerySchema, query)).toEqual(expected);
+  });
+
+  it('reads relative times and leaves from and to to their defaults', () => {
+    const before = Date.now();
+    const { from, to } = pointsQuerySchema.parse({ ...base, from: 'now-1h30m', to: 'now' });
+    expect(from! - to!).toBe(-5_400_000);
+    expect(to!).toBeGreaterThanOrEqual(before);
+    const bare = pointsQuerySchema.parse({ series: base.series, field: base.field });
+    expect([bare.from, bare.to]).toEqual([undefined, undefined]);
   });
 
   it('takes quantiles as a comma list or repeated, in order', () => {
@@ -163,28 +185,33 @@ describe('window query', () => {
       ['limit: Too small: expected number to be >=1'],
     ],
     [{ series: ['a', ''], field: 'f', last: '10m' }, ['series.1: must not be empty']],
-    [{ series: 'a', field: 'f' }, ['from: is required unless last is given']],
     [
       { series: 'a', field: 'f', last: '10m', to: '0' },
       ['last: give either last or from/to, not both'],
     ],
     [
       { series: 'a', field: 'f', last: 'ten minutes' },
-      ['last: "ten minutes" is not a duration; give minutes, hours or days such as 10m, 6h, 7d'],
+      [
+        'last: "ten minutes" is not a window length; give whole minutes with units, such as 10m, 2h, 1h30m, 7d or 1w',
+      ],
     ],
   ])('refuses %j', (query, expected) => {
     expect(issues(windowQuerySchema, query)).toEqual(expected);
   });
 });
 
-describe('default ranges', () => {
+describe("default ranges: the CLI's, from TIME_DEFAULTS", () => {
+  const HOUR = 3_600_000;
+  it('reads to now and from an hour before to, unless given', () => {
+    expect(readRange(undefined, undefined, T0)).toEqual({ fromMs: T0 - HOUR, toMs: T0 });
+    expect(readRange(7, undefined, T0)).toEqual({ fromMs: 7, toMs: T0 });
+    expect(readRange(undefined, T0 - 9, T0)).toEqual({ fromMs: T0 - 9 - HOUR, toMs: T0 - 9 });
+  });
+
   it('discovers series over the week before to, to defaulting to now', () => {
-    expect(seriesRange(undefined, undefined, T0)).toEqual({
-      fromMs: T0 - SERIES_DEFAULT_SPAN_MS,
-      toMs: T0,
-    });
+    expect(seriesRange(undefined, undefined, T0)).toEqual({ fromMs: T0 - 168 * HOUR, toMs: T0 });
     expect(seriesRange(undefined, T0 - 5, T0 + 99)).toEqual({
-      fromMs: T0 - 5 - SERIES_DEFAULT_SPAN_MS,
+      fromMs: T0 - 5 - 168 * HOUR,
       toMs: T0 - 5,
     });
     expect(seriesRange(7, 9, T0)).toEqual({ fromMs: 7, toMs: 9 });
@@ -196,6 +223,6 @@ describe('default ranges', () => {
       toMs: T0 + 120_000,
     });
     expect(windowRange({ from: T0 }, T0 + 5)).toEqual({ fromMs: T0, toMs: T0 + 5 });
-    expect(windowRange({}, T0)).toEqual({ fromMs: T0, toMs: T0 });
+    expect(windowRange({}, T0)).toEqual({ fromMs: T0 - 3_600_000, toMs: T0 });
   });
 });

@@ -1,48 +1,30 @@
-import { QueryError, QueryErrorCode } from '@tickertape/query';
+import { isBadQuery, parseLastArgument, parseTimeArgument, TIME_FORMS } from '@tickertape/query';
 import { InvalidArgumentError } from 'commander';
-import { durationMs } from '../duration.js';
-import { parseIsoInstant } from '@tickertape/tick';
 
-const RELATIVE = /^(?:now)?\s*([+-])\s*(\S+)$/;
-
-export const TIME_HELP =
-  'an ISO-8601 time with a zone (2026-11-21T08:00:00Z), a date (2026-11-21, UTC midnight), ' +
-  'epoch milliseconds, now, or relative to now: -1h, -90m, -7d, now-15m';
+/** What `--from`/`--to` accept: the API's forms (docs/querying.md, "Times and tags"). */
+export const TIME_HELP = TIME_FORMS;
 
 /**
- * An instant typed by a person, as epoch ms: ISO-8601 with a zone or a UTC date, whole epoch
- * milliseconds, `now`, or `now` plus or minus a duration (`-1h`, `now-15m`, `+5m`). `nowMs` is
- * passed in so that `--from -1h --to now` read one clock, and tests can fix it.
- *
- * A time that does not parse is part of a bad range, so it is refused as a QueryError (exit 2)
- * like the ranges the reader refuses.
+ * An instant typed by a person, as epoch ms, read as the API reads `from`/`to`. `nowMs` is
+ * passed in so that `--from -1h --to now` read one clock, and tests can fix it; `tz` is the zone
+ * a time without an offset is read in (else UTC). A time that does not parse is refused as a
+ * QueryError (exit 2) naming the flag, like the ranges the reader refuses.
  */
-export function parseInstant(text: string, nowMs: number, option = 'time'): number {
-  const trimmed = text.trim().toLowerCase();
-  if (trimmed === 'now') return nowMs;
-  if (/^\d{1,16}$/.test(trimmed)) return Number(trimmed);
-  const relative = RELATIVE.exec(trimmed);
-  if (relative) {
-    const ms = durationMs(relative[2]!);
-    if (ms !== undefined) return relative[1] === '-' ? nowMs - ms : nowMs + ms;
-  }
-  const iso = parseIsoInstant(text.trim());
-  if (iso !== undefined) return iso;
-  throw new QueryError(
-    QueryErrorCode.InvalidRange,
-    `${option} ${JSON.stringify(text)} is not a time: use ${TIME_HELP}`,
-  );
+export function parseInstant(text: string, nowMs: number, option = 'time', tz?: string): number {
+  return parseTimeArgument(text.trim(), { nowMs, name: option, tz });
 }
 
 /**
- * `--last 10m`: a window length in whole minutes (the finest unit a window sums exactly).
- * A commander argument parser: a malformed length is a usage error, like any other option.
+ * `--last 10m`: a window length in whole minutes, as the API reads `last=`. A commander argument
+ * parser: a malformed length is a usage error (exit 2), like any other option.
  */
 export function parseLastMinutes(text: string): number {
-  const ms = durationMs(text);
-  if (ms === undefined || ms <= 0 || ms % 60_000 !== 0)
-    throw new InvalidArgumentError('must be whole minutes with a unit, such as 10m, 2h or 1d');
-  return ms / 60_000;
+  try {
+    return parseLastArgument(text.trim());
+  } catch (err) {
+    if (isBadQuery(err)) throw new InvalidArgumentError(err.message);
+    throw err;
+  }
 }
 
 /** `2026-11-21T08:05:00Z`: ISO-8601 UTC, milliseconds only when there are some. */

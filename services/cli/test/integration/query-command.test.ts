@@ -660,7 +660,7 @@ describe('tickertape query', () => {
       [
         'an unreadable time',
         ['points', '--series', S1, '--field', 'speed', '--from', 'last tuesday'],
-        /^tickertape: QUERY_INVALID_RANGE: --from "last tuesday" is not a time/,
+        /^tickertape: QUERY_INVALID_TIME: --from: "last tuesday" is not a time; give RFC 3339/,
       ],
       [
         'an unknown level',

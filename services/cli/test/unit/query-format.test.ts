@@ -28,7 +28,9 @@ describe('parseInstant (clock injected)', () => {
     ['-1.5h', NOW - 5_400_000],
     ['-250ms', NOW - 250],
     ['now-15m', NOW - 15 * 60_000],
-    ['now - 15m', NOW - 15 * 60_000],
+    ['now-1h30m', NOW - 90 * 60_000],
+    // without an offset: UTC, as the API reads it (in --tz when given)
+    ['2026-11-21T08:00:00', at('2026-11-21T08:00:00Z')],
     ['+5m', NOW + 5 * 60_000],
     ['now+30s', NOW + 30_000],
     ['2026-11-21T08:00:00Z', at('2026-11-21T08:00:00Z')],
@@ -40,8 +42,8 @@ describe('parseInstant (clock injected)', () => {
     expect(parseInstant(text, NOW)).toBe(ms);
   });
 
-  it.each(['', 'yesterday', '-1', '-1y', '1h', 'now-', '2026-11-21T08:00:00', '21/11/2026', '-5'])(
-    'refuses %p as a bad range (exit 2), naming the option',
+  it.each(['', 'yesterday', '-1', '-1y', '1h', 'now-', '21/11/2026', '-5', 'now - 15m'])(
+    'refuses %p as a bad time (exit 2), naming the option and the accepted forms',
     (text) => {
       let error: unknown;
       try {
@@ -50,9 +52,9 @@ describe('parseInstant (clock injected)', () => {
         error = err;
       }
       expect(error).toBeInstanceOf(QueryError);
-      expect((error as QueryError).code).toBe(QueryErrorCode.InvalidRange);
+      expect((error as QueryError).code).toBe(QueryErrorCode.InvalidTime);
       expect((error as QueryError).message).toMatch(
-        /^--from ".*" is not a time: use an ISO-8601 time/,
+        /^--from: ".*" is not a time; give RFC 3339 with an offset .* now-1h30m/,
       );
       expect(describeFailure(error).exitCode).toBe(2);
     },
@@ -112,17 +114,19 @@ describe('tables', () => {
 });
 
 describe('--tag', () => {
-  it('collects key=value pairs, splitting at the first =', () => {
+  it('collects key=value (or key:value) pairs, splitting at the first = or :', () => {
     expect(tagArgument('b=x=y', tagArgument('a=1'))).toEqual({ a: '1', b: 'x=y' });
     expect(tagArgument('a=1', { a: '1' })).toEqual({ a: '1' });
+    expect(tagArgument('url:http://h:80', { a: '1' })).toEqual({ a: '1', url: 'http://h:80' });
   });
 
-  it.each([['novalue'], ['=v']])('refuses %p', (text) => {
-    expect(() => tagArgument(text)).toThrow('must be key=value');
+  it.each([['novalue'], ['=v']])('refuses %p as a usage error showing the form', (text) => {
+    expect(() => tagArgument(text)).toThrow(InvalidArgumentError);
+    expect(() => tagArgument(text)).toThrow('is not a tag; give key=value (or key:value)');
   });
 
   it('refuses one key with two values', () => {
-    expect(() => tagArgument('a=2', { a: '1' })).toThrow('a is already "1"');
+    expect(() => tagArgument('a:2', { a: '1' })).toThrow('tag "a" is given twice');
   });
 });
 

@@ -1,3 +1,4 @@
+import { TIME_DEFAULTS } from '@tickertape/query';
 import { Option } from 'commander';
 import { positiveInt, tagArgument } from '../../arguments.js';
 import { quantileArgument } from '../../format/stats.js';
@@ -46,7 +47,7 @@ const seriesDefinition = defineCommand({
       tagArgument,
     ),
     new Option('--limit <n>', 'series to list at most').argParser(positiveInt).default(100),
-    ...rangeOptions('-1d'),
+    ...rangeOptions('a week'),
     ...commonOptions(),
   ],
   help: QUERY_HELP,
@@ -71,7 +72,7 @@ const pointsDefinition = defineCommand({
     tzOption(),
     fillOption(),
     quantileOption("each point's values"),
-    ...rangeOptions('-1h'),
+    ...rangeOptions(),
     ...commonOptions(),
   ],
   help: QUERY_HELP,
@@ -87,7 +88,7 @@ const candlesDefinition = defineCommand({
     new Option('--max-points <n>', 'at most this many candles').argParser(positiveInt).default(60),
     tzOption(),
     quantileOption("each candle's values"),
-    ...rangeOptions('-1h'),
+    ...rangeOptions(),
     ...commonOptions(),
   ],
   help: QUERY_HELP,
@@ -112,8 +113,14 @@ const windowDefinition = defineCommand({
     new Option('--last <duration>', 'the last whole minutes up to now: 10m, 2h, 1d')
       .argParser(parseLastMinutes)
       .conflicts(['from', 'to']),
-    new Option('--from <time>', 'or from this time (rounded down to the minute)'),
-    new Option('--to <time>', 'with --from: to this time (default now)'),
+    new Option(
+      '--from <time>',
+      'or from this time, rounded down to the minute (default: an hour before --to)',
+    ),
+    new Option(
+      '--to <time>',
+      `to this time, rounded up to the minute (default ${TIME_DEFAULTS.to})`,
+    ),
     tzOption(),
     quantileOption("each series' values over the window"),
     ...commonOptions(),
@@ -122,8 +129,6 @@ const windowDefinition = defineCommand({
   async run(ctx, options: WindowOptions) {
     if (options.series === undefined && options.metric === undefined)
       ctx.usage('name the series: --series KEY… or --metric NAME');
-    if (options.last === undefined && options.from === undefined)
-      ctx.usage('give the window: --last 10m, or --from TIME [--to TIME]');
     await queryWindow(queryIo(ctx), options);
   },
 });
@@ -135,7 +140,7 @@ const rawDefinition = defineCommand({
   options: [
     new Option('--series <key>', 'series key, e.g. "traffic|sensor=s-001"').makeOptionMandatory(),
     new Option('--field <name>', 'only this numeric field (default: every field)'),
-    ...rangeOptions('-1h'),
+    ...rangeOptions(),
     ...commonOptions(),
   ],
   help: QUERY_HELP,

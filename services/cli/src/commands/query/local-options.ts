@@ -1,6 +1,5 @@
-import { FILL_MODES, parseWallTime, wallToInstant, zoneRules } from '@tickertape/query';
+import { FILL_MODES } from '@tickertape/query';
 import { Option } from 'commander';
-import { parseInstant } from '../../format/time.js';
 
 /* The options of local time and filling (issue 36), as the API's tz= and fill= parameters. */
 
@@ -17,31 +16,3 @@ export const fillOption = () =>
     '--fill <mode>',
     'fill the steps without data, marked filled: null, previous (carry forward) or linear (interpolate between points)',
   ).choices(FILL_MODES);
-
-/**
- * `--from`/`--to` with a zone (checked first): a date or a time without an offset is the zone's
- * wall time (a repeated time its first reading, a skipped one after the jump); anything else as
- * `parseInstant` reads it.
- */
-export function instantIn(
-  text: string,
-  nowMs: number,
-  option: string,
-  tz: string | undefined,
-): number {
-  const wall = tz === undefined ? undefined : parseWallTime(text.trim());
-  return wall === undefined || tz === undefined
-    ? parseInstant(text, nowMs, option)
-    : wallToInstant(wall, zoneRules(tz));
-}
-
-export function rangeIn(
-  options: { from: string; to: string },
-  nowMs: number,
-  tz: string | undefined,
-): { fromMs: number; toMs: number } {
-  return {
-    fromMs: instantIn(options.from, nowMs, '--from', tz),
-    toMs: instantIn(options.to, nowMs, '--to', tz),
-  };
-}

@@ -3,6 +3,7 @@ import {
   checkTimeZone,
   fillRange,
   lastMinutes,
+  TIME_DEFAULTS,
   windowInZone,
   type Detail,
   type FillMode,
@@ -16,7 +17,6 @@ import {
   windowAnswer,
 } from '../../format/answers.js';
 import { quantilesPart } from '../../format/stats.js';
-import { rangeIn } from './local-options.js';
 import { range, respond, type CommonOptions, type QueryIo, type RangeOptions } from './shared.js';
 
 export type { QueryIo } from './shared.js';
@@ -28,7 +28,7 @@ export type SeriesOptions = CommonOptions &
 
 export async function querySeries(io: QueryIo, options: SeriesOptions): Promise<void> {
   const nowMs = io.now();
-  const { fromMs, toMs } = range(options, nowMs);
+  const { fromMs, toMs } = range(options, nowMs, undefined, TIME_DEFAULTS.seriesSpanMs);
   await respond(io, options, nowMs, async (reader) =>
     seriesAnswer(
       await reader.series({
@@ -65,7 +65,7 @@ export async function queryPoints(io: QueryIo, options: PointsOptions): Promise<
   const base = {
     series: options.series,
     field: options.field,
-    ...rangeIn(options, nowMs, zone.tz),
+    ...range(options, nowMs, zone.tz),
     ...zone,
     ...quantilesPart(options.quantile),
   };
@@ -96,7 +96,7 @@ export type CandlesOptions = CommonOptions &
 export async function queryCandles(io: QueryIo, options: CandlesOptions): Promise<void> {
   const nowMs = io.now();
   const zone = zoneOf(options.tz);
-  const { fromMs, toMs } = rangeIn(options, nowMs, zone.tz);
+  const { fromMs, toMs } = range(options, nowMs, zone.tz);
   const quantiles = quantilesPart(options.quantile);
   await respond(io, options, nowMs, async (reader) =>
     candlesAnswer(
@@ -126,14 +126,12 @@ export type WindowOptions = CommonOptions & {
   quantile?: string[];
 };
 
-/** Called with the series named (--series or --metric) and the window given (--last or --from). */
+/** Called with the series named (--series or --metric); the window is --last, or --from/--to. */
 export async function queryWindow(io: QueryIo, options: WindowOptions): Promise<void> {
   const nowMs = io.now();
   const { tz } = zoneOf(options.tz);
   const window =
-    options.last !== undefined
-      ? lastMinutes(nowMs, options.last)
-      : rangeIn({ from: options.from!, to: options.to ?? 'now' }, nowMs, tz);
+    options.last !== undefined ? lastMinutes(nowMs, options.last) : range(options, nowMs, tz);
   const quantiles = quantilesPart(options.quantile);
   await respond(io, options, nowMs, async (reader) => {
     const result =

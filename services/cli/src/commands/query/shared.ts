@@ -1,5 +1,5 @@
 import type { Logger } from '@tickertape/logger';
-import { RollupReader } from '@tickertape/query';
+import { defaultRange, RollupReader, TAG_FORMS, TIME_DEFAULTS } from '@tickertape/query';
 import { Option } from 'commander';
 import { openStores } from '../../connect.js';
 import type { CliEnv } from '../../env.js';
@@ -23,12 +23,13 @@ export interface CommonOptions {
 }
 
 export interface RangeOptions {
-  from: string;
-  to: string;
+  from?: string;
+  to?: string;
 }
 
 export const QUERY_HELP = `
 Times (--from, --to): ${TIME_HELP}.
+Tags (--tag): ${TAG_FORMS}.
 Output: --format table (default; notes under the table), csv (the API's format=csv, byte for
 byte: RFC 4180, a header row; the notes, documents examined included, go to stderr), json (the
 query library's result; "examined" is the cost).
@@ -61,11 +62,19 @@ export async function respond(
   if (output.stderr !== '') io.stderr(output.stderr);
 }
 
-export function range(options: RangeOptions, nowMs: number): { fromMs: number; toMs: number } {
-  return {
-    fromMs: parseInstant(options.from, nowMs, '--from'),
-    toMs: parseInstant(options.to, nowMs, '--to'),
-  };
+/**
+ * `--from`/`--to` as the API reads `from`/`to` (a time without an offset in `tz`, else UTC),
+ * each defaulted as the API defaults it: `--to` now, `--from` `spanMs` before `--to`.
+ */
+export function range(
+  options: RangeOptions,
+  nowMs: number,
+  tz?: string,
+  spanMs: number = TIME_DEFAULTS.spanMs,
+): { fromMs: number; toMs: number } {
+  const read = (text: string | undefined, option: string) =>
+    text === undefined ? undefined : parseInstant(text, nowMs, option, tz);
+  return defaultRange(read(options.from, '--from'), read(options.to, '--to'), nowMs, spanMs);
 }
 
 /** The flags every query subcommand ends with (its own come first). */
@@ -76,10 +85,10 @@ export function commonOptions(): Option[] {
   ];
 }
 
-/** `--from` and `--to` of a range that starts at `from` by default and ends now. */
-export function rangeOptions(from: string): Option[] {
+/** `--from` and `--to` of a range, with the API's defaults (`range` applies them). */
+export function rangeOptions(span: 'an hour' | 'a week' = 'an hour'): Option[] {
   return [
-    new Option('--from <time>', 'start of the range (inclusive)').default(from),
-    new Option('--to <time>', 'end of the range (exclusive)').default('now'),
+    new Option('--from <time>', `start of the range, inclusive (default: ${span} before --to)`),
+    new Option('--to <time>', `end of the range, exclusive (default: ${TIME_DEFAULTS.to})`),
   ];
 }

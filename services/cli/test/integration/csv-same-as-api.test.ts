@@ -5,15 +5,11 @@
  * writer, one per level, as the workers do); the API is built as its main builds it and asked over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { buildApp, type ApiApp } from '@tickertape/api';
-import { LEVELS, type FoldInput } from '@tickertape/buckets';
-import { RollupReader } from '@tickertape/query';
-import { storesOf } from '@tickertape/store';
+import type { ApiApp } from '@tickertape/api';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
-import { Registry } from 'prom-client';
+import { apiBeside, trafficTicks } from '../support/api-beside.js';
 import { runCli } from '../support/cli.js';
-import { testDatabase } from '@tickertape/store/testing';
 
 const at = (iso: string) => Date.parse(iso);
 const START = at('2026-11-19T09:50:00Z');
@@ -32,25 +28,6 @@ const SENSORS = [
 ];
 const SERIES = SENSORS.map((tags) => seriesKey('traffic', tags));
 
-/** A reading every 7-9 s per sensor, with fractional values (full precision in both). */
-function inputs(): FoldInput[] {
-  const ticks: FoldInput[] = [];
-  SENSORS.forEach((tags, i) => {
-    for (let ts = START + 1000 * i + 250, k = 0; ts < END; ts += (7 + i) * 1000, k++)
-      ticks.push({
-        seriesKey: SERIES[i]!,
-        metric: 'traffic',
-        tags,
-        ts,
-        fields: { speed: 40 + ((k * 13 + i * 7) % 31) / 3 },
-        strings: {},
-        kafkaPartition: 0,
-        offset: 0,
-      });
-  });
-  return ticks.sort((a, b) => a.ts - b.ts).map((tick, offset) => ({ ...tick, offset }));
-}
-
 describe('CSV: tickertape query and the API give the same bytes', () => {
   let stack: TestStack;
   let database: string;
@@ -59,18 +36,10 @@ describe('CSV: tickertape query and the API give the same bytes', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('cli-csv-api');
-    const db = testDatabase(stack);
-    database = db.databaseName;
-    const ticks = inputs();
-    const stores = await storesOf(db);
-    for (const level of LEVELS) await stores.rollups.writer(level).apply(ticks);
-    app = buildApp({
-      reader: new RollupReader(stores, { now: () => NOW }),
-      tokens: [TOKEN],
-      logger: stack.logger,
-      registry: new Registry(),
-    });
-    base = await app.listen({ port: 0, host: '127.0.0.1' });
+    ({ database, base, app } = await apiBeside(stack, trafficTicks(SENSORS, START, END), {
+      nowMs: NOW,
+      token: TOKEN,
+    }));
   }, 60_000);
   afterAll(async () => {
     await app.close();

@@ -6,14 +6,11 @@
  * on the same clock; and the same bad input is refused by both with the same words (exit 2, 400).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { buildApp, type ApiApp } from '@tickertape/api';
-import { LEVELS, type FoldInput } from '@tickertape/buckets';
-import { RollupReader, TIME_FORMS } from '@tickertape/query';
-import { storesOf } from '@tickertape/store';
-import { testDatabase } from '@tickertape/store/testing';
+import type { ApiApp } from '@tickertape/api';
+import { TIME_FORMS } from '@tickertape/query';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
-import { Registry } from 'prom-client';
+import { apiBeside, trafficTicks } from '../support/api-beside.js';
 import { runCli } from '../support/cli.js';
 
 const at = (iso: string) => Date.parse(iso);
@@ -27,25 +24,6 @@ const SENSORS = [
 ];
 const SERIES = SENSORS.map((tags) => seriesKey('traffic', tags));
 
-/** A reading every 7-9 s per sensor up to NOW, so every relative range below holds some. */
-function inputs(): FoldInput[] {
-  const ticks: FoldInput[] = [];
-  SENSORS.forEach((tags, i) => {
-    for (let ts = START + 1000 * i + 250, k = 0; ts < NOW; ts += (7 + i) * 1000, k++)
-      ticks.push({
-        seriesKey: SERIES[i]!,
-        metric: 'traffic',
-        tags,
-        ts,
-        fields: { speed: 40 + ((k * 13 + i * 7) % 31) / 3 },
-        strings: {},
-        kafkaPartition: 0,
-        offset: 0,
-      });
-  });
-  return ticks.sort((a, b) => a.ts - b.ts).map((tick, offset) => ({ ...tick, offset }));
-}
-
 describe('times and tags: tickertape query and the API read them alike', () => {
   let stack: TestStack;
   let database: string;
@@ -54,17 +32,10 @@ describe('times and tags: tickertape query and the API read them alike', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('cli-time-syntax');
-    const db = testDatabase(stack);
-    database = db.databaseName;
-    const stores = await storesOf(db);
-    for (const level of LEVELS) await stores.rollups.writer(level).apply(inputs());
-    app = buildApp({
-      reader: new RollupReader(stores, { now: () => NOW }),
-      tokens: [TOKEN],
-      logger: stack.logger,
-      registry: new Registry(),
-    });
-    base = await app.listen({ port: 0, host: '127.0.0.1' });
+    ({ database, base, app } = await apiBeside(stack, trafficTicks(SENSORS, START, NOW), {
+      nowMs: NOW,
+      token: TOKEN,
+    }));
   }, 60_000);
   afterAll(async () => {
     await app.close();

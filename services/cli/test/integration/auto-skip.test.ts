@@ -8,13 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { floorTo, partitionOf } from '@tickertape/buckets';
 import { storesOf } from '@tickertape/store';
-import { testDatabase } from '@tickertape/store/testing';
 import { TestStack } from '@tickertape/testing';
-import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick';
-import { Partitioners } from 'kafkajs';
+import { type Tick } from '@tickertape/tick';
 import type { Db } from 'mongodb';
 import { runCli } from '../support/cli.js';
-import { Pipeline } from '../support/pipeline.js';
+import { Pipeline, publishTicks } from '../support/pipeline.js';
 
 const MINUTE = 60_000;
 const HOSTS = 3;
@@ -30,19 +28,9 @@ describe('an automatic minute-level span on the real workers', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('cli-auto-skip');
-    const topic = await stack.createTopic({ partitions: 2 });
-    db = testDatabase(stack);
-    pipeline = new Pipeline(stack, {
-      topic,
-      dlqTopic: await stack.createTopic(),
-      database: db.databaseName,
-    });
-    stack.subject(valueSubject(topic));
-    const codec = await TickCodec.register(stack.registry, {
-      registry: { url: stack.env.SCHEMA_REGISTRY_URL },
-      version: 2,
-      subject: valueSubject(topic),
-    });
+    const opened = await Pipeline.open(stack, 2);
+    const { topic, codec } = opened;
+    ({ db, pipeline } = opened);
     const now = floorTo(Date.now(), MINUTE);
     // Skipped from 30 minutes ago until 15 minutes ago; recorded before any worker starts, as the
     // job records a span ahead of every tick it covers.
@@ -61,18 +49,7 @@ describe('an automatic minute-level span on the real workers', () => {
           fields: { rx: m * 10 + host, tx: host },
           strings: {},
         });
-    const producer = stack.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
-    await producer.connect();
-    await producer.send({
-      topic,
-      messages: await Promise.all(
-        ticks.map(async (tick) => ({
-          key: seriesKey(tick.metric, tick.tags),
-          value: await codec.encode(tick),
-        })),
-      ),
-    });
-    await producer.disconnect();
+    await publishTicks(stack, topic, codec, ticks);
   }, 60_000);
 
   afterAll(async () => {

@@ -9,12 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ceilTo, floorTo, partitionOf } from '@tickertape/buckets';
 import { storesOf } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
-import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick';
-import { Partitioners } from 'kafkajs';
+import { type Tick } from '@tickertape/tick';
 import type { Db } from 'mongodb';
 import { runCli } from '../support/cli.js';
-import { Pipeline } from '../support/pipeline.js';
-import { testDatabase } from '@tickertape/store/testing';
+import { Pipeline, publishTicks } from '../support/pipeline.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -31,19 +29,9 @@ describe('the level policy', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('cli-level-policy');
-    const topic = await stack.createTopic({ partitions: 2 });
-    db = testDatabase(stack);
-    pipeline = new Pipeline(stack, {
-      topic,
-      dlqTopic: await stack.createTopic(),
-      database: db.databaseName,
-    });
-    stack.subject(valueSubject(topic));
-    const codec = await TickCodec.register(stack.registry, {
-      registry: { url: stack.env.SCHEMA_REGISTRY_URL },
-      version: 2,
-      subject: valueSubject(topic),
-    });
+    const opened = await Pipeline.open(stack, 2);
+    const { topic, codec } = opened;
+    ({ db, pipeline } = opened);
     now = Date.now();
     const ticks: Tick[] = [];
     // Metrics once a minute (MMS's agents), sensors every 2 s.
@@ -65,18 +53,7 @@ describe('the level policy', () => {
           fields: { speed: 50 + sensor },
           strings: {},
         });
-    const producer = stack.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
-    await producer.connect();
-    await producer.send({
-      topic,
-      messages: await Promise.all(
-        ticks.map(async (tick) => ({
-          key: seriesKey(tick.metric, tick.tags),
-          value: await codec.encode(tick),
-        })),
-      ),
-    });
-    await producer.disconnect();
+    await publishTicks(stack, topic, codec, ticks);
   }, 60_000);
 
   afterAll(async () => {

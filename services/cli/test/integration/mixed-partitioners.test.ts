@@ -11,11 +11,10 @@ import { storesOf } from '@tickertape/store';
 import { bucketId, partitionOf } from '@tickertape/buckets';
 import { dayOf, segmentCollection, type SegmentDocument } from '@tickertape/segments';
 import { TestStack, waitFor } from '@tickertape/testing';
-import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick';
+import { seriesKey, type Tick } from '@tickertape/tick';
 import { Partitioners } from 'kafkajs';
 import type { Db, Document } from 'mongodb';
 import { Pipeline, STORES } from '../support/pipeline.js';
-import { testDatabase } from '@tickertape/store/testing';
 
 const MINUTE = 60_000;
 const N = 40;
@@ -73,19 +72,9 @@ describe('one series on two partitions (mixed partitioners)', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('mixed-partitioners');
-    const topic = await stack.createTopic({ partitions: 3 });
-    db = testDatabase(stack);
-    pipeline = new Pipeline(stack, {
-      topic,
-      dlqTopic: await stack.createTopic(),
-      database: db.databaseName,
-    });
-    stack.subject(valueSubject(topic));
-    const codec = await TickCodec.register(stack.registry, {
-      registry: { url: stack.env.SCHEMA_REGISTRY_URL },
-      version: 2,
-      subject: valueSubject(topic),
-    });
+    const opened = await Pipeline.open(stack, 3);
+    const { topic, codec } = opened;
+    ({ db, pipeline } = opened);
     start = Math.floor(Date.now() / MINUTE) * MINUTE - 5 * MINUTE;
     placed = placedTicks(start);
     const producer = stack.kafka.producer({

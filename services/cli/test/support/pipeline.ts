@@ -5,7 +5,11 @@ import {
   type ServiceProcess,
   type TestStack,
 } from '@tickertape/testing';
+import { testDatabase } from '@tickertape/store/testing';
+import { seriesKey, TickCodec, valueSubject, type Tick } from '@tickertape/tick';
 import type { VerifyReport } from '@tickertape/verify';
+import { Partitioners } from 'kafkajs';
+import type { Db } from 'mongodb';
 import { fileURLToPath } from 'node:url';
 import { runCli, stackEnv } from './cli.js';
 
@@ -24,7 +28,60 @@ export interface PipelineTopics {
  * The real workers — one per rollup level and the segment store — as processes on one test topic,
  * each store in a consumer group of its own, and the CLI's `verify` and `replay` on them.
  */
+/** A pipeline on a topic of its own, its database and the codec its producers encode with. */
+export interface OpenedPipeline {
+  pipeline: Pipeline;
+  topic: string;
+  db: Db;
+  codec: TickCodec;
+}
+
+/** Sends `ticks` to `topic`, keyed by series as producers do, in one batch. */
+export async function publishTicks(
+  stack: TestStack,
+  topic: string,
+  codec: TickCodec,
+  ticks: readonly Tick[],
+): Promise<void> {
+  const producer = stack.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  await producer.connect();
+  try {
+    await producer.send({
+      topic,
+      messages: await Promise.all(
+        ticks.map(async (tick) => ({
+          key: seriesKey(tick.metric, tick.tags),
+          value: await codec.encode(tick),
+        })),
+      ),
+    });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
 export class Pipeline {
+  /**
+   * A topic of `partitions`, a dead-letter topic, a database of the test's own and the tick
+   * schema registered for the topic (not started: `start()` runs the workers).
+   */
+  static async open(stack: TestStack, partitions: number): Promise<OpenedPipeline> {
+    const topic = await stack.createTopic({ partitions });
+    const db = testDatabase(stack);
+    const pipeline = new Pipeline(stack, {
+      topic,
+      dlqTopic: await stack.createTopic(),
+      database: db.databaseName,
+    });
+    stack.subject(valueSubject(topic));
+    const codec = await TickCodec.register(stack.registry, {
+      registry: { url: stack.env.SCHEMA_REGISTRY_URL },
+      version: 2,
+      subject: valueSubject(topic),
+    });
+    return { pipeline, topic, db, codec };
+  }
+
   readonly groups: Record<Store, string>;
   /** Each running worker's `/metrics` and `/health` port. */
   readonly ports = new Map<Store, number>();

@@ -4,7 +4,7 @@
 // 'error', rows, examined, metric, field, from, to, truncated, runs) for tests and scripts.
 
 import type { ApiGet } from './api-client.js';
-import { isAbort } from './api-client.js';
+import { ApiError, isAbort } from './api-client.js';
 import type { WindowResponse } from './api-types.js';
 import { formatExamined, formatNumber, formatTime } from './format.js';
 import type { ReportError } from './report-error.js';
@@ -93,7 +93,10 @@ export class Comparison {
       if (isAbort(err)) return;
       this.#runs += 1;
       this.#publish({ state: 'error', runs: this.#runs, rows: 0 });
-      this.#showEmpty('Could not compare.');
+      // A misspelt metric or tag is named by the API (404): say it where the rows would be.
+      this.#showEmpty(
+        err instanceof ApiError && err.status === 404 ? err.message : 'Could not compare.',
+      );
       this.deps.failed(err, 'comparing series');
     } finally {
       if (this.#running === controller) this.#running = undefined;

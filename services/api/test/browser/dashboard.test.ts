@@ -567,12 +567,12 @@ describe('dashboard page in Chromium, on the real API and stack', () => {
       );
       expect(chart).toMatchObject({ state: 'ready', series: other.key });
 
-      // A metric nobody publishes: no rows, and a sentence saying so.
+      // A metric nobody publishes is named as unknown (a 404), never shown as empty data.
       await page.fill('input#metric', 'no.such.metric');
       const none = await compared(() => page.click('#compare-run'));
-      expect(none).toMatchObject({ state: 'ready', rows: '0' });
+      expect(none).toMatchObject({ state: 'error', rows: '0' });
       await expect(page.locator('#compare tbody').textContent()).resolves.toContain(
-        'No series of this metric has data in the window.',
+        'unknown metric "no.such.metric"',
       );
       expect(pageErrors.get(page)).toEqual([]);
       await page.close();

@@ -1,5 +1,5 @@
 import type { Mark } from './marks.js';
-import type { SketchBins } from './sketch.js';
+import type { Sketch } from './sketch.js';
 
 /**
  * The totals kept for one numeric field over some span: sums and counts, never averages. The
@@ -30,7 +30,7 @@ export interface Aggregate {
    */
   sqn?: number;
   /** Quantile sketch of the values (sketch.ts), for metrics the policy sketches. */
-  q?: SketchBins;
+  q?: Sketch;
 }
 
 /**

@@ -49,6 +49,10 @@ export {
   quantileOfBins,
   quantilesOfBins,
   sketchKey,
+  BinList,
+  forEachBin,
+  toBins,
+  type Sketch,
   type SketchBins,
 } from './sketch.js';
 export {

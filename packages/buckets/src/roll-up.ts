@@ -10,7 +10,10 @@ export type CoarseLevel = Exclude<Level, (typeof LEVELS)[0]>;
 /** A finer level's bucket document as stored (or read back): only the fields a roll-up reads. */
 export type FinerBucket = Readonly<Record<string, unknown>>;
 
-interface FieldDoc extends Aggregate {
+/** An aggregate this rebuild builds: its sketch an object of its own (sketchOf), added to in place. */
+type Folding = Omit<Aggregate, 'q'> & { q?: SketchBins };
+
+interface FieldDoc extends Folding {
   [sub: string]: unknown;
 }
 
@@ -27,8 +30,8 @@ interface Building {
   ap: Record<string, number>;
 }
 
-function totalsOf(field: Readonly<Record<string, unknown>>): Aggregate {
-  const totals: Aggregate = {
+function totalsOf(field: Readonly<Record<string, unknown>>): Folding {
+  const totals: Folding = {
     n: field.n as number,
     sum: field.sum as number,
     min: field.min as number,
@@ -66,7 +69,7 @@ function sketchOf(
 
 // The optional parts add up where present, as `$inc` adds them: a bucket written before they
 // existed adds nothing to them.
-function addOptional(into: Aggregate, add: Aggregate): void {
+function addOptional(into: Folding, add: Aggregate): void {
   if (add.sq !== undefined) into.sq = (into.sq ?? 0) + add.sq;
   if (add.xw !== undefined && add.w !== undefined) {
     into.xw = (into.xw ?? 0) + add.xw;
@@ -78,7 +81,7 @@ function addOptional(into: Aggregate, add: Aggregate): void {
 
 // Finer buckets cover disjoint spans of time, so first/last of two of them never tie on time:
 // earlier/later by (t, o) pick what $min/$max on {t, o, v} picked.
-function merge(into: Aggregate, add: Aggregate): void {
+function merge(into: Folding, add: Aggregate): void {
   into.n += add.n;
   into.sum += add.sum;
   if (add.min < into.min) into.min = add.min;
@@ -116,7 +119,7 @@ function addBucket(level: CoarseLevel, doc: Building, finer: FinerBucket, at: nu
     // The coarse totals keep no sketch; the sub-slot this finer bucket becomes keeps its sketch.
     const totals = totalsOf(field);
     const q = sketchOf(field, finerSubKey);
-    const sub: Aggregate = q === undefined ? { ...totals } : { ...totals, q };
+    const sub: Folding = q === undefined ? { ...totals } : { ...totals, q };
     // The coarse field's `sqn`: the ticks whose Σx² it adds up, as the live fold's `$inc` counts.
     const sqn = totals.sq === undefined ? 0 : totals.n;
     const into = doc.f[name];
@@ -126,7 +129,7 @@ function addBucket(level: CoarseLevel, doc: Building, finer: FinerBucket, at: nu
     }
     merge(into, totals);
     into.sqn = (into.sqn ?? 0) + sqn;
-    const subs = into[subKey] as Record<string, Aggregate>;
+    const subs = into[subKey] as Record<string, Folding>;
     const slot = subs[index];
     if (slot === undefined) subs[index] = sub;
     else merge(slot, sub);

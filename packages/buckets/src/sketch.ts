@@ -37,6 +37,39 @@ const BASIS_POINTS = 10_000;
 /** A sketch as stored: count per bin key. */
 export type SketchBins = Record<string, number>;
 
+/**
+ * A sketch as the store's reads decode it: its bins' keys and counts side by side. Bin keys are
+ * numbers, so an object keyed by them is a sparse array to V8 — a backing store as long as the
+ * largest bin index, allocated for each of the thousands of sub-slot sketches a window reads and
+ * scanned whole to enumerate a dozen keys. Two arrays cost what the bins hold.
+ */
+export class BinList {
+  constructor(
+    readonly keys: readonly string[],
+    readonly counts: readonly number[],
+  ) {}
+}
+
+/** A sketch in either form: as stored and folded (an object), or as a read decoded it (a list). */
+export type Sketch = Readonly<SketchBins> | BinList;
+
+/** A sketch as an object of its own (a copy), whichever form it is in: to add to, or to compare. */
+export function toBins(sketch: Sketch | undefined): SketchBins {
+  const bins: SketchBins = {};
+  if (sketch !== undefined) mergeBins(bins, sketch);
+  return bins;
+}
+
+/** Calls `visit` with each bin's key and count, whichever form the sketch is in. */
+export function forEachBin(sketch: Sketch, visit: (key: string, count: number) => void): void {
+  if (sketch instanceof BinList) {
+    const { keys, counts } = sketch;
+    for (let i = 0; i < keys.length; i++) visit(keys[i]!, counts[i]!);
+    return;
+  }
+  for (const key in sketch) visit(key, sketch[key]!);
+}
+
 /** One α's bins: γ and the clamp's index range, and the prefix its keys carry. */
 interface Scale {
   alpha: number;
@@ -114,7 +147,30 @@ interface Bin {
   scale: Scale;
 }
 
+/**
+ * Bins already parsed, by key: a read adds up thousands of sub-slot sketches whose few keys repeat,
+ * so each key is parsed (and its value's power computed) once. Keys are few (about 1/α per tenfold
+ * range of the values, per sign and α); the bound only guards against foreign keys.
+ */
+const parsed = new Map<string, { bin: Bin; value: number } | null>();
+const PARSED_MAX = 100_000;
+
+function parsedBin(key: string): { bin: Bin; value: number } | null {
+  let known = parsed.get(key);
+  if (known === undefined) {
+    const bin = parseBin(key);
+    known = bin === undefined ? null : { bin, value: valueOf(bin) };
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(key, known);
+  }
+  return known;
+}
+
 function binOf(key: string): Bin | undefined {
+  return parsedBin(key)?.bin;
+}
+
+function parseBin(key: string): Bin | undefined {
   if (key === ZERO_BIN) return { sign: 0, index: 0, scale: DEFAULT_SCALE };
   let scale = DEFAULT_SCALE;
   let rest = key;
@@ -142,9 +198,9 @@ function valueOf(bin: Bin): number {
 
 /** The value a bin stands for: within its α of any value in it (0 for the zero bin). */
 export function binValue(key: string): number {
-  const bin = binOf(key);
-  if (bin === undefined) throw new RangeError(`not a sketch bin: ${JSON.stringify(key)}`);
-  return valueOf(bin);
+  const known = parsedBin(key);
+  if (known === null) throw new RangeError(`not a sketch bin: ${JSON.stringify(key)}`);
+  return known.value;
 }
 
 /** The α a bin key was written at (the default for the zero bin); undefined for a foreign key. */
@@ -173,8 +229,18 @@ export function addExactValue(bins: SketchBins, value: number): void {
 }
 
 /** Adds every count of `from` to `into` (in place): the merge of two sketches. Returns the ticks added. */
-export function mergeBins(into: SketchBins, from: Readonly<SketchBins>): number {
+export function mergeBins(into: SketchBins, from: Sketch): number {
   let added = 0;
+  if (from instanceof BinList) {
+    const { keys, counts } = from;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const count = counts[i]!;
+      into[key] = (into[key] ?? 0) + count;
+      added += count;
+    }
+    return added;
+  }
   for (const key in from) {
     const count = from[key]!;
     into[key] = (into[key] ?? 0) + count;
@@ -184,9 +250,10 @@ export function mergeBins(into: SketchBins, from: Readonly<SketchBins>): number 
 }
 
 /** Ticks a sketch holds. */
-export function binsCount(bins: Readonly<SketchBins>): number {
+export function binsCount(bins: Sketch): number {
   let count = 0;
-  for (const key in bins) count += bins[key]!;
+  if (bins instanceof BinList) for (const each of bins.counts) count += each;
+  else for (const key in bins) count += bins[key]!;
   return count;
 }
 
@@ -195,7 +262,7 @@ export function binsCount(bins: Readonly<SketchBins>): number {
  * α, as DDSketch defines it. `undefined` for an empty sketch; φ outside [0, 1] is a RangeError.
  * Bins whose key is not one of ours, or whose count is not positive, are left out.
  */
-export function quantileOfBins(bins: Readonly<SketchBins>, phi: number): number | undefined {
+export function quantileOfBins(bins: Sketch, phi: number): number | undefined {
   return quantilesOfBins(bins, [phi])[0];
 }
 
@@ -204,21 +271,17 @@ export function quantileOfBins(bins: Readonly<SketchBins>, phi: number): number 
  * are ordered by the value they stand for, so bins of several α order as one sketch: the bin
  * holding the rank's value and the one answered are then within the largest α of each other.
  */
-export function quantilesOfBins(
-  bins: Readonly<SketchBins>,
-  phis: readonly number[],
-): (number | undefined)[] {
+export function quantilesOfBins(bins: Sketch, phis: readonly number[]): (number | undefined)[] {
   for (const phi of phis)
     if (!(phi >= 0 && phi <= 1)) throw new RangeError(`a quantile is in [0, 1], not ${phi}`);
   const ordered: { value: number; count: number }[] = [];
   let total = 0;
-  for (const key in bins) {
-    const count = bins[key]!;
-    const bin = binOf(key);
-    if (bin === undefined || !(count > 0)) continue;
-    ordered.push({ value: valueOf(bin), count });
+  forEachBin(bins, (key, count) => {
+    const known = parsedBin(key);
+    if (known === null || !(count > 0)) return;
+    ordered.push({ value: known.value, count });
     total += count;
-  }
+  });
   if (total === 0) return phis.map(() => undefined);
   ordered.sort((a, b) => a.value - b.value);
   return phis.map((phi) => {
@@ -233,12 +296,12 @@ export function quantilesOfBins(
 }
 
 /** The largest α among a sketch's bins: the accuracy its quantiles are within (undefined when empty). */
-export function sketchAlphaOf(bins: Readonly<SketchBins>): number | undefined {
+export function sketchAlphaOf(bins: Sketch): number | undefined {
   let largest: number | undefined;
-  for (const key in bins) {
-    if (key === ZERO_BIN || !(bins[key]! > 0)) continue;
+  forEachBin(bins, (key, count) => {
+    if (key === ZERO_BIN || !(count > 0)) return;
     const alpha = binOf(key)?.scale.alpha;
     if (alpha !== undefined && (largest === undefined || alpha > largest)) largest = alpha;
-  }
+  });
   return largest;
 }

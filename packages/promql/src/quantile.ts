@@ -1,4 +1,10 @@
-import { binsCount, exactValueKey, quantilesOfBins, type SketchBins } from '@tickertape/buckets';
+import {
+  binsCount,
+  exactValueKey,
+  forEachBin,
+  quantilesOfBins,
+  type SketchBins,
+} from '@tickertape/buckets';
 import type { WidthPoint } from './samples.js';
 
 /**
@@ -83,7 +89,7 @@ export class SlidingQuantile {
       this.unsketched += sign;
       return;
     }
-    for (const key in point.q) this.count(key, sign * point.q[key]!);
+    forEachBin(point.q, (key, count) => this.count(key, sign * count));
   }
 
   /** Emptied bins are dropped: each step's quantile sorts the window's bins, not every bin seen. */

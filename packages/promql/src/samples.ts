@@ -1,4 +1,4 @@
-import type { SketchBins } from '@tickertape/buckets';
+import type { Sketch } from '@tickertape/buckets';
 import type { Matcher } from './ast.js';
 
 /** One interval of one series' field: what a bucket or a bucket's sub-slot keeps. */
@@ -21,7 +21,7 @@ export interface WidthPoint {
    * The interval's quantile sketch, where the metric's policy keeps one (quantile_over_time); it
    * answers for the interval only when it counts all n ticks. Not needed when n = 1.
    */
-  q?: SketchBins;
+  q?: Sketch;
 }
 
 export interface SeriesPoints {

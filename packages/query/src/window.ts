@@ -206,7 +206,8 @@ export function sumPieces(
       for (const agg of aggregatesOf(piece, slot)) {
         if (agg.n <= 0) continue;
         row.aggregate = combined(row.aggregate, agg);
-        addAggregate(row.parts, agg, { sketch: !below });
+        // Without quantiles asked, no sketch is merged: it is the costliest part to add up.
+        addAggregate(row.parts, agg, { sketch: quantiles.length > 0 && !below });
       }
       if (below) addSubSlotSketches(row.parts, slot);
     }

@@ -3,6 +3,7 @@ import {
   addToBins,
   slotStart,
   subSlot,
+  toBins,
   type Aggregate,
   type FoldInput,
   type Level,
@@ -174,7 +175,7 @@ function foldInto(
     next.wn = (agg?.wn ?? 0) + 1;
   }
   if (sketch) {
-    next.q = { ...(agg?.q ?? {}) };
+    next.q = toBins(agg?.q);
     addToBins(next.q, v);
   }
   return next;
@@ -257,14 +258,17 @@ export function asRead(slot: FieldSlot): {
       Object.assign(into, optionalParts({ sq, xw, w, wn, q }));
     }
   }
-  return { series: slot.series, start: slot.start, totals: slot.totals, sub };
+  const totals =
+    slot.totals?.q === undefined ? slot.totals : { ...slot.totals, q: toBins(slot.totals.q) };
+  return { series: slot.series, start: slot.start, totals, sub };
 }
 
 function optionalParts(agg: Pick<Aggregate, 'sq' | 'xw' | 'w' | 'wn' | 'q'>): Partial<SubRead> {
   return {
     ...(agg.sq === undefined ? {} : { sq: agg.sq }),
     ...(agg.xw === undefined ? {} : { xw: agg.xw, w: agg.w, wn: agg.wn }),
-    ...(agg.q === undefined ? {} : { q: agg.q }),
+    // A read's sketch may be a list of bins (the Mongo store's decoder): compared as an object.
+    ...(agg.q === undefined ? {} : { q: toBins(agg.q) }),
   };
 }
 

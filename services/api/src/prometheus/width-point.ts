@@ -1,4 +1,4 @@
-import type { SketchBins } from '@tickertape/buckets';
+import type { Sketch, SketchBins } from '@tickertape/buckets';
 import type { WidthPoint } from '@tickertape/promql';
 import type { Point } from '@tickertape/query';
 
@@ -12,7 +12,7 @@ import type { Point } from '@tickertape/query';
  */
 export interface CarriedParts {
   sq?: number;
-  q?: SketchBins;
+  q?: Sketch;
   parts?: {
     spread?: { n: number; sq: number };
     sketch?: { n: number; bins: SketchBins };

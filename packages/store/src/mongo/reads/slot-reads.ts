@@ -1,5 +1,5 @@
 import { bucketId, partitionOf, slotStart } from '@tickertape/buckets';
-import type { Db, Document, Filter } from 'mongodb';
+import type { Collection, Db, Document, Filter, FindOptions } from 'mongodb';
 import { fieldSlotOf } from '../../layout/field-slot.js';
 import type { StoredBucket } from '../../layout/stored-bucket.js';
 import type {
@@ -12,10 +12,21 @@ import type {
 import type { ReadSession } from '../../port/read-session.js';
 import { boundOptions, type ReadBounds } from '../read-bounds.js';
 import { sessionOption } from '../read-session.js';
+import { decodeBucket } from './bucket-bytes.js';
 import { partitionsInRange } from './partitions-in-range.js';
 import { partProjection, rangeProjection, wholeFieldProjection } from './projections.js';
 
 type Read = Pick<StoredBucket, 'series' | 'f' | 'c'> & { start?: Date };
+
+/** The buckets `filter` finds, read raw and decoded with their sketches as lists (bucket-bytes). */
+async function findBuckets<T extends Read>(
+  collection: Collection<StoredBucket>,
+  filter: Filter<StoredBucket>,
+  options: FindOptions,
+): Promise<T[]> {
+  const raw = await collection.find<Uint8Array>(filter, { ...options, raw: true }).toArray();
+  return raw.map((bytes) => decodeBucket(bytes) as T);
+}
 
 /**
  * One series' buckets over a range: a left-anchored `_id` range in each partition the range
@@ -34,19 +45,17 @@ export async function readSlots(
     partitionsInRange(level, fromMs, toMs).map((partition) => {
       const lo = slotStart(level, Math.max(fromMs, partition.startMs));
       const hi = slotStart(level, Math.min(toMs, partition.endMs) - 1);
-      return db
-        .collection<StoredBucket>(partition.name)
-        .find<Read & { start: Date }>(
-          { _id: { $gte: bucketId(level, series, lo), $lte: bucketId(level, series, hi) } },
-          {
-            projection,
-            sort: { _id: 1 },
-            limit,
-            ...sessionOption(session),
-            ...boundOptions(bounds),
-          },
-        )
-        .toArray();
+      return findBuckets<Read & { start: Date }>(
+        db.collection<StoredBucket>(partition.name),
+        { _id: { $gte: bucketId(level, series, lo), $lte: bucketId(level, series, hi) } },
+        {
+          projection,
+          sort: { _id: 1 },
+          limit,
+          ...sessionOption(session),
+          ...boundOptions(bounds),
+        },
+      );
     }),
   );
   const part = { totals: detail === 'slot', ...(detail === 'sub' ? { sub: 'all' as const } : {}) };
@@ -87,17 +96,15 @@ export async function readPart(
   bounds: ReadBounds = {},
 ): Promise<FieldSlot[]> {
   const { part, field, whole } = query;
-  const docs = await db
-    .collection<StoredBucket>(partitionOf(part.level, part.start).name)
-    .find<Read>(
-      { _id: { $in: query.series.map((key) => bucketId(part.level, key, part.start)) } },
-      {
-        projection: projectionFor(part, field, whole),
-        ...sessionOption(session),
-        ...boundOptions(bounds),
-      },
-    )
-    .toArray();
+  const docs = await findBuckets(
+    db.collection<StoredBucket>(partitionOf(part.level, part.start).name),
+    { _id: { $in: query.series.map((key) => bucketId(part.level, key, part.start)) } },
+    {
+      projection: projectionFor(part, field, whole),
+      ...sessionOption(session),
+      ...boundOptions(bounds),
+    },
+  );
   return decode(part, field, whole, docs);
 }
 
@@ -119,15 +126,16 @@ export async function readMetricPart(
   };
   for (const [key, value] of Object.entries(query.tags))
     (filter as Document)[`tags.${key}`] = value;
-  const docs = await db
-    .collection<StoredBucket>(partitionOf(part.level, part.start).name)
-    .find<Read>(filter, {
+  const docs = await findBuckets(
+    db.collection<StoredBucket>(partitionOf(part.level, part.start).name),
+    filter,
+    {
       projection: projectionFor(part, field, whole),
       sort: { series: 1 },
       limit: query.limit,
       ...sessionOption(session),
       ...boundOptions(bounds),
-    })
-    .toArray();
+    },
+  );
   return decode(part, field, whole, docs);
 }

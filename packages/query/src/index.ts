@@ -86,6 +86,7 @@ export {
   TIME_FORMS,
   defaultRange,
   isClockRelative,
+  parseAbsoluteTime,
   parseLastArgument,
   parseTimeArgument,
   type TimeArgumentOptions,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FORMATS } from '@tickertape/answers';
 import { LEVELS } from '@tickertape/buckets';
 import {
+  DEFAULT_MAX_POINTS,
   isBadQuery,
   LAST_FORMS,
   parseAbsoluteTime,
@@ -19,7 +20,6 @@ import { fillParam, timeZoneParam } from './zone-params.js';
  * the API and the CLI refuse the same requests with the same codes.
  */
 
-export const DEFAULT_MAX_POINTS = 1000;
 export const SERIES_LIMIT_DEFAULT = 100;
 export const SERIES_LIMIT_MAX = 1000;
 

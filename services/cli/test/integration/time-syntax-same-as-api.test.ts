@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ApiApp } from '@tickertape/api';
-import { TIME_FORMS } from '@tickertape/query';
+import { DEFAULT_MAX_POINTS, TIME_FORMS } from '@tickertape/query';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
 import { apiBeside, trafficTicks } from '../support/api-beside.js';
@@ -154,6 +154,22 @@ describe('times and tags: tickertape query and the API read them alike', () => {
       ),
     );
   });
+
+  it.each([['points'], ['candles']])(
+    '%s: no --max-points and no maxPoints draw as many points in both',
+    async (route) => {
+      const args = [route, '--series', S1, '--field', 'speed', '--from', '-70m'];
+      const query: [string, string][] = [
+        ['series', S1],
+        ['field', 'speed'],
+        ['from', '-70m'],
+      ];
+      const max = String(DEFAULT_MAX_POINTS);
+      expect(await same(args, route, query)).toBe(
+        await same([...args, '--max-points', max], route, [...query, ['maxPoints', max]]),
+      );
+    },
+  );
 
   it('reads a time without an offset as UTC in both: the same answer as with Z', async () => {
     expect(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createLogger } from '@tickertape/logger';
 import type { RedriveReport } from '@tickertape/producer';
+import { DEFAULT_MAX_POINTS } from '@tickertape/query';
 import { Readable } from 'node:stream';
 import { formatRedrive, unknownReasons } from '../../src/commands/redrive/run.js';
 import { formatTopics } from '../../src/commands/topics/run.js';
@@ -50,6 +51,16 @@ describe('the tickertape program', () => {
     expect(stdout).toContain('--format <format>');
     expect(stdout).toContain('Exit codes: 0 answered; 2 the query was refused');
   });
+
+  it.each([['points'], ['candles']])(
+    "query %s defaults --max-points to the API's maxPoints default",
+    async (command) => {
+      const { stdout } = await usage(['query', command, '--help']);
+      expect(stdout.replace(/\s+/g, ' ')).toMatch(
+        new RegExp(`--max-points <n> [^(]*\\(default: ${DEFAULT_MAX_POINTS}\\)`),
+      );
+    },
+  );
 
   it.each([['--version'], ['-V']])('prints the package version for %s, exit 0', async (flag) => {
     const manifest = JSON.parse(

@@ -13,6 +13,7 @@ import de.bwaldvogel.mongo.exception.MongoServerError;
 import de.bwaldvogel.mongo.oplog.Oplog;
 import de.bwaldvogel.mongo.wire.message.MongoQuery;
 import io.netty.channel.Channel;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.locks.Lock;
@@ -159,8 +160,15 @@ final class StandInBackend extends H2Backend {
     return new StandInDatabase(name);
   }
 
-  /** H2Database with BSON-typed maps, index maps dropped with their collection, atomic creation. */
+  /**
+   * H2Database with BSON-typed maps, index maps dropped with their collection, atomic creation,
+   * and a drop that removes its own maps only.
+   */
   private final class StandInDatabase extends H2Database {
+    /** AbstractMongoDatabase's system collections (private there). */
+    private static final String INDEXES = "system.indexes";
+    private static final String NAMESPACES = "system.namespaces";
+
     StandInDatabase(String name) {
       super(name, getMvStore(), getCursorRegistry());
     }
@@ -219,6 +227,46 @@ final class StandInBackend extends H2Backend {
           getMvStore().removeMap(mapName);
         }
       }
+    }
+
+    /**
+     * Drops each collection through dropCollection (its documents, metadata and index maps), then
+     * the maps still named for this database. H2Database.drop removed every map whose name began
+     * "databases.<name>" or "meta.<name>", without the dot: dropping the bench's "ttb-…-d" emptied
+     * "ttb-…-density10" under its open database, whose drop then found no index descriptions and
+     * refused ("Expected [StandInUniqueIndex[name=_id_], …] to be empty"), its index maps staying
+     * in the file (pinned by the store's open-stores.test.ts).
+     */
+    @Override
+    public void drop(Oplog oplog) {
+      for (String collection : collectionNames()) {
+        dropCollection(collection, oplog);
+      }
+      for (String system : List.of(INDEXES, NAMESPACES)) {
+        if (resolveCollection(system, false) != null) {
+          dropCollection(system, oplog);
+        }
+      }
+      String name = getDatabaseName();
+      List<String> prefixes = List.of(name + ".", "databases." + name + ".", "meta." + name + ".");
+      for (String mapName : getMvStore().getMapNames()) {
+        if (prefixes.stream().anyMatch(mapName::startsWith)) {
+          getMvStore().removeMap(mapName);
+        }
+      }
+    }
+
+    /** The database's collections, as system.namespaces lists them (the library's list is private). */
+    private List<String> collectionNames() {
+      MongoCollection<Object> namespaces = resolveCollection(NAMESPACES, false);
+      List<String> names = new ArrayList<>();
+      if (namespaces != null) {
+        String prefix = getDatabaseName() + ".";
+        for (Document namespace : namespaces.queryAll()) {
+          names.add(((String) namespace.get("name")).substring(prefix.length()));
+        }
+      }
+      return names;
     }
 
     @Override

@@ -14,6 +14,7 @@ export { DEFAULT_LIMITS, type Limits, type ReaderOptions } from './limits.js';
 export { QueryError, QueryErrorCode, isBadQuery } from './query-error.js';
 export { UnknownNameError, isUnknownName, nearest, type UnknownNames } from './unknown-names.js';
 export {
+  DEFAULT_MAX_POINTS,
   NICE_STEPS_MS,
   chooseResolution,
   levelResolution,
@@ -86,6 +87,7 @@ export {
   TIME_FORMS,
   defaultRange,
   isClockRelative,
+  parseAbsoluteTime,
   parseLastArgument,
   parseTimeArgument,
   type TimeArgumentOptions,

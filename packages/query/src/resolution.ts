@@ -24,6 +24,14 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
+/**
+ * Points an automatic-width read (points, candles) draws at most when the caller names none: one
+ * default for the CLI's `--max-points` and the API's `maxPoints`, so the same request gives the
+ * same answer in both (issue 38). A chart's width in pixels, roughly: the last hour in 5-second
+ * points, a day in 2-minute ones. The server's MAX_POINTS caps whatever is asked for.
+ */
+export const DEFAULT_MAX_POINTS = 1000;
+
 /** Native widths and their sources, best first: derived from the table of levels. */
 const NATIVE: readonly { stepMs: number; sources: readonly Source[] }[] = NATIVE_WIDTHS;
 

@@ -83,9 +83,25 @@ const UNIT_MS: Readonly<Record<string, number>> = {
  * look like a time).
  */
 export function parseTimeArgument(text: string, options: TimeArgumentOptions): number {
-  const ms = readTime(text, options);
+  return checkedTime(readTime(text, options.nowMs, options.tz), text, options.name);
+}
+
+/**
+ * `text` as epoch ms when it names a fixed instant, for a reader that holds no clock: `now` and
+ * relative times are refused as parseTimeArgument refuses any text it cannot read. The API's
+ * query schema reads times this way, after the routes' hook has read the relative ones on the
+ * request's one clock reading, so nothing reads "now" twice for one request.
+ */
+export function parseAbsoluteTime(
+  text: string,
+  options: Omit<TimeArgumentOptions, 'nowMs'> = {},
+): number {
+  return checkedTime(readTime(text, undefined, options.tz), text, options.name);
+}
+
+function checkedTime(ms: number | undefined, text: string, name: string | undefined): number {
   if (ms !== undefined && ms >= MIN_INSTANT_MS && ms <= MAX_INSTANT_MS) return ms;
-  const named = options.name === undefined ? '' : `${options.name}: `;
+  const named = name === undefined ? '' : `${name}: `;
   throw new QueryError(
     QueryErrorCode.InvalidTime,
     `${named}${JSON.stringify(cut(text, 64))} is not a time; give ${TIME_FORMS}`,
@@ -97,15 +113,21 @@ export function isClockRelative(text: string): boolean {
   return /^now$/i.test(text) || RELATIVE.test(text);
 }
 
-function readTime(text: string, options: TimeArgumentOptions): number | undefined {
-  if (/^now$/i.test(text)) return options.nowMs;
-  if (EPOCH_MS.test(text)) return Number(text);
-  const relative = RELATIVE.exec(text);
-  if (relative) {
+/** `text` as epoch ms; a relative time only when there is a clock to read it from. */
+function readTime(
+  text: string,
+  nowMs: number | undefined,
+  tz: string | undefined,
+): number | undefined {
+  if (isClockRelative(text)) {
+    if (nowMs === undefined) return undefined;
+    const relative = RELATIVE.exec(text);
+    if (!relative) return nowMs;
     const span = spanMs(relative[2]!);
-    return relative[1] === '-' ? options.nowMs - span : options.nowMs + span;
+    return relative[1] === '-' ? nowMs - span : nowMs + span;
   }
-  return readRfc3339(text, options.tz);
+  if (EPOCH_MS.test(text)) return Number(text);
+  return readRfc3339(text, tz);
 }
 
 /** `1h30m`, `1.5h`, `250ms`: whole milliseconds. */

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { FORMATS } from '@tickertape/answers';
 import { LEVELS } from '@tickertape/buckets';
 import {
+  DEFAULT_MAX_POINTS,
   isBadQuery,
   LAST_FORMS,
+  parseAbsoluteTime,
   parseLastArgument,
   parseTagArgument,
-  parseTimeArgument,
   TAG_FORMS,
   TIME_DEFAULTS,
   TIME_FORMS,
@@ -19,7 +20,6 @@ import { fillParam, timeZoneParam } from './zone-params.js';
  * the API and the CLI refuse the same requests with the same codes.
  */
 
-export const DEFAULT_MAX_POINTS = 1000;
 export const SERIES_LIMIT_DEFAULT = 100;
 export const SERIES_LIMIT_MAX = 1000;
 
@@ -41,21 +41,24 @@ const repeated = <T extends z.ZodType>(item: T) =>
 
 const EXAMPLE_INSTANTS = ['2026-11-21T10:00:00Z', '-1h', 'now-15m', '1795255200000'];
 /**
- * A superset of what parseTimeArgument reads: generators of requests (schemathesis) then try
- * times, not any text, and whatever the pattern refuses the route refuses too.
+ * A superset of what the routes read (parseTimeArgument, in their hook): generators of requests
+ * (schemathesis) then try times, not any text, and whatever the pattern refuses the route refuses
+ * too.
  */
 const INSTANT_PATTERN = String.raw`^(\d{1,16}|\d{4}-\d{2}-\d{2}([Tt]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?|([Nn][Oo][Ww])?([+-](\d+(\.\d+)?(ms|[smhdw]))+)?)$`;
 
 /**
- * A time, read as the CLI reads `--from`/`--to` (@tickertape/query's parseTimeArgument).
- * Relative times and wall times in `tz` arrive already read by the routes' preValidation hook
- * (time-params.ts), from the API's clock; read here, they count from this machine's.
+ * A time as the routes' preValidation hook (time-params.ts) leaves it. The hook reads every form
+ * the CLI reads for `--from`/`--to` — relative ones (`-15m`, `now-1h`) on the request's one clock
+ * reading, wall times in `tz` — and writes RFC 3339; what it cannot read arrives as given. So the
+ * schema reads fixed instants only (parseAbsoluteTime) and never the clock: it refuses the rest,
+ * naming the parameter, with the forms the route accepts.
  */
 const instant = (description: string) =>
   single()
     .transform((text, ctx) => {
       try {
-        return parseTimeArgument(text, { nowMs: Date.now() });
+        return parseAbsoluteTime(text);
       } catch (err) {
         if (!isBadQuery(err)) throw err;
         ctx.issues.push({ code: 'custom', input: text, message: err.message });

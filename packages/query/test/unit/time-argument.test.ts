@@ -2,10 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import {
   MAX_INSTANT_MS,
   TIME_DEFAULTS,
+  TIME_FORMS,
   defaultRange,
   parseLastArgument,
   QueryErrorCode,
   isClockRelative,
+  parseAbsoluteTime,
   parseTimeArgument,
 } from '../../src/index.js';
 
@@ -129,6 +131,28 @@ describe('parseTimeArgument: the forms every read accepts (docs/querying.md)', (
   ])('isClockRelative(%j) is %s', (text, relative) => {
     expect(isClockRelative(text)).toBe(relative);
   });
+});
+
+describe('parseAbsoluteTime: a fixed instant, for a reader that holds no clock', () => {
+  it.each<[string, string | undefined]>([
+    ['2026-11-21T10:00:00.000Z', undefined],
+    ['2026-11-21T10:00', 'Asia/Kolkata'],
+    ['1795255200000', undefined],
+  ])('reads %j (tz %s) as parseTimeArgument does', (text, tz) => {
+    expect(parseAbsoluteTime(text, { tz })).toBe(read(text, tz));
+  });
+
+  it.each(['now', '-15m', 'now-1h30m', '+5m', 'soon'])(
+    'refuses %j as any text it cannot read',
+    (text) => {
+      expect(() => parseAbsoluteTime(text, { name: 'to' })).toThrow(
+        expect.objectContaining({
+          code: QueryErrorCode.InvalidTime,
+          message: `to: ${JSON.stringify(text)} is not a time; give ${TIME_FORMS}`,
+        }),
+      );
+    },
+  );
 });
 
 describe('defaultRange: where unset times fall, for the CLI and the API alike', () => {

@@ -144,13 +144,7 @@ export async function openMongoStores(options: MongoStoreOptions): Promise<Mongo
     ...storesOf(options.database),
     database: (name) => Promise.resolve(storesOf(name)),
     async dropDatabase(name) {
-      // Collection by collection first: the stand-in's dropDatabase refused databases whose
-      // partitions two workers had indexed at once ("Expected [indexes] to be empty") and left
-      // them on disk, while dropping each collection works; on MongoDB this is the same end.
-      const db = client.db(name);
-      for (const { name: collection } of await db.listCollections({}, { nameOnly: true }).toArray())
-        if (!collection.startsWith('system.')) await db.dropCollection(collection);
-      await db.dropDatabase();
+      await client.db(name).dropDatabase();
     },
     close: () => client.close(),
   };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '@tickertape/testing';
+import { MongoClient } from 'mongodb';
 import { openMongoStores, probeMongo } from '../../src/index.js';
 import { StoreStack } from '../support/store-stack.js';
 
@@ -40,6 +41,38 @@ describe('openMongoStores on the real database', () => {
     });
     await stack.stores.dropDatabase(a.db.databaseName);
     expect((await a.store.readWatermarks()).finalBefore).toEqual({});
+  });
+
+  it('drops a database and nothing of one whose name begins with its name', async () => {
+    // The bench names a run's databases `ttb-<run>-<design>`: `…-d` beside `…-density10`. The
+    // stand-in's drop of `…-d` once emptied `…-density10` under it, whose own drop then refused
+    // ("Expected [StandInUniqueIndex[name=_id_], …] to be empty") and left it on disk.
+    const { db } = await stack.fresh();
+    const [shorter, longer] = [db.databaseName, `${db.databaseName}0`];
+    // Gone by the end of the test unless it failed; the stores' connection is closed by then.
+    stack.stack.onClose(async () => {
+      const client = await new MongoClient(stack.stack.env.MONGODB_URI).connect();
+      await client
+        .db(longer)
+        .dropDatabase()
+        .finally(() => client.close());
+    });
+    const hour = Date.parse('2026-11-21T10:00:00Z');
+    for (const name of [shorter, longer]) {
+      const { rollups } = await stack.stores.database(name);
+      await rollups.advanceWatermarks({ hour }, Date.now());
+    }
+    const databases = async () =>
+      ((await db.admin().listDatabases({ nameOnly: true })).databases ?? []).map((d) => d.name);
+    expect(await databases()).toEqual(expect.arrayContaining([shorter, longer]));
+
+    await stack.stores.dropDatabase(shorter);
+    const { rollups: kept } = await stack.stores.database(longer);
+    expect((await kept.readWatermarks()).finalBefore).toEqual({ hour });
+
+    await stack.stores.dropDatabase(longer);
+    expect(await databases()).not.toContain(longer);
+    expect(await databases()).not.toContain(shorter);
   });
 
   it('rejects at once when nothing answers, as the start probe does', async () => {

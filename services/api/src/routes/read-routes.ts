@@ -1,11 +1,10 @@
 import { floorTo } from '@tickertape/buckets';
-import { fillRange, windowInZone } from '@tickertape/query';
+import { DEFAULT_MAX_POINTS, fillRange, windowInZone } from '@tickertape/query';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { REVALIDATE } from '../http-caching.js';
 import { countExamined } from '../metrics.js';
 import {
-  DEFAULT_MAX_POINTS,
   SERIES_LIMIT_DEFAULT,
   candlesQuerySchema,
   pointsQuerySchema,

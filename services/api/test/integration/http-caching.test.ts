@@ -6,7 +6,7 @@
  * buckets, and a rebuild that changes final buckets changing their answers and ETags.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { partitionOf, type Level } from '@tickertape/buckets';
+import { partitionOf } from '@tickertape/buckets';
 import { rebuild } from '@tickertape/history';
 import { createLogger } from '@tickertape/logger';
 import { storesOf } from '@tickertape/store';
@@ -16,15 +16,8 @@ import type { Db } from 'mongodb';
 import type { LevelsBody, WindowBody } from '../../src/response-schemas.js';
 import { OTHER_TOKEN, qs, startTestApi, type RunningApi } from '../support/api.js';
 import { refWindow, ticksOf } from '../support/reference.js';
-import { HOUR, MINUTE, at, dataset, writeTicks } from '../support/ticks.js';
-import { testDatabase } from '@tickertape/store/testing';
+import { HOUR, MINUTE, NOW, at, dataset, storedTicks } from '../support/ticks.js';
 
-const NOW = at('2026-01-01T01:15:30Z');
-const MARKS: Record<Level, number> = {
-  minute: at('2026-01-01T00:30:00Z'),
-  hour: at('2026-01-01T00:00:00Z'),
-  day: at('2026-01-01T00:00:00Z'),
-};
 const data = dataset(11);
 const [s1, s2, s3] = data.sensors as [string, string, string];
 const IMMUTABLE = 'private, max-age=86400, immutable';
@@ -45,10 +38,9 @@ describe('HTTP caching by finality', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('api-http-caching');
-    db = testDatabase(stack);
-    await writeTicks(db, data.ticks);
-    await (await storesOf(db)).rollups.advanceWatermarks(MARKS, NOW);
-    api = await startTestApi(await storesOf(db), {
+    const stored = await storedTicks(stack, data.ticks);
+    db = stored.db;
+    api = await startTestApi(stored.stores, {
       reader: { now: () => NOW },
       bucketCacheBytes: 16 << 20,
     });

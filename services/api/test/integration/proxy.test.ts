@@ -5,23 +5,14 @@
  * request authenticated; with the default, private, nothing kept at all.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Level } from '@tickertape/buckets';
-import { storesOf } from '@tickertape/store';
 import { TestStack, waitFor } from '@tickertape/testing';
 import type { Db } from 'mongodb';
 import { DEFAULT_CACHING } from '../../src/app.js';
 import type { WindowBody } from '../../src/response-schemas.js';
 import { OTHER_TOKEN, TOKEN, qs, startTestApi, type RunningApi } from '../support/api.js';
 import { startProxy, type RunningProxy } from '../support/proxy.js';
-import { at, dataset, writeTicks } from '../support/ticks.js';
-import { testDatabase } from '@tickertape/store/testing';
+import { NOW, at, dataset, storedTicks, writeTicks } from '../support/ticks.js';
 
-const NOW = at('2026-01-01T01:15:30Z');
-const MARKS: Record<Level, number> = {
-  minute: at('2026-01-01T00:30:00Z'),
-  hour: at('2026-01-01T00:00:00Z'),
-  day: at('2026-01-01T00:00:00Z'),
-};
 const data = dataset(13);
 const [s1, s2] = data.sensors as [string, string];
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
@@ -47,14 +38,13 @@ describe('the caching proxy in front of the API', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('api-proxy');
-    db = testDatabase(stack);
-    await writeTicks(db, data.ticks);
-    await (await storesOf(db)).rollups.advanceWatermarks(MARKS, NOW);
+    const stored = await storedTicks(stack, data.ticks);
+    db = stored.db;
     // The API's clock runs from NOW in real time, so open answers age; hour budget 2 s, so an
     // open answer's max-age is 2 s and the test sees it expire.
     const started = Date.now();
     const now = () => NOW + (Date.now() - started);
-    api = await startTestApi(await storesOf(db), {
+    api = await startTestApi(stored.stores, {
       reader: { now },
       now,
       caching: {
@@ -64,7 +54,7 @@ describe('the caching proxy in front of the API', () => {
       },
     });
     proxy = await startProxy(new URL(api.base).host);
-    privateApi = await startTestApi(await storesOf(db), { reader: { now }, now });
+    privateApi = await startTestApi(stored.stores, { reader: { now }, now });
     privateProxy = await startProxy(new URL(privateApi.base).host);
   }, 120_000);
   afterAll(async () => {

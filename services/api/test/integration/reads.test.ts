@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LEVELS, LEVEL_SPECS, slotStart, type Level } from '@tickertape/buckets';
-import { storesOf } from '@tickertape/store';
 import { TestStack } from '@tickertape/testing';
 import type {
   CandlesBody,
@@ -12,15 +11,8 @@ import type {
 } from '../../src/response-schemas.js';
 import { qs, startTestApi, type RunningApi } from '../support/api.js';
 import { refGaps, refPoints, refSecondPoints, refWindow, ticksOf } from '../support/reference.js';
-import { MINUTE, at, dataset, writeTicks } from '../support/ticks.js';
-import { testDatabase } from '@tickertape/store/testing';
+import { MARKS, MINUTE, NOW, at, dataset, storedTicks } from '../support/ticks.js';
 
-const NOW = at('2026-01-01T01:15:30Z');
-const MARKS: Record<Level, number> = {
-  minute: at('2026-01-01T00:30:00Z'),
-  hour: at('2026-01-01T00:00:00Z'),
-  day: at('2026-01-01T00:00:00Z'),
-};
 const data = dataset();
 const [s1, s2, s3] = data.sensors as [string, string, string];
 
@@ -56,10 +48,8 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
 
   beforeAll(async () => {
     stack = await TestStack.open('api-reads');
-    const db = testDatabase(stack);
-    await writeTicks(db, data.ticks);
-    await (await storesOf(db)).rollups.advanceWatermarks(MARKS, NOW);
-    api = await startTestApi(await storesOf(db), { reader: { now: () => NOW } });
+    const { stores } = await storedTicks(stack, data.ticks);
+    api = await startTestApi(stores, { reader: { now: () => NOW } });
   }, 120_000);
   afterAll(async () => {
     await api?.close();

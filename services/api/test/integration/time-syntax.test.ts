@@ -7,20 +7,11 @@
  * own syntax. (CLI and API side by side: services/cli/test/integration/time-syntax-same-as-api.)
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Level } from '@tickertape/buckets';
 import { TIME_FORMS } from '@tickertape/query';
-import { storesOf } from '@tickertape/store';
-import { testDatabase } from '@tickertape/store/testing';
 import { TestStack } from '@tickertape/testing';
 import { qs, startTestApi, type RunningApi } from '../support/api.js';
-import { HOUR, MINUTE, at, dataset, writeTicks } from '../support/ticks.js';
+import { HOUR, MINUTE, NOW, dataset, storedTicks } from '../support/ticks.js';
 
-const NOW = at('2026-01-01T01:15:30Z');
-const MARKS: Record<Level, number> = {
-  minute: at('2026-01-01T00:30:00Z'),
-  hour: at('2026-01-01T00:00:00Z'),
-  day: at('2026-01-01T00:00:00Z'),
-};
 const data = dataset(13);
 const [s1, s2] = data.sensors as [string, string];
 const IMMUTABLE = 'private, max-age=86400, immutable';
@@ -32,10 +23,8 @@ describe('from, to and tag as the CLI reads them', () => {
 
   beforeAll(async () => {
     stack = await TestStack.open('api-time-syntax');
-    const db = testDatabase(stack);
-    await writeTicks(db, data.ticks);
-    await (await storesOf(db)).rollups.advanceWatermarks(MARKS, NOW);
-    api = await startTestApi(await storesOf(db), { reader: { now: () => NOW } });
+    const { stores } = await storedTicks(stack, data.ticks);
+    api = await startTestApi(stores, { reader: { now: () => NOW } });
   }, 120_000);
   afterAll(async () => {
     await api?.close();

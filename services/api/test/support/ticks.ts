@@ -1,7 +1,8 @@
-import { LEVELS, type FoldInput } from '@tickertape/buckets';
+import { LEVELS, type FoldInput, type Level } from '@tickertape/buckets';
 import { storesOf } from '@tickertape/store';
+import { testDatabase } from '@tickertape/store/testing';
 import { seriesKey } from '@tickertape/tick';
-import { prng } from '@tickertape/testing';
+import { prng, type TestStack } from '@tickertape/testing';
 import type { Db } from 'mongodb';
 
 export const SECOND = 1000;
@@ -102,4 +103,28 @@ export async function writeTicks(db: Db, ticks: readonly RefTick[]): Promise<voi
     const writer = (await storesOf(db)).rollups.writer(level);
     for (let i = 0; i < inputs.length; i += 2000) await writer.apply(inputs.slice(i, i + 2000));
   }
+}
+
+/** The read tests' clock: an hour and a quarter into 2026, the dataset's ticks behind it. */
+export const NOW = at('2026-01-01T01:15:30Z');
+/** Watermarks at NOW: minutes final to 00:30, hours and days to midnight; later slots open. */
+export const MARKS: Readonly<Record<Level, number>> = {
+  minute: at('2026-01-01T00:30:00Z'),
+  hour: at('2026-01-01T00:00:00Z'),
+  day: at('2026-01-01T00:00:00Z'),
+};
+
+/**
+ * A database of the test's own holding `ticks` at every level, watermarks at MARKS (advanced at
+ * NOW): what the read routes' tests serve.
+ */
+export async function storedTicks(
+  stack: TestStack,
+  ticks: readonly RefTick[],
+): Promise<{ db: Db; stores: Awaited<ReturnType<typeof storesOf>> }> {
+  const db = testDatabase(stack);
+  await writeTicks(db, ticks);
+  const stores = await storesOf(db);
+  await stores.rollups.advanceWatermarks(MARKS, NOW);
+  return { db, stores };
 }

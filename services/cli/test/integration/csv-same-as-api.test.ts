@@ -5,17 +5,14 @@
  * writer, one per level, as the workers do); the API is built as its main builds it and asked over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ApiApp } from '@tickertape/api';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
-import { apiBeside, trafficTicks } from '../support/api-beside.js';
-import { runCli } from '../support/cli.js';
+import { apiBeside, trafficTicks, type ApiBeside } from '../support/api-beside.js';
 
 const at = (iso: string) => Date.parse(iso);
 const START = at('2026-11-19T09:50:00Z');
 const END = at('2026-11-19T10:20:00Z');
 const NOW = at('2026-11-19T10:30:00Z');
-const TOKEN = 'csv-test-token-0123456789';
 
 /**
  * A tag value a spreadsheet would run, with a comma and quotes, so both sides must escape and
@@ -30,39 +27,25 @@ const SERIES = SENSORS.map((tags) => seriesKey('traffic', tags));
 
 describe('CSV: tickertape query and the API give the same bytes', () => {
   let stack: TestStack;
-  let database: string;
-  let app: ApiApp;
-  let base: string;
+  let beside: ApiBeside;
 
   beforeAll(async () => {
     stack = await TestStack.open('cli-csv-api');
-    ({ database, base, app } = await apiBeside(stack, trafficTicks(SENSORS, START, END), {
-      nowMs: NOW,
-      token: TOKEN,
-    }));
+    beside = await apiBeside(stack, trafficTicks(SENSORS, START, END), { nowMs: NOW });
   }, 60_000);
   afterAll(async () => {
-    await app.close();
+    await beside.app.close();
     await stack.close();
   });
 
   const cli = async (args: string[]) => {
-    const run = await runCli(
-      stack,
-      ['query', ...args, '--format', 'csv', '--database', database],
-      '',
-      () => NOW,
-    );
+    const run = await beside.cliCsv(args);
     expect(run.code).toBe(0);
     return run.stdout;
   };
 
   const api = async (route: string, query: [string, string | number][]) => {
-    const search = new URLSearchParams(query.map(([k, v]): [string, string] => [k, String(v)]));
-    search.append('format', 'csv');
-    const response = await fetch(`${base}/api/v1/${route}?${search.toString()}`, {
-      headers: { authorization: `Bearer ${TOKEN}` },
-    });
+    const response = await beside.apiCsv(route, query);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
     return response.text();

@@ -6,17 +6,14 @@
  * on the same clock; and the same bad input is refused by both with the same words (exit 2, 400).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ApiApp } from '@tickertape/api';
-import { TIME_FORMS } from '@tickertape/query';
+import { DEFAULT_MAX_POINTS, TIME_FORMS } from '@tickertape/query';
 import { TestStack } from '@tickertape/testing';
 import { seriesKey } from '@tickertape/tick';
-import { apiBeside, trafficTicks } from '../support/api-beside.js';
-import { runCli } from '../support/cli.js';
+import { apiBeside, trafficTicks, type ApiBeside } from '../support/api-beside.js';
 
 const at = (iso: string) => Date.parse(iso);
 const START = at('2026-11-19T09:20:00Z');
 const NOW = at('2026-11-19T10:30:00Z');
-const TOKEN = 'time-syntax-test-token-0123456789';
 const SENSORS = [
   { sensor: 's1', road: 'I80' },
   { sensor: 's2', road: 'I80' },
@@ -26,30 +23,21 @@ const SERIES = SENSORS.map((tags) => seriesKey('traffic', tags));
 
 describe('times and tags: tickertape query and the API read them alike', () => {
   let stack: TestStack;
-  let database: string;
-  let app: ApiApp;
-  let base: string;
+  let beside: ApiBeside;
 
   beforeAll(async () => {
     stack = await TestStack.open('cli-time-syntax');
-    ({ database, base, app } = await apiBeside(stack, trafficTicks(SENSORS, START, NOW), {
-      nowMs: NOW,
-      token: TOKEN,
-    }));
+    beside = await apiBeside(stack, trafficTicks(SENSORS, START, NOW), { nowMs: NOW });
   }, 60_000);
   afterAll(async () => {
-    await app.close();
+    await beside.app.close();
     await stack.close();
   });
 
-  const cli = (args: string[]) =>
-    runCli(stack, ['query', ...args, '--format', 'csv', '--database', database], '', () => NOW);
+  const cli = (args: string[]) => beside.cliCsv(args);
 
   const api = async (route: string, query: [string, string][]) => {
-    const search = new URLSearchParams([...query, ['format', 'csv']]);
-    const response = await fetch(`${base}/api/v1/${route}?${search.toString()}`, {
-      headers: { authorization: `Bearer ${TOKEN}` },
-    });
+    const response = await beside.apiCsv(route, query);
     return { status: response.status, text: await response.text() };
   };
 
@@ -154,6 +142,22 @@ describe('times and tags: tickertape query and the API read them alike', () => {
       ),
     );
   });
+
+  it.each([['points'], ['candles']])(
+    '%s: no --max-points and no maxPoints draw as many points in both',
+    async (route) => {
+      const args = [route, '--series', S1, '--field', 'speed', '--from', '-70m'];
+      const query: [string, string][] = [
+        ['series', S1],
+        ['field', 'speed'],
+        ['from', '-70m'],
+      ];
+      const max = String(DEFAULT_MAX_POINTS);
+      expect(await same(args, route, query)).toBe(
+        await same([...args, '--max-points', max], route, [...query, ['maxPoints', max]]),
+      );
+    },
+  );
 
   it('reads a time without an offset as UTC in both: the same answer as with Z', async () => {
     expect(

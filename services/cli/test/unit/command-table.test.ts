@@ -1,27 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { createLogger } from '@tickertape/logger';
 import type { Command } from 'commander';
-import { Readable } from 'node:stream';
 import type { CommandDefinition } from '../../src/commands/command.js';
 import { COMMANDS } from '../../src/commands/index.js';
-import { buildProgram } from '../../src/program.js';
+import { offlineProgram } from '../support/offline-program.js';
 
 function program() {
-  let stdout = '';
-  const built = buildProgram(
-    {
-      loadEnv: () => {
-        throw new Error('no environment in unit tests');
-      },
-      makeLogger: () => createLogger({ name: 'test', level: 'silent' }),
-      stdin: Readable.from([]),
-      stdout: (text) => (stdout += text),
-      stderr: () => undefined,
-      setExitCode: () => undefined,
-    },
-    { exitOverride: true },
-  );
-  return { built, output: () => stdout };
+  const { program: built, printed } = offlineProgram();
+  return { built, output: () => printed.stdout };
 }
 
 /** A command, its arguments and flags on one line: `query points --series <key> …: summary`. */

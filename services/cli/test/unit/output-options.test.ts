@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { createLogger } from '@tickertape/logger';
 import type { CommanderError } from 'commander';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import type { CommandDefinition } from '../../src/commands/command.js';
 import { COMMANDS } from '../../src/commands/index.js';
 import {
@@ -12,7 +11,7 @@ import {
 } from '../../src/output/format-option.js';
 import { jsonDocument } from '../../src/output/json.js';
 import { progressStream } from '../../src/output/progress-option.js';
-import { buildProgram } from '../../src/program.js';
+import { runOffline } from '../support/offline-program.js';
 
 /** Every command that runs (not the ones that only group others), with its path. */
 function runnable(
@@ -28,31 +27,6 @@ function runnable(
   });
 }
 
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  let envRead = false;
-  const program = buildProgram(
-    {
-      loadEnv: () => {
-        envRead = true;
-        throw new Error('no environment in unit tests');
-      },
-      makeLogger: () => createLogger({ name: 'test', level: 'silent' }),
-      stdin: Readable.from([]),
-      stdout: (text) => (stdout += text),
-      stderr: (text) => (stderr += text),
-      setExitCode: () => undefined,
-    },
-    { exitOverride: true },
-  );
-  const error: unknown = await program.parseAsync(['node', 'tickertape', ...args]).then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  return { stdout, stderr, error, envRead };
-}
-
 const formatOf = (definition: CommandDefinition) =>
   (definition.options ?? []).find((o): o is FormatOption => o instanceof FormatOption);
 
@@ -66,7 +40,7 @@ describe('--format everywhere', () => {
   });
 
   it.each(runnable(COMMANDS))('%s states its formats in --help, not --json', async (path) => {
-    const { stdout, envRead } = await run([...path.split(' '), '--help']);
+    const { stdout, envRead } = await runOffline([...path.split(' '), '--help']);
     expect(stdout).toMatch(/--format <format> +output format/);
     expect(stdout).toMatch(/choices:\s+"table",\s+("csv",\s+)?"json",\s+default:\s+"table"/);
     expect(stdout).not.toContain('--json');
@@ -126,7 +100,7 @@ describe('settleFormat', () => {
   });
 
   it('refuses --json --format table on the command line with exit 2, before any connection', async () => {
-    const { stderr, error, envRead } = await run(['verify', '--json', '--format', 'table']);
+    const { stderr, error, envRead } = await runOffline(['verify', '--json', '--format', 'table']);
     expect(stderr).toContain(JSON_DEPRECATED);
     expect(stderr).toContain('error: --json cannot be used with --format table');
     expect((error as CommanderError).exitCode).toBe(2);
@@ -134,7 +108,7 @@ describe('settleFormat', () => {
   });
 
   it('takes --json as --format json (a deprecation note on stderr), then runs the command', async () => {
-    const { stderr, error, envRead } = await run(['levels', '--json']);
+    const { stderr, error, envRead } = await runOffline(['levels', '--json']);
     expect(stderr).toBe(JSON_DEPRECATED);
     // The command then ran: it read the environment (the test's refuses).
     expect(envRead).toBe(true);

@@ -1,61 +1,44 @@
 import { describe, expect, it } from '@jest/globals';
-import { createLogger } from '@tickertape/logger';
 import type { RedriveReport } from '@tickertape/producer';
-import { Readable } from 'node:stream';
+import { DEFAULT_MAX_POINTS } from '@tickertape/query';
 import { formatRedrive, unknownReasons } from '../../src/commands/redrive/run.js';
 import { formatTopics } from '../../src/commands/topics/run.js';
 import { inputFormat } from '../../src/commands/publish/run.js';
-import { buildProgram } from '../../src/program.js';
 import { CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { formatTable } from '../../src/table.js';
-
-/** Runs the program in-process on arguments that fail before any environment is read. */
-async function usage(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  let envRead = false;
-  const program = buildProgram(
-    {
-      loadEnv: () => {
-        envRead = true;
-        throw new Error('no environment in unit tests');
-      },
-      makeLogger: () => createLogger({ name: 'test', level: 'silent' }),
-      stdin: Readable.from([]),
-      stdout: (text) => (stdout += text),
-      stderr: (text) => (stderr += text),
-      setExitCode: () => undefined,
-    },
-    { exitOverride: true },
-  );
-  const error: unknown = await program.parseAsync(['node', 'tickertape', ...args]).then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  return { stdout, stderr, error, envRead };
-}
+import { runOffline } from '../support/offline-program.js';
 
 describe('the tickertape program', () => {
   it('shows help without reading the environment', async () => {
-    const { stdout, envRead } = await usage(['publish', '--help']);
+    const { stdout, envRead } = await runOffline(['publish', '--help']);
     expect(stdout).toContain('metric,ts,tag:<key>...,field:<key>...,string:<key>...');
     expect(envRead).toBe(false);
   });
 
   it('documents times, formats and exit codes in the query help', async () => {
-    const { stdout } = await usage(['query', 'window', '--help']);
+    const { stdout } = await runOffline(['query', 'window', '--help']);
     expect(stdout.replace(/\s+/g, ' ')).toContain('relative to now: -15m, now-1h30m');
     expect(stdout.replace(/\s+/g, ' ')).toContain('Tags (--tag): key=value (or key:value)');
     expect(stdout).toContain('--format <format>');
     expect(stdout).toContain('Exit codes: 0 answered; 2 the query was refused');
   });
 
+  it.each([['points'], ['candles']])(
+    "query %s defaults --max-points to the API's maxPoints default",
+    async (command) => {
+      const { stdout } = await runOffline(['query', command, '--help']);
+      expect(stdout.replace(/\s+/g, ' ')).toMatch(
+        new RegExp(`--max-points <n> [^(]*\\(default: ${DEFAULT_MAX_POINTS}\\)`),
+      );
+    },
+  );
+
   it.each([['--version'], ['-V']])('prints the package version for %s, exit 0', async (flag) => {
     const manifest = JSON.parse(
       readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
     ) as { version: string };
-    const { stdout, error, envRead } = await usage([flag]);
+    const { stdout, error, envRead } = await runOffline([flag]);
     expect(stdout).toBe(`${manifest.version}\n`);
     expect(error).toBeInstanceOf(CommanderError);
     expect((error as CommanderError).exitCode).toBe(0);
@@ -69,7 +52,7 @@ describe('the tickertape program', () => {
     [['levels', 'skip', 'minute'], /missing required argument 'metric'/],
     [['loadgen', '--profile', 'crypto'], /Allowed choices are stocks, traffic/],
   ])('exits 2 for bad usage: %j', async (args, message) => {
-    const { stderr, error } = await usage(args);
+    const { stderr, error } = await runOffline(args);
     expect(stderr).toMatch(message);
     expect(error).toBeInstanceOf(CommanderError);
     expect((error as CommanderError).exitCode).toBe(2);
@@ -111,7 +94,7 @@ describe('the tickertape program', () => {
     [['query', 'window', '--field', 'speed', '--last', '10m'], /name the series: --series/],
     [['query', 'status'], /required option '--series <key>' not specified/],
   ])('refuses %j before touching anything', async (args, message) => {
-    const { stderr, error, envRead } = await usage(args);
+    const { stderr, error, envRead } = await runOffline(args);
     expect(error).toBeDefined();
     expect(stderr).toMatch(message);
     expect(envRead).toBe(false);

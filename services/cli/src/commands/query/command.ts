@@ -1,4 +1,4 @@
-import { TIME_DEFAULTS } from '@tickertape/query';
+import { DEFAULT_MAX_POINTS, TIME_DEFAULTS } from '@tickertape/query';
 import { Option } from 'commander';
 import { positiveInt, tagArgument } from '../../arguments.js';
 import { quantileArgument } from '../../format/stats.js';
@@ -62,7 +62,7 @@ const pointsDefinition = defineCommand({
     new Option('--field <name>', 'numeric field').makeOptionMandatory(),
     new Option('--max-points <n>', 'at most this many points: the finest width that fits')
       .argParser(positiveInt)
-      .default(120)
+      .default(DEFAULT_MAX_POINTS)
       .conflicts(['level', 'detail']),
     new Option('--level <level>', 'read this level instead: minute, hour or day'),
     new Option(
@@ -85,7 +85,9 @@ const candlesDefinition = defineCommand({
   options: [
     new Option('--series <key>', 'series key, e.g. "stock.tick|symbol=AAPL"').makeOptionMandatory(),
     new Option('--field <name>', 'numeric field').makeOptionMandatory(),
-    new Option('--max-points <n>', 'at most this many candles').argParser(positiveInt).default(60),
+    new Option('--max-points <n>', 'at most this many candles')
+      .argParser(positiveInt)
+      .default(DEFAULT_MAX_POINTS),
     tzOption(),
     quantileOption("each candle's values"),
     ...rangeOptions(),

@@ -43,8 +43,10 @@ export async function repeat<T>(
 }
 
 /**
- * Two reads run alternately, `runs` times each (a, b, a, b …), so that whatever else slows the
- * machine for a while slows both alike: what a ratio of their latencies needs on a shared machine.
+ * Two reads run in turns, `runs` times each, the one going first swapped every round (a, b, b, a,
+ * a, b …), so that whatever else slows the machine for a while slows both alike, and neither
+ * always runs right after the other (whose garbage the next one may pay to collect): what a
+ * ratio of their latencies needs on a shared machine.
  */
 export async function repeatPaired<A, B>(
   a: () => Promise<A>,
@@ -54,13 +56,24 @@ export async function repeatPaired<A, B>(
   if (runs < 1) throw new RangeError('repeatPaired needs at least one run');
   const first = { samplesMs: [] as number[] } as { answer: A; samplesMs: number[] };
   const second = { samplesMs: [] as number[] } as { answer: B; samplesMs: number[] };
-  for (let i = 0; i < runs; i++) {
-    let t0 = performance.now();
+  const runA = async () => {
+    const t0 = performance.now();
     first.answer = await a();
     first.samplesMs.push(performance.now() - t0);
-    t0 = performance.now();
+  };
+  const runB = async () => {
+    const t0 = performance.now();
     second.answer = await b();
     second.samplesMs.push(performance.now() - t0);
+  };
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      await runA();
+      await runB();
+    } else {
+      await runB();
+      await runA();
+    }
   }
   return [first, second];
 }

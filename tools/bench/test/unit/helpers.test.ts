@@ -29,14 +29,14 @@ describe('percentile', () => {
 });
 
 describe('repeatPaired', () => {
-  it('runs the two reads in turns, each as often, and keeps the last answers', async () => {
+  it('runs the two reads in turns, each as often, the first swapped every round', async () => {
     const order: string[] = [];
     const [a, b] = await repeatPaired(
       () => Promise.resolve(order.push('a')),
       () => Promise.resolve(String(order.push('b'))),
       3,
     );
-    expect(order).toEqual(['a', 'b', 'a', 'b', 'a', 'b']);
+    expect(order).toEqual(['a', 'b', 'b', 'a', 'a', 'b']);
     expect(a.answer).toBe(5);
     expect(b.answer).toBe('6');
     expect(a.samplesMs).toHaveLength(3);

@@ -117,9 +117,7 @@ const autoDefinition = defineCommand({
     level: Level,
     metrics: string[],
   ) {
-    await showChanged(ctx, options.format, () =>
-      handBack(ctx, options.database, level, metrics),
-    );
+    await showChanged(ctx, options.format, () => handBack(ctx, options.database, level, metrics));
   },
 });
 

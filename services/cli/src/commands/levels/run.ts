@@ -289,7 +289,5 @@ export function handBack(
         `only the ${AUTO_SKIP_LEVEL} level is skipped automatically; the ${level} level follows your skip, compact and keep alone`,
       ),
     );
-  return withStore(io, database, (store) =>
-    store.changePins({ kind: 'unpin', metrics }, io.now()),
-  );
+  return withStore(io, database, (store) => store.changePins({ kind: 'unpin', metrics }, io.now()));
 }

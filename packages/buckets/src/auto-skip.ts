@@ -27,13 +27,15 @@ export type AutoSkipDecision = 'skip' | 'keep' | 'none';
  * at or below AUTO_SKIP_AT_PER_MINUTE and is written there again above AUTO_KEEP_ABOVE_PER_MINUTE.
  * Only a metric the operator left alone is touched: one the operator skips or compacts at some
  * level is theirs (a compact hour keeps a minute's mean only, so the minute level is its only
- * exact copy).
+ * exact copy), and so is one they pinned (`levels keep minute`), whatever its density — a span of
+ * it still open (opened while the pin was being stored) is closed.
  */
 export function autoSkipDecision(
   policy: LevelPolicy,
   metric: string,
   perMinute: number,
 ): AutoSkipDecision {
+  if (policy.pins(metric)) return policy.autoSkipping(AUTO_SKIP_LEVEL, metric) ? 'keep' : 'none';
   const operatorSet = LEVELS.some((level) => {
     const mode = policy.mode(level, metric);
     return mode !== 'full' && !(level === AUTO_SKIP_LEVEL && policy.autoSkipping(level, metric));

@@ -92,6 +92,7 @@ export {
   type LevelMode,
   type LevelPolicySpec,
   type MetricPolicyChange,
+  type PinChange,
   type SketchAlphaSpec,
   type WeightSpec,
 } from './level-policy.js';

@@ -52,6 +52,18 @@ export type AutoSkipChange =
   | { kind: 'keep'; metric: string; untilMs: number }
   | { kind: 'forget'; beforeMs: number };
 
+/**
+ * The operator's word on the automatic rule at AUTO_SKIP_LEVEL, for some metrics:
+ * - `pin` (`tickertape levels keep minute`): the level keeps them in full — the operator's skip of
+ *   them dropped, an open automatic span closed at `untilMs` (a boundary as safe as the rule's own,
+ *   `autoSkipBoundary`) — and the rule never opens a span for them again;
+ * - `unpin` (`tickertape levels auto minute`): handed back to the rule, which decides by their
+ *   density from its next run (the operator's skip of them dropped too).
+ */
+export type PinChange =
+  | { kind: 'pin'; metrics: readonly string[]; untilMs: number }
+  | { kind: 'unpin'; metrics: readonly string[] };
+
 /** A sketched metric kept at an α other than the default (SKETCH_ALPHA). */
 export interface SketchAlphaSpec {
   metric: string;
@@ -70,6 +82,8 @@ export type LevelPolicySpec = Readonly<
     weights?: readonly WeightSpec[];
     /** Spans the automatic rule skips AUTO_SKIP_LEVEL for, per metric (docs/data-layout.md). */
     autoSkip?: readonly AutoSkipSpec[];
+    /** Metrics the operator keeps at AUTO_SKIP_LEVEL, which the automatic rule leaves alone (PinChange). */
+    pinned?: readonly string[];
   }
 >;
 
@@ -105,6 +119,8 @@ export class LevelPolicy {
   private readonly weighted: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Per metric: the automatic rule's spans at AUTO_SKIP_LEVEL, in time order. */
   private readonly auto: ReadonlyMap<string, readonly AutoSkipSpec[]>;
+  /** Metrics the operator keeps at AUTO_SKIP_LEVEL: the automatic rule opens no span for them. */
+  private readonly pinnedSet: ReadonlySet<string>;
   /** The policy as one canonical string: equal policies, equal keys (what cached answers carry). */
   readonly key: string;
 
@@ -155,6 +171,11 @@ export class LevelPolicy {
     }
     for (const spans of auto.values()) spans.sort((a, b) => a.fromMs - b.fromMs);
     this.auto = auto;
+    // Not refused when the operator also skips a pinned metric (two writes racing): the skip
+    // then decides what is stored, and the pin only keeps the rule away.
+    if ((spec.pinned ?? []).some((metric) => metric === ''))
+      throw new LevelPolicyError('a pinned metric has a name');
+    this.pinnedSet = new Set(spec.pinned ?? []);
     const levelKey = [...modes].map(([level, byMetric]) => [
       level,
       [...byMetric].sort(([a], [b]) => byName(a, b)),
@@ -170,7 +191,8 @@ export class LevelPolicy {
             ...(this.sketchAlphas().length > 0 ? { sketchAlpha: this.sketchAlphas() } : {}),
             weights: this.weights(),
           });
-    // Joins the key only when set, so a policy without automatic skips keeps its key.
+    // Joins the key only when set, so a policy without automatic skips keeps its key. Pins do
+    // not join it: they change nothing stored or read, so cached answers stay valid.
     if (auto.size > 0) this.key = JSON.stringify({ policy: this.key, autoSkip: this.autoSkips() });
     const everywhere = [...(modes.get(LEVELS[0]) ?? new Map<string, LevelMode>())].find(
       ([metric]) => LEVELS.every((level) => this.skips(level, metric)),
@@ -233,10 +255,11 @@ export class LevelPolicy {
 
   /**
    * The same policy with `metric` skipped automatically from `fromMs` (a whole minute ahead of
-   * every writer); unchanged while a span of it is open.
+   * every writer); unchanged while a span of it is open, or when the operator pinned it (a pin
+   * stored between the job's read and its write wins).
    */
   withAutoSkip(metric: string, fromMs: number): LevelPolicy {
-    if (this.autoSkipping(AUTO_SKIP_LEVEL, metric)) return this;
+    if (this.autoSkipping(AUTO_SKIP_LEVEL, metric) || this.pins(metric)) return this;
     return new LevelPolicy({ ...this.spec(), autoSkip: [...this.autoSkips(), { metric, fromMs }] });
   }
 
@@ -261,6 +284,34 @@ export class LevelPolicy {
     if (change.kind === 'skip') return this.withAutoSkip(change.metric, change.fromMs);
     if (change.kind === 'keep') return this.withAutoKeep(change.metric, change.untilMs);
     return this.withoutAutoSkipsBefore(change.beforeMs);
+  }
+
+  /** Whether the operator keeps `metric` at AUTO_SKIP_LEVEL, out of the automatic rule's reach. */
+  pins(metric: string): boolean {
+    return this.pinnedSet.has(metric);
+  }
+
+  /** The metrics the operator pinned at AUTO_SKIP_LEVEL, sorted. */
+  pinnedMetrics(): string[] {
+    return [...this.pinnedSet].sort(byName);
+  }
+
+  /**
+   * The same policy with the operator's word on the automatic rule (PinChange). A pin closes an
+   * open span at `untilMs` as the rule's own `keep` does, so the ticks on either side are judged
+   * by their slot alone; both drop the operator's skip of the metrics at AUTO_SKIP_LEVEL, since a
+   * metric there is in one of three states: skipped by the operator, pinned, or the rule's.
+   */
+  withPinChange(change: PinChange): LevelPolicy {
+    let next: LevelPolicy = this.with(AUTO_SKIP_LEVEL, change.metrics, 'full');
+    const pinned = new Set(this.pinnedSet);
+    for (const metric of change.metrics) {
+      if (change.kind === 'pin') {
+        next = next.withAutoKeep(metric, change.untilMs);
+        pinned.add(metric);
+      } else pinned.delete(metric);
+    }
+    return new LevelPolicy({ ...next.spec(), pinned: [...pinned] });
   }
 
   /** The same policy without the closed automatic spans that ended at or before `beforeMs` (past the level's retention). */
@@ -383,8 +434,9 @@ export class LevelPolicy {
       sketch: this.sketchedMetrics(),
       sketchAlpha: this.sketchAlphas(),
       weights: this.weights(),
-      // Only when set, so a policy without automatic spans keeps the shape it had.
+      // Only when set, so a policy without automatic spans or pins keeps the shape it had.
       ...(this.auto.size > 0 ? { autoSkip: this.autoSkips() } : {}),
+      ...(this.pinnedSet.size > 0 ? { pinned: this.pinnedMetrics() } : {}),
     };
   }
 
@@ -396,7 +448,10 @@ export class LevelPolicy {
     }
     const pick = (m: LevelMode) =>
       [...next].filter(([, each]) => each === m).map(([metric]) => metric);
-    return { ...this.spec(), [level]: { skip: pick('skip'), compact: pick('compact') } };
+    const spec = { ...this.spec(), [level]: { skip: pick('skip'), compact: pick('compact') } };
+    // The operator's skip replaces a pin: one state per metric at AUTO_SKIP_LEVEL (withPinChange).
+    if (level !== AUTO_SKIP_LEVEL || mode !== 'skip' || this.pinnedSet.size === 0) return spec;
+    return { ...spec, pinned: this.pinnedMetrics().filter((metric) => !metrics.includes(metric)) };
   }
 
   /** No level skips or compacts a metric (sketches and weights aside): every level keeps every metric in full. */

@@ -1,4 +1,4 @@
-import type { Level, LevelPolicy } from '@tickertape/buckets';
+import { LEVEL_SPECS, type Level, type LevelPolicy } from '@tickertape/buckets';
 import { LevelPolicySource, type RollupStore } from '@tickertape/store';
 import {
   isSegmentBudgetError,
@@ -50,6 +50,19 @@ const DAY_MS = 86_400_000;
  */
 function around(query: { fromMs: number; toMs: number }): { fromMs: number; toMs: number } {
   return { fromMs: query.fromMs - DAY_MS, toMs: query.toMs + DAY_MS };
+}
+
+/**
+ * What an explicit level's read touches, for the level policy's automatic spans: in UTC, only the
+ * slots of `level` that overlap the range — and as a span's bounds are whole slots of it, a span
+ * overlaps those slots exactly when it overlaps the range. With a zone, a slot of the level each
+ * side more, for local slots off the UTC grid (a zone's old offsets in seconds) and the parts of
+ * finer levels read at their edges. So a minute read that touches no span is answered by the
+ * minute level, where `around` would refuse it within a day of one.
+ */
+function touched(query: LevelQuery, level: Level): { fromMs: number; toMs: number } {
+  const margin = query.tz === undefined ? 0 : LEVEL_SPECS[level].slotMs;
+  return { fromMs: query.fromMs - margin, toMs: query.toMs + margin };
 }
 
 /** What a long-lived reader (the API) keeps between queries; the CLI and checker keep nothing. */
@@ -199,7 +212,7 @@ export class RollupReader {
   /** One series at one level, read whole buckets or their sub-slots. */
   async range(query: LevelQuery): Promise<RangeResult> {
     const level = checkLevel(query.level, this.ctx);
-    const ctx = await this.keptFor([query.series], around(query));
+    const ctx = await this.keptFor([query.series], touched(query, level));
     checkLevelKept(level, metricOfSeries(query.series), ctx);
     return this.named(
       ctx,

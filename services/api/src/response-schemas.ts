@@ -276,6 +276,10 @@ export const levelsSchema = z.object({
       /** The level policy: metrics this level skips, and those it keeps compact (docs/data-layout.md). */
       skips: z.array(z.string()),
       compact: z.array(z.string()),
+      pinned: z.array(z.string()).meta({
+        description:
+          'Metrics the operator keeps at this level, which the automatic skip leaves alone (`tickertape levels keep minute`; `levels auto minute` hands one back); only the minute level has such a rule',
+      }),
     }),
   ),
   /** Metrics whose fields keep quantile sketches, at every level (`tickertape levels sketch`). */

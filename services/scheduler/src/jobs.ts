@@ -144,21 +144,24 @@ export const JOBS = {
           )
         : [];
       const boundary = autoSkipBoundary(t, env.MAX_FUTURE_MS, POLICY_REFRESH_MS);
-      const decisions = env.AUTO_SKIP_MINUTE
-        ? densities.map(({ metric, perMinute }) => ({
-            metric,
-            perMinute,
-            decision: autoSkipDecision(policy, metric, perMinute),
-          }))
-        : // Off: every metric the rule skips is written again, from a boundary as safe as any.
-          policy
-            .autoSkips()
-            .filter(({ untilMs }) => untilMs === undefined)
-            .map(({ metric }) => ({
-              metric,
-              perMinute: null,
-              decision: 'keep' as const,
-            }));
+      const open = policy
+        .autoSkips()
+        .filter(({ untilMs }) => untilMs === undefined)
+        .map(({ metric }) => metric);
+      const measured = new Set(densities.map(({ metric }) => metric));
+      // Written again, from a boundary as safe as any: with the rule off, every metric it skips;
+      // with it on, a pinned one whose span was opened while the pin was stored, measured or not.
+      const unmeasured = open
+        .filter((metric) => !env.AUTO_SKIP_MINUTE || (policy.pins(metric) && !measured.has(metric)))
+        .map((metric) => ({ metric, perMinute: null, decision: 'keep' as const }));
+      const decisions = [
+        ...densities.map(({ metric, perMinute }) => ({
+          metric,
+          perMinute,
+          decision: autoSkipDecision(policy, metric, perMinute),
+        })),
+        ...unmeasured,
+      ];
       const changes: {
         metric: string;
         change: 'skip' | 'keep';
@@ -180,9 +183,11 @@ export const JOBS = {
           { metric, level: AUTO_SKIP_LEVEL, perMinute, from },
           decision === 'skip'
             ? 'sparse metric: the minute level skips it from then on (its minutes stay in the hour buckets)'
-            : env.AUTO_SKIP_MINUTE
-              ? 'metric grew denser: the minute level writes it again from then on'
-              : 'AUTO_SKIP_MINUTE is off: the minute level writes the metric again from then on',
+            : !env.AUTO_SKIP_MINUTE
+              ? 'AUTO_SKIP_MINUTE is off: the minute level writes the metric again from then on'
+              : policy.pins(metric)
+                ? 'metric pinned by the operator (levels keep minute): the minute level writes it again from then on'
+                : 'metric grew denser: the minute level writes it again from then on',
         );
       }
       // Spans whose minutes retention has dropped no longer keep readers off the minute level.

@@ -154,3 +154,93 @@ describe('readers over a range', () => {
     ]);
   });
 });
+
+describe("the operator's pin (levels keep minute) and hand-back (levels auto minute)", () => {
+  const open = KEEP_EVERYTHING.withAutoSkip('mms.cpu', T0 + 10 * M);
+
+  test.each([
+    // perMinute, span open?, decision
+    [0.1, false, 'none'],
+    [AUTO_SKIP_AT_PER_MINUTE, false, 'none'],
+    [60, false, 'none'],
+    // A span opened while the pin was being stored: the next run closes it, at any density.
+    [0.1, true, 'keep'],
+    [60, true, 'keep'],
+  ] as const)(
+    'a pinned metric at %p ticks/min, span open %p: %s',
+    (perMinute, isOpen, decision) => {
+      const pinned = new LevelPolicy({
+        pinned: ['mms.cpu'],
+        ...(isOpen ? { autoSkip: [{ metric: 'mms.cpu', fromMs: T0 }] } : {}),
+      });
+      expect(autoSkipDecision(pinned, 'mms.cpu', perMinute)).toBe(decision);
+      // Other metrics stay the rule's.
+      expect(autoSkipDecision(pinned, 'traffic', 0.1)).toBe('skip');
+    },
+  );
+
+  test('a pin closes the open span at the boundary given, judged per tick by slot, and keeps the rule away', () => {
+    const pinned = open.withPinChange({ kind: 'pin', metrics: ['mms.cpu'], untilMs: T0 + 30 * M });
+    expect(pinned.pins('mms.cpu')).toBe(true);
+    expect(pinned.pinnedMetrics()).toEqual(['mms.cpu']);
+    expect(pinned.autoSkips()).toEqual([
+      { metric: 'mms.cpu', fromMs: T0 + 10 * M, untilMs: T0 + 30 * M },
+    ]);
+    expect(pinned.skipsAt('minute', 'mms.cpu', T0 + 30 * M - 1)).toBe(true);
+    expect(pinned.skipsAt('minute', 'mms.cpu', T0 + 30 * M)).toBe(false);
+    expect(pinned.mode('minute', 'mms.cpu')).toBe('full');
+    // The job's own skip, however it raced, opens nothing.
+    expect(pinned.withAutoSkip('mms.cpu', T0 + 100 * M)).toBe(pinned);
+    expect(autoSkipDecision(pinned, 'mms.cpu', 0.1)).toBe('none');
+    // Pins change nothing stored or read: the key is the closed span's.
+    expect(pinned.key).toBe(open.withAutoKeep('mms.cpu', T0 + 30 * M).key);
+  });
+
+  test('a pin before the span began drops it whole; a pin without a span only pins', () => {
+    const early = open.withPinChange({ kind: 'pin', metrics: ['mms.cpu'], untilMs: T0 + 10 * M });
+    expect(early.autoSkips()).toEqual([]);
+    expect(early.skipsAt('minute', 'mms.cpu', T0 + 20 * M)).toBe(false);
+    const plain = KEEP_EVERYTHING.withPinChange({
+      kind: 'pin',
+      metrics: ['a', 'b'],
+      untilMs: T0,
+    });
+    expect(plain.pinnedMetrics()).toEqual(['a', 'b']);
+    expect(plain.autoSkips()).toEqual([]);
+    expect(plain.isEmpty).toBe(true);
+  });
+
+  test("one state per metric at the minute level: the operator's skip, a pin, or the rule's", () => {
+    const skipped = open.with('minute', ['mms.cpu'], 'skip');
+    const pinned = skipped.withPinChange({
+      kind: 'pin',
+      metrics: ['mms.cpu'],
+      untilMs: T0 + 30 * M,
+    });
+    expect(pinned.metricsAt('minute', 'skip')).toEqual([]);
+    expect(pinned.pins('mms.cpu')).toBe(true);
+    const skippedAgain = pinned.with('minute', ['mms.cpu'], 'skip');
+    expect(skippedAgain.pins('mms.cpu')).toBe(false);
+    expect(skippedAgain.mode('minute', 'mms.cpu')).toBe('skip');
+    // A keep or compact at another level leaves the pin alone.
+    expect(pinned.with('hour', ['mms.cpu'], 'full').pins('mms.cpu')).toBe(true);
+    const handedBack = skippedAgain.withPinChange({ kind: 'unpin', metrics: ['mms.cpu'] });
+    expect(handedBack.metricsAt('minute', 'skip')).toEqual([]);
+    expect(handedBack.pins('mms.cpu')).toBe(false);
+    expect(autoSkipDecision(handedBack, 'mms.cpu', 0.1)).toBe('skip');
+    // The closed span still applies to its own slots.
+    expect(handedBack.skipsAt('minute', 'mms.cpu', T0 + 20 * M)).toBe(true);
+  });
+
+  test('survives the stored spec; a policy from before pins has none and keeps its shape', () => {
+    const pinned = open.withPinChange({ kind: 'pin', metrics: ['mms.cpu'], untilMs: T0 + 30 * M });
+    const again = new LevelPolicy(pinned.spec());
+    expect(again.pinnedMetrics()).toEqual(['mms.cpu']);
+    expect(again.spec()).toEqual(pinned.spec());
+    expect(open.spec()).not.toHaveProperty('pinned');
+    expect(new LevelPolicy({ minute: { skip: ['x'] } }).pinnedMetrics()).toEqual([]);
+    expect(pinned.withPinChange({ kind: 'unpin', metrics: ['mms.cpu'] }).spec()).not.toHaveProperty(
+      'pinned',
+    );
+  });
+});

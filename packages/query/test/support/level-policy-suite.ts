@@ -126,4 +126,83 @@ export function describeLevelPolicyReads(name: string, open: () => Promise<Opene
       expect(status.levels.map((l) => l.level)).toEqual(['hour', 'day']);
     });
   });
+
+  describe(`${name}: explicit level reads beside an automatic span`, () => {
+    let opened: OpenedStore;
+    let reader: RollupReader;
+    // The rule skipped the sparse metric at the minute level over [40, 70) minutes after T0.
+    const FROM = T0 + 40 * M;
+    const UNTIL = T0 + 70 * M;
+    const minuteRead = (fromMs: number, toMs: number, tz?: string) =>
+      reader.range({
+        series: SPARSE,
+        field: 'value',
+        fromMs,
+        toMs,
+        level: 'minute',
+        detail: 'slot',
+        ...(tz === undefined ? {} : { tz }),
+      });
+
+    beforeAll(async () => {
+      opened = await open();
+      const { store } = opened;
+      await store.changeAutoSkip({ kind: 'skip', metric: 'mms.cpu', fromMs: FROM }, T0);
+      await store.changeAutoSkip({ kind: 'keep', metric: 'mms.cpu', untilMs: UNTIL }, T0);
+      for (const level of LEVELS) await store.writer(level).apply(ticks());
+      reader = new RollupReader({ rollups: store }, { now: () => T0 + 3 * 60 * M });
+    });
+    afterAll(() => opened.close());
+
+    it.each([
+      ['before the span, up to its first minute', T0 + 10 * M, FROM, undefined],
+      ['after it, from its end on', UNTIL, T0 + 100 * M, undefined],
+      [
+        'before it, in a zone on the UTC grid (a minute each side more)',
+        T0,
+        FROM - M,
+        'Asia/Kolkata',
+      ],
+    ])(
+      'answers a minute read %s from the minute level, every minute',
+      async (_, fromMs, toMs, tz) => {
+        const read = await minuteRead(fromMs, toMs, tz);
+        expect(read.resolution.source).toEqual({ level: 'minute', detail: 'slot' });
+        const minutes = (toMs - fromMs) / M;
+        expect(read.points.map((p) => [p.t, p.n, p.sum])).toEqual(
+          Array.from({ length: minutes }, (_, i) => {
+            const minute = (fromMs - T0) / M + i;
+            return [fromMs + i * M, 1, minute];
+          }),
+        );
+        expect(read.gaps).toEqual([]);
+      },
+    );
+
+    it.each([
+      ['reaching into its first minute', T0 + 10 * M, FROM + 1, undefined],
+      ['starting in its last minute', UNTIL - 1, T0 + 100 * M, undefined],
+      ['inside it', FROM + 5 * M, FROM + 10 * M, undefined],
+      ['in a zone, within a minute of it', T0, FROM, 'Asia/Kolkata'],
+    ])(
+      'refuses a minute read %s, naming the levels that keep the metric',
+      async (_, fromMs, toMs, tz) => {
+        const read = minuteRead(fromMs, toMs, tz);
+        await expect(read).rejects.toMatchObject({ code: QueryErrorCode.LevelSkipped });
+        await expect(read).rejects.toThrow('kept at hour, day');
+      },
+    );
+
+    it('still takes the hour level for reads that choose their level near the span', async () => {
+      const read = await reader.auto({
+        series: SPARSE,
+        field: 'value',
+        fromMs: T0,
+        toMs: FROM,
+        maxPoints: 1000,
+      });
+      expect(read.resolution.source).toEqual({ level: 'hour', detail: 'sub' });
+      expect(read.points).toHaveLength(40);
+    });
+  });
 }

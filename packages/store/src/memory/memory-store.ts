@@ -89,6 +89,7 @@ export function createMemoryStore(): RollupStore {
       upkeep.changeLevelPolicy(level, metrics, mode, nowMs),
     changeMetricPolicy: (change, nowMs) => upkeep.changeMetricPolicy(change, nowMs),
     changeAutoSkip: (change, nowMs) => upkeep.changeAutoSkip(change, nowMs),
+    changePins: (change, nowMs) => upkeep.changePins(change, nowMs),
 
     startRun: (start, nowMs) => history.startRun(start, nowMs),
     updateRun: (id, nowMs, patch) => history.updateRun(id, nowMs, patch),

@@ -5,6 +5,7 @@ import {
   type Level,
   type LevelMode,
   type MetricPolicyChange,
+  type PinChange,
   type AutoSkipChange,
   type RetentionPolicy,
 } from '@tickertape/buckets';
@@ -95,6 +96,13 @@ export class MemoryUpkeep implements Upkeep {
   changeAutoSkip(change: AutoSkipChange, _nowMs: number): Promise<LevelPolicy> {
     return settle(() => {
       this.state.policy = new LevelPolicy(this.state.policy.withAutoChange(change).spec());
+      return this.state.policy;
+    });
+  }
+
+  changePins(change: PinChange, _nowMs: number): Promise<LevelPolicy> {
+    return settle(() => {
+      this.state.policy = new LevelPolicy(this.state.policy.withPinChange(change).spec());
       return this.state.policy;
     });
   }

@@ -3,6 +3,7 @@ import type {
   LevelMode,
   LevelPolicy,
   MetricPolicyChange,
+  PinChange,
   AutoSkipChange,
   PartitionRange,
   RetentionPolicy,
@@ -44,6 +45,7 @@ import { listRuns, startRun, updateRun } from './history-runs.js';
 import {
   changeAutoSkip,
   changeLevelPolicy,
+  changePins,
   changeMetricPolicy,
   readLevelPolicy,
 } from './level-policy.js';
@@ -230,6 +232,9 @@ export class MongoRollupStore implements RollupStore {
   }
   changeAutoSkip(change: AutoSkipChange, nowMs: number): Promise<LevelPolicy> {
     return changeAutoSkip(this.db, change, nowMs);
+  }
+  changePins(change: PinChange, nowMs: number): Promise<LevelPolicy> {
+    return changePins(this.db, change, nowMs);
   }
 
   // History

@@ -3,6 +3,7 @@ import type {
   LevelMode,
   LevelPolicy,
   MetricPolicyChange,
+  PinChange,
   AutoSkipChange,
   RetentionPolicy,
   RetentionVerdict,
@@ -49,4 +50,9 @@ export interface Upkeep {
   changeMetricPolicy(change: MetricPolicyChange, nowMs: number): Promise<LevelPolicy>;
   /** The automatic rule's spans at the minute level: one opened, closed or forgotten. */
   changeAutoSkip(change: AutoSkipChange, nowMs: number): Promise<LevelPolicy>;
+  /**
+   * The operator's word on the automatic rule at the minute level (`levels keep|auto minute`):
+   * metrics pinned (an open span closed at the change's boundary) or handed back, in one write.
+   */
+  changePins(change: PinChange, nowMs: number): Promise<LevelPolicy>;
 }

@@ -268,6 +268,46 @@ export function upkeepContract(open: OpenStore): void {
       expect((await store.readLevelPolicy()).isEmpty).toBe(true);
     });
 
+    it("keeps the operator's pins at the minute level: a pin closes the open span, the rule's next skip opens nothing", async () => {
+      const store = await stores.use();
+      const M = 60_000;
+      await store.changeLevelPolicy('hour', ['px'], 'compact', T0);
+      await store.changeAutoSkip({ kind: 'skip', metric: 'spd', fromMs: T0 + 7 * M }, T0);
+      await store.changeLevelPolicy('minute', ['lone'], 'skip', T0);
+      const pinned = await store.changePins(
+        { kind: 'pin', metrics: ['spd', 'lone'], untilMs: T0 + 20 * M },
+        T0,
+      );
+      let policy = await store.readLevelPolicy();
+      expect(policy.pinnedMetrics()).toEqual(['lone', 'spd']);
+      expect(pinned.pinnedMetrics()).toEqual(['lone', 'spd']);
+      expect(policy.autoSkips()).toEqual([
+        { metric: 'spd', fromMs: T0 + 7 * M, untilMs: T0 + 20 * M },
+      ]);
+      // The operator's skip gave way to the pin; the rest of the policy is untouched.
+      expect(policy.metricsAt('minute', 'skip')).toEqual([]);
+      expect(policy.mode('hour', 'px')).toBe('compact');
+      expect(policy.skipsAt('minute', 'spd', T0 + 20 * M - 1)).toBe(true);
+      expect(policy.skipsAt('minute', 'spd', T0 + 20 * M)).toBe(false);
+      // The rule cannot reopen it, and its own changes keep the pins.
+      await store.changeAutoSkip({ kind: 'skip', metric: 'spd', fromMs: T0 + 30 * M }, T0);
+      await store.changeAutoSkip({ kind: 'skip', metric: 'other', fromMs: T0 + 30 * M }, T0);
+      policy = await store.readLevelPolicy();
+      expect(policy.autoSkips().map(({ metric, untilMs }) => [metric, untilMs])).toEqual([
+        ['other', undefined],
+        ['spd', T0 + 20 * M],
+      ]);
+      expect(policy.pinnedMetrics()).toEqual(['lone', 'spd']);
+      // The operator's skip replaces a pin; `auto` hands a metric back to the rule.
+      await store.changeLevelPolicy('minute', ['lone'], 'skip', T0);
+      await store.changePins({ kind: 'unpin', metrics: ['spd'] }, T0);
+      policy = await store.readLevelPolicy();
+      expect(policy.pinnedMetrics()).toEqual([]);
+      expect(policy.metricsAt('minute', 'skip')).toEqual(['lone']);
+      await store.changeAutoSkip({ kind: 'skip', metric: 'spd', fromMs: T0 + 40 * M }, T0);
+      expect((await store.readLevelPolicy()).autoSkipping('minute', 'spd')).toBe(true);
+    });
+
     it('keeps sketches and weights for every level beside the modes, and refuses a field weighted by itself', async () => {
       const store = await stores.use();
       await store.changeLevelPolicy('hour', ['spd'], 'compact', T0);

@@ -101,4 +101,35 @@ describe('the level policy on the real database', () => {
       [],
     );
   });
+
+  it('reads a minute document from before pins, and pins in one write the writers follow slot by slot', async () => {
+    const { store: fresh, db } = await stack.fresh();
+    const M = 60_000;
+    // As the auto-skip job wrote it before pins existed.
+    const raw = db.collection<{ _id: string } & Record<string, unknown>>('level_policy');
+    await raw.insertOne({
+      _id: 'minute',
+      skip: ['other'],
+      compact: [],
+      auto: [{ metric: 'sparse', from: new Date(T0) }],
+      updatedAt: new Date(T0),
+    });
+    const before = await fresh.readLevelPolicy();
+    expect(before.pinnedMetrics()).toEqual([]);
+    expect(before.autoSkipping('minute', 'sparse')).toBe(true);
+
+    await fresh.changePins({ kind: 'pin', metrics: ['sparse'], untilMs: T0 + 3 * M }, T0);
+    expect(await raw.findOne({ _id: 'minute' })).toMatchObject({
+      skip: ['other'],
+      pinned: ['sparse'],
+      auto: [{ metric: 'sparse', from: new Date(T0), until: new Date(T0 + 3 * M) }],
+    });
+    // A writer that reads the pinned policy leaves out the span's minutes only.
+    const minute = fresh.writer('minute', { policy: new LevelPolicySource(fresh, 0) });
+    expect(await minute.apply(ticks('sparse', 5, 0))).toMatchObject({ buckets: 2, skipped: 3 });
+    const written: string[] = [];
+    for await (const record of fresh.partition('rollup_minute_20261121').scan())
+      written.push(record._id);
+    expect(written.sort()).toEqual(['sparse:202611211003', 'sparse:202611211004']);
+  });
 });

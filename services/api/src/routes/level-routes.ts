@@ -65,7 +65,7 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
     {
       schema: {
         summary:
-          'The levels served: finality watermark, consumer lag and level policy (metrics skipped, kept compact) of each; the metrics with quantile sketches (and their α where not 1 %) and the weighted fields',
+          'The levels served: finality watermark, consumer lag and level policy (metrics skipped, kept compact, pinned out of the automatic skip) of each; the metrics with quantile sketches (and their α where not 1 %) and the weighted fields',
         tags: ['status'],
         security: BEARER,
         response: { 200: levelsSchema, 304: notModified, ...unscopedErrors, ...readTimeout },
@@ -88,6 +88,7 @@ export const levelRoutes: FastifyPluginCallbackZod<LevelRouteOptions> = (api, op
           lag: lags[i] ?? null,
           skips: mine(policy.metricsAt(level, 'skip')),
           compact: mine(policy.metricsAt(level, 'compact')),
+          pinned: level === AUTO_SKIP_LEVEL ? mine(policy.pinnedMetrics()) : [],
         })),
         sketches: mine(policy.sketchedMetrics()),
         sketchAlpha: policy.sketchAlphas().filter((s) => scope.allows(s.metric)),

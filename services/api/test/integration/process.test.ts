@@ -81,6 +81,7 @@ describe('api process', () => {
           lag: null,
           skips: [],
           compact: [],
+          pinned: [],
         })),
         sketches: [],
         sketchAlpha: [],

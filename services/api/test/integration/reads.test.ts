@@ -364,6 +364,7 @@ describe('read routes over HTTP, against values computed from the ticks', () => 
         lag: null,
         skips: [],
         compact: [],
+        pinned: [],
       })),
       sketches: [],
       sketchAlpha: [],

@@ -97,6 +97,8 @@ describe('spread, quantiles and VWAP on the read routes', () => {
     );
     // A sparse metric the scheduler's rule skips at the minute level (none of its ticks here).
     await rollups.changeAutoSkip({ kind: 'skip', metric: 'mms.cpu', fromMs: NOW }, NOW);
+    // One the operator keeps out of the rule's reach (tickertape levels keep minute).
+    await rollups.changePins({ kind: 'pin', metrics: ['mms.mem'], untilMs: NOW }, NOW);
     await writeTicks(db, ticks);
     api = await startTestApi(await storesOf(db), { reader: { now: () => NOW } });
   }, 120_000);
@@ -120,12 +122,17 @@ describe('spread, quantiles and VWAP on the read routes', () => {
     expectStats(body.rows[0]!, from, to, phis);
   });
 
-  it('lists the sketched metrics and the weighted fields in /levels', async () => {
+  it('lists the sketched metrics, the weighted fields, the automatic spans and the pinned metrics in /levels', async () => {
     const res = await api.get<LevelsBody>('/api/v1/levels');
     expect(res.body.sketches).toEqual(['stock.tick']);
     expect(res.body.weights).toEqual([{ metric: 'stock.tick', field: 'price', by: 'volume' }]);
     expect(res.body.autoSkips).toEqual([
       { level: 'minute', metric: 'mms.cpu', from: new Date(NOW).toISOString(), until: null },
+    ]);
+    expect(res.body.levels.map(({ level, pinned }) => [level, pinned])).toEqual([
+      ['minute', ['mms.mem']],
+      ['hour', []],
+      ['day', []],
     ]);
   });
 

@@ -6,6 +6,7 @@ import {
   formatSuggestions,
   suggest,
 } from '../../src/commands/levels/run.js';
+import { policyJson } from '../../src/commands/levels/json.js';
 
 const density = (metric: string, perMinute: number) => ({
   metric,
@@ -70,5 +71,29 @@ describe('tickertape levels', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  test('shows the metrics pinned at the minute level, as data too', () => {
+    const T0 = Date.parse('2026-11-21T09:07:00Z');
+    const policy = new LevelPolicy()
+      .withAutoSkip('mms.cpu', T0)
+      .withPinChange({ kind: 'pin', metrics: ['mms.cpu', 'mms.net'], untilMs: T0 + 600_000 });
+    expect(formatPolicy(policy)).toBe(
+      [
+        'minute  keeps every metric',
+        'hour    keeps every metric',
+        'day     keeps every metric',
+        'auto    minute skips mms.cpu from 2026-11-21 09:07 until 2026-11-21 09:17 (written again since)',
+        'pinned  minute keeps mms.cpu, mms.net (never skipped automatically)',
+        '',
+      ].join('\n'),
+    );
+    expect(policyJson(policy)).toMatchObject({
+      levels: {
+        minute: { skip: [], compact: [], pinned: ['mms.cpu', 'mms.net'] },
+        hour: { pinned: [] },
+      },
+      autoSkips: [{ metric: 'mms.cpu', fromMs: T0, untilMs: T0 + 600_000 }],
+    });
   });
 });

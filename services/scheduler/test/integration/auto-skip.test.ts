@@ -276,6 +276,50 @@ describe('the minute level skipped automatically for a sparse metric', () => {
     expect(read.gaps).toEqual([]);
   });
 
+  it("leaves a metric the operator pinned alone until it is handed back, and closes a pinned metric's span opened in a race", async () => {
+    const pinned = 'mms.pinned';
+    const raced = 'mms.raced';
+    await rollups.changePins({ kind: 'pin', metrics: [pinned, raced], untilMs: now }, now);
+    // The job's write racing the operator's: a pinned metric's span left open (no tick measured).
+    await db
+      .collection<{ _id: string; auto: { metric: string; from: Date }[] }>('level_policy')
+      .updateOne(
+        { _id: 'minute' },
+        { $push: { auto: { metric: raced, from: new Date(H0 + 4 * H + M) } } },
+      );
+    // As sparse as the metric the rule skipped above: one tick a minute over the last whole hour.
+    await rollups.writer('hour').apply(
+      Array.from({ length: 60 }, (_, i) => ({
+        seriesKey: seriesKey(pinned, { host: 'a' }),
+        metric: pinned,
+        tags: { host: 'a' },
+        ts: H0 + 3 * H + i * M + 5 * S,
+        fields: { used: i },
+        strings: {},
+        kafkaPartition: 7,
+        offset: i,
+      })),
+    );
+    const boundary = autoSkipBoundary(now, FUTURE, POLICY_REFRESH_MS);
+    expect(await jobAt(now)).toMatchObject({ skipping: 0 });
+    let policy = await rollups.readLevelPolicy();
+    expect(policy.autoSkips().filter(({ metric }) => metric !== METRIC)).toEqual([
+      { metric: raced, fromMs: H0 + 4 * H + M, untilMs: boundary },
+    ]);
+    expect(policy.pinnedMetrics()).toEqual([pinned, raced]);
+
+    // Handed back (tickertape levels auto minute): the next run skips it as it would any.
+    await rollups.changePins({ kind: 'unpin', metrics: [pinned] }, now);
+    expect(await jobAt(now)).toMatchObject({
+      changes: [{ metric: pinned, change: 'skip', perMinute: 1 }],
+      skipping: 1,
+    });
+    policy = await rollups.readLevelPolicy();
+    expect(policy.autoSkips().filter(({ metric }) => metric === pinned)).toEqual([
+      { metric: pinned, fromMs: boundary },
+    ]);
+  });
+
   it('writes every skipped metric again when the rule is turned off', async () => {
     await rollups.changeAutoSkip({ kind: 'skip', metric: 'mms.other', fromMs: H0 + 5 * H }, now);
     await scheduler.stop();
@@ -283,19 +327,19 @@ describe('the minute level skipped automatically for a sparse metric', () => {
     const result = await jobAt(H0 + 5 * H + 30 * S);
     const until = H0 + 5 * H + 7 * M;
     expect(result).toMatchObject({
-      changes: [
-        {
-          metric: 'mms.other',
-          change: 'keep',
-          perMinute: null,
-          from: new Date(until).toISOString(),
-        },
-      ],
+      changes: ['mms.other', 'mms.pinned'].map((metric) => ({
+        metric,
+        change: 'keep',
+        perMinute: null,
+        from: new Date(until).toISOString(),
+      })),
       skipping: 0,
     });
     expect((await rollups.readLevelPolicy()).autoSkips()).toEqual([
       { metric: METRIC, fromMs: skipFrom, untilMs: keepFrom },
       { metric: 'mms.other', fromMs: H0 + 5 * H, untilMs: until },
+      { metric: 'mms.pinned', fromMs: H0 + 4 * H + 7 * M, untilMs: until },
+      { metric: 'mms.raced', fromMs: H0 + 4 * H + M, untilMs: H0 + 4 * H + 7 * M },
     ]);
   });
 });

@@ -9,8 +9,10 @@ import {
   type MetricPolicyChange,
   SKETCH_ALPHA,
 } from '@tickertape/buckets';
+import { TIME_WINDOW_DEFAULTS } from '@tickertape/topology';
 import { Argument, InvalidArgumentError, Option } from 'commander';
 import { positiveInt } from '../../arguments.js';
+import { maxFutureOption } from '../../time-window-options.js';
 import { EXIT } from '../../exit-codes.js';
 import { defineCommand, type CommandRun } from '../command.js';
 import { formatOptions, type OutputFormat } from '../../output/format-option.js';
@@ -21,6 +23,7 @@ import {
   changePolicy,
   formatPolicy,
   formatSuggested,
+  handBack,
   LEVELS_HELP,
   showPolicy,
   suggestPolicy,
@@ -48,11 +51,18 @@ const suggestDefinition = defineCommand({
       .argParser(positiveInt)
       .default(24),
     new Option('--apply', 'set the suggested modes').default(false),
+    maxFutureOption(),
     ...levelsFormat(),
   ],
   async run(
     ctx,
-    options: { database: string; hours: number; apply: boolean; format: OutputFormat },
+    options: {
+      database: string;
+      hours: number;
+      apply: boolean;
+      maxFutureMs: number;
+      format: OutputFormat;
+    },
   ) {
     const suggested = await suggestPolicy(ctx, options);
     ctx.io.stdout(
@@ -72,27 +82,44 @@ function changeDefinition(verb: string, mode: LevelMode, summary: string) {
       new Argument('<level>', `one of ${LEVELS.join(', ')}`).argParser(levelArgument),
       new Argument('<metric...>', 'metric names, e.g. mms.cpu'),
     ],
-    options: levelsFormat(),
+    // A keep at the minute level ends an automatic skip at a boundary past the workers' bound.
+    options: mode === 'full' ? [maxFutureOption(), ...levelsFormat()] : levelsFormat(),
     // `database` is `levels --database` (commander gives a parent's option to the parent).
     async run(
       ctx,
-      options: { database: string; format: OutputFormat },
+      options: { database: string; maxFutureMs?: number; format: OutputFormat },
       level: Level,
       metrics: string[],
     ) {
-      try {
-        printPolicy(
-          ctx,
-          options.format,
-          await changePolicy(ctx, options.database, { level, metrics, mode }),
-        );
-      } catch (err) {
-        if (!(err instanceof LevelPolicyError)) throw err;
-        ctx.usage(err.message, EXIT.refused);
-      }
+      const maxFutureMs = options.maxFutureMs ?? TIME_WINDOW_DEFAULTS.maxFutureMs;
+      await showChanged(ctx, options.format, () =>
+        changePolicy(ctx, { database: options.database, maxFutureMs }, { level, metrics, mode }),
+      );
     },
   });
 }
+
+/** `tickertape levels auto minute <metric...>`: the metrics back to the automatic rule. */
+const autoDefinition = defineCommand({
+  name: 'auto',
+  summary:
+    "hand these metrics back to the scheduler's automatic minute-level skip (undoes keep or skip at the minute level)",
+  arguments: [
+    new Argument('<level>', 'minute (the only level skipped automatically)').argParser(
+      levelArgument,
+    ),
+    new Argument('<metric...>', 'metric names, e.g. mms.cpu'),
+  ],
+  options: levelsFormat(),
+  async run(
+    ctx,
+    options: { database: string; format: OutputFormat },
+    level: Level,
+    metrics: string[],
+  ) {
+    await showChanged(ctx, options.format, () => handBack(ctx, options.database, level, metrics));
+  },
+});
 
 /** Prints the policy a change made, or stops with the policy's refusal (exit 2). */
 async function showChanged(
@@ -238,7 +265,12 @@ export const levelsDefinition = defineCommand({
       'compact',
       'keep a sum and a count per sub-slot of these metrics at a level (hour)',
     ),
-    changeDefinition('keep', 'full', "write these metrics in the level's full layout again"),
+    changeDefinition(
+      'keep',
+      'full',
+      "write these metrics in the level's full layout again (at the minute level: never skipped automatically)",
+    ),
+    autoDefinition,
     sketchOnDefinition,
     sketchOffDefinition,
     weightDefinition,

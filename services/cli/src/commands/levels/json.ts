@@ -1,4 +1,4 @@
-import { LEVELS, type LevelPolicy } from '@tickertape/buckets';
+import { AUTO_SKIP_LEVEL, LEVELS, type LevelPolicy } from '@tickertape/buckets';
 import type { Suggestion } from './run.js';
 
 /**
@@ -10,7 +10,12 @@ export function policyJson(policy: LevelPolicy): Record<string, unknown> {
     levels: Object.fromEntries(
       LEVELS.map((level) => [
         level,
-        { skip: policy.metricsAt(level, 'skip'), compact: policy.metricsAt(level, 'compact') },
+        {
+          skip: policy.metricsAt(level, 'skip'),
+          compact: policy.metricsAt(level, 'compact'),
+          // Kept by the operator's word, out of the automatic rule's reach (levels keep minute).
+          pinned: level === AUTO_SKIP_LEVEL ? policy.pinnedMetrics() : [],
+        },
       ]),
     ),
     sketch: policy.sketchedMetrics().map((metric) => ({

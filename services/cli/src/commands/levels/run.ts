@@ -1,7 +1,10 @@
 import {
   AUTO_SKIP_LEVEL,
   LEVELS,
+  LevelPolicyError,
+  POLICY_REFRESH_MS,
   SKETCH_ALPHA,
+  autoSkipBoundary,
   floorTo,
   suggestedModes,
   type Level,
@@ -29,7 +32,12 @@ bucket holds one tick, while the hour bucket's per-minute map holds that minute 
   compact  hour buckets keep a sum per minute and a count per minute instead of full per-minute
            totals: one number per field for a minute with one tick; a minute's min, max, first
            and last are then its mean (exact at one tick a minute)
-  keep     the level's full layout again (the default)
+  keep     the level's full layout again (the default); at the minute level also pinned: an
+           automatic skip of the metric (below) ends at a minute boundary every worker knows in
+           advance (--max-future-ms, the workers' MAX_FUTURE_MS), and the scheduler never
+           skips it by itself again
+  auto     minute level only: the metric back to the scheduler's automatic rule (no longer
+           pinned, nor skipped by you); it decides by the metric's density from its next run
   sketch     every level keeps a quantile sketch of the metrics' numeric fields (one per
              minute: about a few bins per minute and field) for percentiles, each within
              α = 1 % of the value at its rank (--alpha 0.005 … 0.05: finer costs more bins);
@@ -39,8 +47,9 @@ bucket holds one tick, while the hour bucket's per-minute map holds that minute 
 For metrics at one tick a minute: skip minute, compact hour. Every 10 s: skip minute.
 By default the scheduler skips the minute level of a metric at one tick a minute or less by
 itself, from a minute boundary every worker knows in advance, and writes it again above two a
-minute (\`auto\` lines below; AUTO_SKIP_MINUTE=false on the scheduler turns that off and writes
-them all again).
+minute (shown as \`auto\` lines). \`levels keep minute <metric>\` opts a metric out (a \`pinned\`
+line), \`levels auto minute <metric>\` hands it back; AUTO_SKIP_MINUTE=false on the scheduler
+turns the rule off for every metric and writes them all again.
 \`tickertape levels suggest\` measures each metric in the last day's hour buckets and says
 which (--apply sets them). Set a
 metric's policy before its producers start; a change reaches running workers within 10 s and
@@ -77,6 +86,12 @@ export function formatPolicy(policy: LevelPolicy): string {
           ? `from ${minuteOf(fromMs)} (sparse)`
           : `from ${minuteOf(fromMs)} until ${minuteOf(untilMs)} (written again since)`
       }`,
+    );
+  // The operator's opt-outs of the automatic rule (levels keep minute; levels auto hands back).
+  const pinned = policy.pinnedMetrics();
+  if (pinned.length > 0)
+    lines.push(
+      `pinned  ${AUTO_SKIP_LEVEL} keeps ${pinned.join(', ')} (never skipped automatically)`,
     );
   // Shown only when set, at every level.
   const sketched = policy.sketchedMetrics();
@@ -180,7 +195,7 @@ export interface Suggested {
 /** `tickertape levels suggest`: the measured densities and suggestions, applied on `apply`. */
 export function suggestPolicy(
   io: LevelsIo,
-  options: { database: string; hours: number; apply: boolean },
+  options: { database: string; hours: number; apply: boolean; maxFutureMs: number },
 ): Promise<Suggested> {
   const toMs = floorTo(io.now(), HOUR);
   return withStore(io, options.database, async (store) => {
@@ -188,9 +203,10 @@ export function suggestPolicy(
     const densities = await store.metricDensities(LEVELS[1], toMs - options.hours * HOUR, toMs);
     const suggestions = suggest(densities, await store.readLevelPolicy());
     let applied: LevelPolicy | undefined;
+    // As the printed commands would: a keep at the minute level pins.
     if (options.apply)
       for (const [level, mode, metrics] of changesFor(suggestions))
-        applied = await store.changeLevelPolicy(level, metrics, mode, io.now());
+        applied = await applyMode(store, io.now(), options.maxFutureMs, { level, metrics, mode });
     return { suggestions, ...(applied === undefined ? {} : { applied }) };
   });
 }
@@ -222,13 +238,56 @@ export function changeMetricPolicy(
   });
 }
 
+export interface ModeChange {
+  level: Level;
+  metrics: string[];
+  mode: LevelMode;
+}
+
+/**
+ * One mode for some metrics at a level. `keep` at the minute level is the operator's explicit
+ * word against the automatic rule: the metrics are pinned there and an open automatic span of
+ * theirs is closed at the rule's own kind of boundary (past `maxFutureMs` and the writers' policy
+ * refresh), so every tick on either side is judged by its slot alone.
+ */
+function applyMode(
+  store: RollupStore,
+  nowMs: number,
+  maxFutureMs: number,
+  { level, metrics, mode }: ModeChange,
+): Promise<LevelPolicy> {
+  if (level !== AUTO_SKIP_LEVEL || mode !== 'full')
+    return store.changeLevelPolicy(level, metrics, mode, nowMs);
+  const untilMs = autoSkipBoundary(nowMs, maxFutureMs, POLICY_REFRESH_MS);
+  return store.changePins({ kind: 'pin', metrics, untilMs }, nowMs);
+}
+
 /** `tickertape levels skip|compact|keep`: the policy after the change. */
 export function changePolicy(
   io: LevelsIo,
-  database: string,
-  change: { level: Level; metrics: string[]; mode: LevelMode },
+  options: { database: string; maxFutureMs: number },
+  change: ModeChange,
 ): Promise<LevelPolicy> {
-  return withStore(io, database, (store) =>
-    store.changeLevelPolicy(change.level, change.metrics, change.mode, io.now()),
+  return withStore(io, options.database, (store) =>
+    applyMode(store, io.now(), options.maxFutureMs, change),
   );
+}
+
+/**
+ * `tickertape levels auto minute <metric...>`: the metrics handed back to the automatic rule (no
+ * longer pinned, nor skipped by the operator). Only the minute level has such a rule.
+ */
+export function handBack(
+  io: LevelsIo,
+  database: string,
+  level: Level,
+  metrics: string[],
+): Promise<LevelPolicy> {
+  if (level !== AUTO_SKIP_LEVEL)
+    return Promise.reject(
+      new LevelPolicyError(
+        `only the ${AUTO_SKIP_LEVEL} level is skipped automatically; the ${level} level follows your skip, compact and keep alone`,
+      ),
+    );
+  return withStore(io, database, (store) => store.changePins({ kind: 'unpin', metrics }, io.now()));
 }

@@ -46,6 +46,8 @@ export interface DensityMeasured {
   modes?: AppliedModes;
   /** Written with quantile sketches and a weighted field (applySketchPolicy). */
   sketches?: boolean;
+  /** `modes` are what the stack decided on its own (applyDefaultPolicy), not an operator's. */
+  defaults?: boolean;
 }
 
 export interface DensityResult extends DensityMeasured {

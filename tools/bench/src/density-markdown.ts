@@ -2,6 +2,7 @@ import { markdownTable } from '@tickertape/answers';
 import { fmt } from '@tickertape/capacity';
 import type { DensityProbeResult } from './density.js';
 import type { BytesPerTick, DensityResult } from './density-figures.js';
+import { modesLabel } from './level-policy.js';
 
 /** The issue's goal: at ≥ 1 tick/s per series, B stores at most 1/5 of C's bytes per tick. */
 export const DENSITY_GOAL = { minPerSecond: 1, cOverB: 5 } as const;
@@ -15,7 +16,11 @@ export interface DensityTarget {
 const split = (b: BytesPerTick) =>
   `${fmt.fixed(b.total, 1)} (${fmt.fixed(b.data, 1)} + ${fmt.fixed(b.index, 1)})`;
 
-const rate = (d: DensityResult) => `${d.perSecond} ticks/s`;
+// 1/60 reads as a tick a minute, not as 0.016666666666666666.
+const rate = (d: DensityResult) =>
+  Number.isInteger(d.perSecond * 1000)
+    ? `${d.perSecond} ticks/s`
+    : `1 tick per ${fmt.fixed(1 / d.perSecond, 0)} s`;
 
 /**
  * The Targets row of the density goal, measured at every density the goal covers, the lower
@@ -38,6 +43,7 @@ export function densityTarget(result: DensityProbeResult): DensityTarget | undef
 export function densitySection(result: DensityProbeResult): string[] {
   const rows = result.densities.map((d) => [
     rate(d),
+    `${modesLabel(d.modes)}${d.defaults ? ' (defaults)' : ''}`,
     fmt.int(d.series),
     `${fmt.fixed(d.durationMs / 60_000, 0)} min`,
     fmt.int(d.ticks),
@@ -56,6 +62,7 @@ export function densitySection(result: DensityProbeResult): string[] {
     ...markdownTable(
       [
         { head: 'per series' },
+        { head: 'level policy' },
         { head: 'series', right: true },
         { head: 'span' },
         { head: 'ticks', right: true },
@@ -73,6 +80,7 @@ export function densitySection(result: DensityProbeResult): string[] {
     `The same generated ticks per density (the stock and traffic profiles, every series at the given rate, seed ${result.seed}, from ${new Date(result.startMs).toISOString()}), each density in a database of its own. ` +
       `**B** is written in process, without Kafka, through the workers' write path: \`RollupWriter\` of \`@tickertape/store\` for the minute and the hour level, in flushes of ${fmt.int(flushTicks)} ticks of one of ${partitions} synthetic partitions (each series on one, offsets increasing per partition), so the bucket layout is whatever \`@tickertape/buckets\` writes. ` +
       `**C** is one document per tick (\`tickDocument\`) with the {series, ts} index. Bytes as in the design table: \`collStats.size\` plus the estimated index keys. ` +
-      'The probe starts on an hour, so an hour bucket holds only the span: its bytes per tick are higher than over a whole hour.',
+      'The probe starts on an hour, so an hour bucket holds only the span: its bytes per tick are higher than over a whole hour. ' +
+      "**Level policy**: `full` is every level in full (the defaults at these densities); `(defaults)` is what a stack decides on its own before the first tick (the scheduler's automatic rule, `autoSkipDecision`, applied as its job would: at one tick a minute the minute level is skipped).",
   ];
 }

@@ -16,6 +16,8 @@ export interface DensitySpec {
   suggestedPolicy?: boolean;
   /** Quantile sketches on and the price weighted by volume (applySketchPolicy); default: off. */
   sketches?: boolean;
+  /** Write under what the stack decides on its own for the density (applyDefaultPolicy). */
+  defaults?: boolean;
 }
 
 const MINUTE = 60_000;
@@ -32,12 +34,16 @@ export const DENSITY_PRESETS: Readonly<Record<ProfileChoice, readonly DensitySpe
     { perSecond: 0.25, stocks: 20, traffic: 100, durationMs: 10 * MINUTE },
     { perSecond: 1, stocks: 20, traffic: 100, durationMs: 10 * MINUTE },
     { perSecond: 10, stocks: 2, traffic: 4, durationMs: 10 * MINUTE },
+    // One tick a minute under the defaults (the minute level skipped by the automatic rule), over a
+    // whole hour: issue 38's sparse metric, whose bytes per tick come from the hour level alone.
+    { perSecond: 1 / 60, stocks: 20, traffic: 100, durationMs: 60 * MINUTE, defaults: true },
   ],
   smoke: [
     { perSecond: 0.02, stocks: 2, traffic: 10, durationMs: 5 * MINUTE },
     { perSecond: 0.25, stocks: 2, traffic: 10, durationMs: 4 * MINUTE },
     { perSecond: 1, stocks: 2, traffic: 10, durationMs: 2 * MINUTE },
     { perSecond: 10, stocks: 1, traffic: 4, durationMs: MINUTE },
+    { perSecond: 1 / 60, stocks: 2, traffic: 10, durationMs: 10 * MINUTE, defaults: true },
   ],
 };
 

@@ -12,7 +12,12 @@ import {
 import { syntheticFlushes, type FlushPlan } from './density-flushes.js';
 import { densityTickSpec, type DensitySpec } from './density-spec.js';
 import { perTickCollection, tickDocument } from './designs.js';
-import { applySketchPolicy, applySuggestedPolicy, type AppliedModes } from './level-policy.js';
+import {
+  applyDefaultPolicy,
+  applySketchPolicy,
+  applySuggestedPolicy,
+  type AppliedModes,
+} from './level-policy.js';
 import { benchDatabase, type BenchDatabase } from './run-resources.js';
 import { storedBytes } from './storage.js';
 import { tickSet, tickSetShape } from './tick-set.js';
@@ -52,7 +57,9 @@ async function probeOne(
   // Before the writers' first flush: they read the policy then.
   const modes: AppliedModes = spec.suggestedPolicy
     ? await applySuggestedPolicy(db.rollups, spec.perSecond)
-    : {};
+    : spec.defaults
+      ? await applyDefaultPolicy(db.rollups, spec.perSecond, options.startMs)
+      : {};
   if (spec.sketches) await applySketchPolicy(db.rollups);
   // B through the workers' own write path: each level's RollupWriter folds a flush (foldBatch)
   // and writes one guarded upsert per bucket, creating the partitions with their indexes.
@@ -96,6 +103,7 @@ async function probeOne(
     perTick: parts.perTick,
     modes,
     ...(spec.sketches ? { sketches: true } : {}),
+    ...(spec.defaults ? { defaults: true } : {}),
   });
 }
 

@@ -1,4 +1,11 @@
-import { LEVELS, suggestedModes, type Level, type LevelMode } from '@tickertape/buckets';
+import {
+  AUTO_SKIP_LEVEL,
+  LEVELS,
+  autoSkipDecision,
+  suggestedModes,
+  type Level,
+  type LevelMode,
+} from '@tickertape/buckets';
 import { STOCK_METRIC, TRAFFIC_METRIC } from '@tickertape/producer';
 import type { RollupStore } from '@tickertape/store';
 
@@ -7,6 +14,26 @@ export const BENCH_METRICS: readonly string[] = [STOCK_METRIC, TRAFFIC_METRIC];
 
 /** The modes a run used, levels in full form left out ({} = the full layout everywhere). */
 export type AppliedModes = Partial<Record<Level, Exclude<LevelMode, 'full'>>>;
+
+/**
+ * What a new user's stack does on its own for series at `perSecond` ticks a second: the
+ * scheduler's automatic rule (`autoSkipDecision`, the job's own decision) applied to the bench's
+ * metrics from `fromMs`, before any tick — as if the job had measured the density already.
+ */
+export async function applyDefaultPolicy(
+  store: RollupStore,
+  perSecond: number,
+  fromMs: number,
+): Promise<AppliedModes> {
+  let policy = await store.readLevelPolicy();
+  let skipped = false;
+  for (const metric of BENCH_METRICS) {
+    if (autoSkipDecision(policy, metric, perSecond * 60) !== 'skip') continue;
+    policy = await store.changeAutoSkip({ kind: 'skip', metric, fromMs }, Date.now());
+    skipped = true;
+  }
+  return skipped ? { [AUTO_SKIP_LEVEL]: 'skip' } : {};
+}
 
 /**
  * Sets, in `store`, the level policy the docs suggest for series at `perSecond` ticks a second

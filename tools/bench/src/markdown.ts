@@ -8,6 +8,7 @@ import { processCpuSection } from './process-cpu-markdown.js';
 import { figures } from './report.js';
 import type { BenchReport } from './bench-report.js';
 import { int, iso, num, table } from './markdown-table.js';
+import { READ_WARM_UP } from './reads.js';
 import { designTable, levelTable, readTable } from './design-tables.js';
 
 export interface MarkdownOptions {
@@ -180,7 +181,7 @@ export function renderMarkdown(report: BenchReport, options: MarkdownOptions): s
     `- **Stored bytes/tick**: data = \`collStats.size\` summed over the design's collections (measured by the server); indexes = BSON size of each index's key values summed over the documents (**estimated** with \`calculateObjectSize\`, sampling at most 20,000 documents per collection and scaling by the count), because mongo-java-server's \`collStats.indexSize\` is not bytes. C stores what it wrote before its cap.`,
     "- **CPU s / M ticks**: `process.cpuUsage()` of the harness process for A, C, D, E; the sum of both workers' `process_cpu_seconds_total` (from the join to the end) for B and F. The database server's, Kafka's and the registry's CPU is not in this column: see CPU per million ticks by process.",
     "- **Worker CPU per tick vs A** (Targets): each level's `process_cpu_seconds_total` per million ticks it applied (the by-level table's CPU s / M ticks) ÷ A's CPU per million ticks; A consumes and decodes the same topic and drops it, so the ratio is what a level costs per tick against consuming alone.",
-    `- **Reads**: ${settings.readRuns} runs of each rollup read (the window's average on B and its percentile on S in turns, so a slow spell of the machine falls on both); reads of the per-tick collection repeat up to ${settings.readRuns} times within ${num(settings.rawReadBudgetMs / 1000, 0)} s (at least 2). On the per-tick collection, documents examined = documents matched, which is what a real MongoDB reads with the {series, ts} index.` +
+    `- **Reads**: ${settings.readRuns} runs of each rollup read (the window's average on B and its percentile on S in turns, the first of each pair swapped every round, so a slow spell of the machine falls on both); every rollup read after ${READ_WARM_UP} untimed runs, which pay for compiling its code and loading its buckets into the server's cache; reads of the per-tick collection repeat up to ${settings.readRuns} times within ${num(settings.rawReadBudgetMs / 1000, 0)} s (at least 2). On the per-tick collection, documents examined = documents matched, which is what a real MongoDB reads with the {series, ts} index.` +
       (machine.standIn
         ? " mongo-java-server uses no compound index for a range and scans the collection, so the per-tick latencies here are the stand-in's, not MongoDB's."
         : ''),

@@ -65,7 +65,11 @@ describe('density probe: presets and start', () => {
       expect(total).toBeGreaterThan(1000);
       expect(total).toBeLessThanOrEqual(72_000);
     }
-    expect(DENSITY_PRESETS.full.map((s) => s.perSecond)).toEqual([0.02, 0.25, 1, 10]);
+    expect(DENSITY_PRESETS.full.map((s) => s.perSecond)).toEqual([0.02, 0.25, 1, 10, 1 / 60]);
+    // The sparse density under the defaults: the stack skips its minute level on its own.
+    expect(DENSITY_PRESETS.full.filter((s) => s.defaults).map((s) => s.perSecond)).toEqual([
+      1 / 60,
+    ]);
   });
 
   it('starts on a whole hour, every span inside it and in the past', () => {
@@ -197,7 +201,7 @@ describe('density probe: Markdown', () => {
     const lines = densitySection(probeResult(() => 3));
     const rows = lines.filter((line) => /^\| \d/.test(line));
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toContain('| 0.25 ticks/s | 120 | 10 min | 1,000 |');
+    expect(rows[0]).toContain('| 0.25 ticks/s | full | 120 | 10 min | 1,000 |');
     expect(rows[0]).toMatch(/\| 3\.00 \|$/);
   });
 });

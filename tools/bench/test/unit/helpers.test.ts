@@ -43,6 +43,19 @@ describe('repeatPaired', () => {
     expect(b.samplesMs).toHaveLength(3);
   });
 
+  it('runs both reads untimed first when asked to warm up', async () => {
+    const order: string[] = [];
+    const [a, b] = await repeatPaired(
+      () => Promise.resolve(order.push('a')),
+      () => Promise.resolve(order.push('b')),
+      1,
+      2,
+    );
+    expect(order).toEqual(['a', 'b', 'a', 'b', 'a', 'b']);
+    expect(a.samplesMs).toHaveLength(1);
+    expect(b.samplesMs).toHaveLength(1);
+  });
+
   it('refuses no runs', async () => {
     await expect(
       repeatPaired(

@@ -18,6 +18,9 @@ import {
   quantilesOfBins,
   sketchAlphaOf,
   sketchKey,
+  toBins,
+  forEachBin,
+  BinList,
   type SketchBins,
 } from '../../src/index.js';
 
@@ -180,5 +183,32 @@ describe('a metric sketched at another α', () => {
     expect(checkSketchAlpha(0.025)).toBe(0.025);
     for (const alpha of [0, 0.0005, 0.3, Number.NaN, 0.01234])
       expect(() => checkSketchAlpha(alpha)).toThrow(/relative accuracy α/);
+  });
+});
+
+describe('BinList: a sketch as reads decode it', () => {
+  const values = fc.array(
+    fc.oneof(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.constant(0)),
+    { minLength: 1, maxLength: 200 },
+  );
+  const asList = (bins: SketchBins) => new BinList(Object.keys(bins), Object.values(bins));
+
+  it('answers, counts, merges and iterates as the same bins in an object', () => {
+    fc.assert(
+      fc.property(values, values, fc.double({ min: 0, max: 1, noNaN: true }), (a, b, phi) => {
+        const [left, right] = [sketchOf(a), sketchOf(b)];
+        const list = asList(left);
+        expect(quantilesOfBins(list, [phi])).toEqual(quantilesOfBins(left, [phi]));
+        expect(binsCount(list)).toBe(binsCount(left));
+        expect(sketchAlphaOf(list)).toBe(sketchAlphaOf(left));
+        expect(toBins(list)).toEqual(left);
+        const [fromObject, fromList] = [{ ...right }, { ...right }];
+        expect(mergeBins(fromList, list)).toBe(mergeBins(fromObject, left));
+        expect(fromList).toEqual(fromObject);
+        const seen: [string, number][] = [];
+        forEachBin(list, (key, count) => seen.push([key, count]));
+        expect(seen).toEqual(Object.entries(left));
+      }),
+    );
   });
 });

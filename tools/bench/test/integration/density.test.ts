@@ -63,7 +63,14 @@ describe('density probe on the real database', () => {
     expect(result.densities.map((d) => d.perSecond)).toEqual(specs.map((s) => s.perSecond));
     for (const d of result.densities) {
       expect(d.ticks).toBeGreaterThan(0);
-      for (const part of [d.levels.minute, d.levels.hour, d.perTick]) {
+      // At one tick a minute the stack's defaults skip the minute level: the hour holds it all.
+      const skipped = d.defaults === true && d.perSecond <= 1 / 60;
+      expect(d.modes).toEqual(skipped ? { minute: 'skip' } : {});
+      if (skipped) expect(d.levels.minute.documents).toBe(0);
+      const written = skipped
+        ? [d.levels.hour, d.perTick]
+        : [d.levels.minute, d.levels.hour, d.perTick];
+      for (const part of written) {
         expect(part.documents).toBeGreaterThan(0);
         expect(part.dataBytes).toBeGreaterThan(0);
         expect(part.indexBytes).toBeGreaterThan(0);
@@ -81,7 +88,7 @@ describe('density probe on the real database', () => {
     }
   });
 
-  it("stores B's minute buckets in the minute partitions, one per series and minute", async () => {
+  it("stores B's minute buckets in the minute partitions, one per series and minute (none where the defaults skip them)", async () => {
     for (const [i, spec] of specs.entries()) {
       const ids = new Set<string>();
       for (const tick of tickSet(densityTickSpec(spec, 7, startMs))) {
@@ -92,9 +99,11 @@ describe('density probe on the real database', () => {
         .db(names.get(spec.perSecond))
         .collection<{ _id: string }>(partitionOf('minute', startMs).name);
       const found = await collection.countDocuments({ _id: { $in: [...ids] } });
-      expect(found).toBe(ids.size);
-      expect(result.densities[i]!.levels.minute.documents).toBe(ids.size);
-      expect(await collection.countDocuments({ n: { $gt: 0 } })).toBe(ids.size);
+      // The defaults' density: its minute level skipped automatically, no minute bucket at all.
+      const expected = spec.defaults ? 0 : ids.size;
+      expect(found).toBe(expected);
+      expect(result.densities[i]!.levels.minute.documents).toBe(expected);
+      expect(await collection.countDocuments({ n: { $gt: 0 } })).toBe(expected);
     }
   });
 
